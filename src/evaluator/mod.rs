@@ -1,0 +1,172 @@
+//! The hop-queue evaluator (MMInA §3): N hop conditions, then END.
+//!
+//! Events from every tab of a session are fed in order. Only the head of the queue is
+//! checked, so hops complete strictly in order; a completed hop is never undone. The
+//! same evaluator scores agents and people. It is plain data (serde), so a service
+//! worker can persist it after each event and resume after being stopped.
+
+mod progress;
+#[cfg(test)]
+mod tests;
+
+pub use progress::{HopState, HopStatus, Progress, Verdict};
+
+use crate::condition::AnswerCheck;
+use crate::event::{Event, EventBody};
+use crate::judge::{Judge, JudgeError, JudgeRequest};
+use crate::task::{FinalAnswer, Hop, Task};
+use serde::{Deserialize, Serialize};
+
+/// The event that completed a hop, and when.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HopCompletion {
+    pub hop: usize,
+    pub event: Event,
+}
+
+/// The last answer given and how it scored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerRecord {
+    pub text: String,
+    pub step: u32,
+    pub time_ms: u64,
+    /// `None` when the task has no final-answer condition.
+    pub check: Option<AnswerCheck>,
+}
+
+/// What one event did to the queue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Index of the hop this event completed, if any.
+    pub completed_hop: Option<usize>,
+    /// Whether the event was an answer that was scored.
+    pub answer_scored: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HopQueue {
+    hops: Vec<Hop>,
+    final_answer: Option<FinalAnswer>,
+    completions: Vec<HopCompletion>,
+    answer: Option<AnswerRecord>,
+}
+
+impl HopQueue {
+    pub fn new(task: &Task) -> Self {
+        HopQueue {
+            hops: task.hops.clone(),
+            final_answer: task.final_answer.clone(),
+            completions: Vec::new(),
+            answer: None,
+        }
+    }
+
+    pub fn hops_total(&self) -> usize {
+        self.hops.len()
+    }
+
+    pub fn hops_done(&self) -> usize {
+        self.completions.len()
+    }
+
+    /// True when the head of the queue is END.
+    pub fn at_end(&self) -> bool {
+        self.completions.len() >= self.hops.len()
+    }
+
+    pub fn completions(&self) -> &[HopCompletion] {
+        &self.completions
+    }
+
+    pub fn answer(&self) -> Option<&AnswerRecord> {
+        self.answer.as_ref()
+    }
+
+    /// Judge questions that consuming `event` could ask, so an asynchronous caller can
+    /// collect verdicts before calling [`HopQueue::consume`] with a map-backed judge.
+    pub fn judge_requests(&self, event: &Event) -> Vec<JudgeRequest> {
+        let EventBody::Answer { text } = &event.body else {
+            return Vec::new();
+        };
+        let mut requests: Vec<JudgeRequest> = Vec::new();
+        if let Some(fa) = &self.final_answer {
+            requests.extend(fa.condition.judge_requests(text));
+        }
+        if let Some(hop) = self.hops.get(self.completions.len()) {
+            collect_answer_requests(&hop.condition, text, &mut requests);
+        }
+        requests.sort();
+        requests.dedup();
+        requests
+    }
+
+    /// Feeds one event. On a judge error nothing changes, so the caller may retry.
+    pub fn consume(&mut self, event: &Event, judge: &mut dyn Judge) -> Result<Outcome, JudgeError> {
+        // Compute everything first, then commit, so an error leaves no partial update.
+        let answer = match &event.body {
+            EventBody::Answer { text } => {
+                let check = match &self.final_answer {
+                    Some(fa) => Some(fa.condition.check(text, judge)?),
+                    None => None,
+                };
+                Some(AnswerRecord {
+                    text: text.clone(),
+                    step: event.step,
+                    time_ms: event.time_ms,
+                    check,
+                })
+            }
+            _ => None,
+        };
+        let completes_head = match self.hops.get(self.completions.len()) {
+            Some(head) => {
+                head.condition.is_triggered_by(event)
+                    && !self.same_as_last_credit(event)
+                    && head.condition.holds(event, judge)?
+            }
+            None => false,
+        };
+        let answer_scored = answer.is_some();
+        if let Some(record) = answer {
+            self.answer = Some(record);
+        }
+        let completed_hop = completes_head.then(|| {
+            let hop = self.completions.len();
+            self.completions.push(HopCompletion {
+                hop,
+                event: event.clone(),
+            });
+            hop
+        });
+        Ok(Outcome {
+            completed_hop,
+            answer_scored,
+        })
+    }
+
+    /// One observation may credit one hop only: the event that completed the previous
+    /// hop (same tab, URL, text or answer, whatever its step) cannot complete the next.
+    /// This also makes duplicate deliveries of an event harmless.
+    fn same_as_last_credit(&self, event: &Event) -> bool {
+        self.completions
+            .last()
+            .is_some_and(|c| c.event.body == event.body)
+    }
+}
+
+fn collect_answer_requests(
+    condition: &crate::condition::Condition,
+    answer: &str,
+    out: &mut Vec<JudgeRequest>,
+) {
+    use crate::condition::Condition;
+    match condition {
+        Condition::Answer(c) => out.extend(c.judge_requests(answer)),
+        Condition::All { of } | Condition::Any { of } => {
+            for c in of {
+                collect_answer_requests(c, answer, out);
+            }
+        }
+        Condition::Url(_) | Condition::PageText(_) => {}
+    }
+}

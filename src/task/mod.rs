@@ -1,0 +1,87 @@
+//! Our task format: what a multihop task asks and how each hop is judged.
+//!
+//! The JSON Schema is `schema/task.schema.json`; README's "Task format" explains it.
+
+mod load;
+mod validate;
+
+pub use load::{parse_task, TaskError};
+
+use crate::condition::{AnswerCondition, Condition};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// Optional pointer to the JSON Schema, so editors can validate task files.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub id: String,
+    /// The whole instruction given to the agent or person.
+    pub intent: String,
+    /// Opened one tab each, the first focused.
+    pub start_urls: Vec<String>,
+    /// Websites the intent points to (MMInA lists these inside the intent text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reference_sites: Vec<ReferenceSite>,
+    /// Hops in the order they must be completed.
+    pub hops: Vec<Hop>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_answer: Option<FinalAnswer>,
+    /// Where the task came from and how it was mapped, when imported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<TaskSource>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceSite {
+    pub label: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hop {
+    /// Shown in progress displays; derived from the condition when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub condition: Condition,
+}
+
+impl Hop {
+    pub fn label(&self) -> String {
+        self.description
+            .clone()
+            .unwrap_or_else(|| self.condition.describe())
+    }
+}
+
+/// A check on the answer given at the end, scored alongside the hop queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinalAnswer {
+    pub condition: AnswerCondition,
+    /// Whether a PASS also needs this check to pass. MMInA multihop imports set it
+    /// false: the paper scores those by the hop queue and reports the answer beside it.
+    #[serde(default = "yes")]
+    pub required: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Provenance of an imported task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskSource {
+    /// `hopbench`, `mmina` or `webarena`.
+    pub format: String,
+    /// The file the task was read from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Mapping decisions worth knowing when reading results (e.g. a dropped locator).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
