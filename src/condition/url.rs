@@ -218,3 +218,24 @@ mod tests {
         assert!(!UrlCondition::contains("a", vec![]).matches("about:blank"));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// An empty or blank token is never a free pass, whatever the URL and pattern.
+        #[test]
+        fn blank_token_never_matches(
+            url in "https?://[a-z.]{1,12}(:[0-9]{2,4})?(/[a-zA-Z0-9%+_-]{0,10}){0,3}(\\?[a-z]=[a-z0-9+%]{0,6})?",
+            blank in "[ \t]{0,3}",
+            keyword in "[a-z]{0,3}",
+        ) {
+            let with_blank = UrlCondition::contains(&keyword, vec!["tokyo".into(), blank.clone()]);
+            prop_assert!(!with_blank.matches(&url));
+            let only_blank = UrlCondition { op: None, value: None, ..UrlCondition::contains("", vec![blank]) };
+            prop_assert!(!only_blank.matches(&url));
+        }
+    }
+}

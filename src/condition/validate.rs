@@ -99,7 +99,7 @@ impl UrlCondition {
                 format!("{path}.param"),
                 "missing: `part: param` needs the parameter name",
             )),
-            (UrlPart::Param, Some(p)) if p.is_empty() => errors.push(FieldError::new(
+            (UrlPart::Param, Some("")) => errors.push(FieldError::new(
                 format!("{path}.param"),
                 "empty parameter name",
             )),

@@ -5,6 +5,9 @@
 mod load;
 mod validate;
 
+#[cfg(test)]
+mod tests;
+
 pub use load::{parse_task, TaskError};
 
 use crate::condition::{AnswerCondition, Condition};

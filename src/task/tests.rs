@@ -1,0 +1,120 @@
+//! Reading our task format: valid files load, bad ones name the field.
+
+use super::*;
+use crate::condition::{Condition, MatchOp, UrlPart};
+
+const VALID: &str = r#"{
+  "id": "demo/tower-events",
+  "intent": "Which city has a red tower, Tokyo or San Francisco? Find events there.",
+  "start_urls": ["http://127.0.0.1:8101/"],
+  "reference_sites": [{"label": "Events", "url": "http://127.0.0.1:8106/"}],
+  "hops": [
+    {"description": "Find the tower article", "condition": {"kind": "url", "part": "path", "op": "prefix", "value": "/wiki/"}},
+    {"condition": {"kind": "all", "of": [
+      {"kind": "url", "part": "param", "param": "city", "op": "equals", "value": "tokyo"},
+      {"kind": "url", "op": "regex", "value": "^http://127\\.0\\.0\\.1:8106/", "tokens": ["events"]}
+    ]}}
+  ],
+  "final_answer": {"condition": {"must_include": ["tokyo"]}}
+}"#;
+
+fn errors_of(text: &str) -> Vec<String> {
+    match parse_task(text) {
+        Ok(_) => vec![],
+        Err(e) => e
+            .field_errors()
+            .into_iter()
+            .map(|f| f.to_string())
+            .collect(),
+    }
+}
+
+#[test]
+fn a_valid_task_loads() {
+    let t = parse_task(VALID).unwrap();
+    assert_eq!(t.hops.len(), 2);
+    assert_eq!(t.hops[0].label(), "Find the tower article");
+    let Condition::Url(u) = &t.hops[0].condition else {
+        panic!("url condition expected")
+    };
+    assert_eq!((u.part, u.op), (UrlPart::Path, Some(MatchOp::Prefix)));
+    assert!(
+        t.final_answer.as_ref().unwrap().required,
+        "required defaults to true"
+    );
+    // What we write we can read back unchanged.
+    assert_eq!(parse_task(&serde_json::to_string(&t).unwrap()).unwrap(), t);
+}
+
+#[test]
+fn bad_json_reports_line_and_column() {
+    let errors = errors_of("{\n  \"id\": \"x\",\n  \"intent\": }");
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("line 3"), "{errors:?}");
+}
+
+#[test]
+fn missing_and_mistyped_fields_are_named() {
+    let missing = VALID.replace(
+        r#""intent": "Which city has a red tower, Tokyo or San Francisco? Find events there.","#,
+        "",
+    );
+    assert!(
+        errors_of(&missing)[0].contains("missing field `intent`"),
+        "{:?}",
+        errors_of(&missing)
+    );
+    let mistyped = VALID.replace(
+        r#""start_urls": ["http://127.0.0.1:8101/"]"#,
+        r#""start_urls": "http://x""#,
+    );
+    let e = errors_of(&mistyped);
+    assert!(
+        e[0].starts_with("start_urls: invalid type: string"),
+        "{e:?}"
+    );
+    let unknown_op = VALID.replace(r#""op": "prefix""#, r#""op": "startswith""#);
+    let e = errors_of(&unknown_op);
+    assert!(
+        e[0].starts_with("hops[0].condition") && e[0].contains("unknown variant `startswith`"),
+        "{e:?}"
+    );
+    let unknown_field = VALID.replace(r#""reference_sites""#, r#""reference_site""#);
+    assert!(errors_of(&unknown_field)[0].contains("unknown field `reference_site`"));
+}
+
+#[test]
+fn content_problems_are_all_reported_with_paths() {
+    let bad = VALID
+        .replace(r#""tokens": ["events"]"#, r#""tokens": ["events", " "]"#)
+        .replace(
+            r#""value": "^http://127\\.0\\.0\\.1:8106/""#,
+            r#""value": "(unclosed""#,
+        )
+        .replace(r#""http://127.0.0.1:8101/""#, r#""ftp://x""#)
+        .replace(r#""must_include": ["tokyo"]"#, r#""must_include": []"#);
+    let e = errors_of(&bad);
+    assert_eq!(
+        e.iter()
+            .map(|s| s.split(':').next().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        vec![
+            "start_urls[0]",
+            "hops[1].condition.of[1].value",
+            "hops[1].condition.of[1].tokens[1]",
+            "final_answer.condition"
+        ],
+        "{e:?}"
+    );
+    assert!(e[1].contains("invalid regex"));
+    assert!(e[2].contains("empty token"));
+}
+
+#[test]
+fn a_task_needs_hops() {
+    let none = VALID.split("\"hops\"").next().unwrap().to_string() + "\"hops\": []}";
+    assert_eq!(
+        errors_of(&none),
+        vec!["hops: needs at least one hop".to_string()]
+    );
+}
