@@ -2,3 +2,6 @@
 //!
 //! Everything here is pure Rust with no browser code, so it is tested natively.
 //! The only browser-facing code is the wasm glue in [`glue`], compiled for wasm32 only.
+
+#[cfg(target_arch = "wasm32")]
+pub mod glue;
