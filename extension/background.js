@@ -41,13 +41,27 @@ async function readyCore() {
   return status;
 }
 
+/**
+ * Runs a core call; if Rust panicked (the wasm traps with a RuntimeError), rethrows
+ * with the panic message the hook recorded. After a panic the instance may hold
+ * leaked memory; the worker restarts with a fresh one when Chrome next stops it.
+ */
+function withPanicMessage(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+    throw new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
+  }
+}
+
 // Handlers keyed by message type: each validates its message, then does one thing.
 const HANDLERS = Object.freeze({
   [POPUP_TO_WORKER.GET_CORE_STATUS]: {
     isValid: isGetCoreStatus,
     handle: async () => {
       const { initMs } = await readyCore();
-      return okReply({ version: core.core_version(), initMs });
+      return okReply({ version: withPanicMessage(() => core.core_version()), initMs });
     },
   },
   [POPUP_TO_WORKER.CORE_CALL]: {
@@ -56,7 +70,7 @@ const HANDLERS = Object.freeze({
       const call = Object.hasOwn(CORE_CALLS, msg.fn) ? CORE_CALLS[msg.fn] : undefined;
       if (!call) throw new Error(`core function not callable from pages: ${msg.fn}`);
       await readyCore();
-      return okReply({ value: call(core, msg.args) });
+      return okReply({ value: withPanicMessage(() => call(core, msg.args)) });
     },
   },
 });

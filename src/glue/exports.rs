@@ -10,3 +10,10 @@ use wasm_bindgen::prelude::wasm_bindgen;
 pub fn core_version() -> String {
     format!("{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
 }
+
+/// After a call trapped (`WebAssembly.RuntimeError`), the worker asks for the panic
+/// message so the error reply says what went wrong, not just "unreachable".
+#[wasm_bindgen]
+pub fn take_last_panic() -> Option<String> {
+    super::panic_hook::take_last_panic()
+}

@@ -10,7 +10,7 @@ mod exports;
 mod panic_hook;
 
 pub use error::to_js_error;
-pub use exports::core_version;
+pub use exports::{core_version, take_last_panic};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
