@@ -8,3 +8,6 @@ pub mod evaluator;
 pub mod event;
 pub mod judge;
 pub mod task;
+
+#[cfg(target_arch = "wasm32")]
+pub mod glue;

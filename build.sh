@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# hopbench: one script for toolchain setup, the wasm build, the unpacked extension
+# in dist/, and the full test run. `./build.sh help` lists the subcommands.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CALLER_PWD="$PWD"
+cd "$ROOT"
+
+# cargo-installed tools (wasm-bindgen) live here; a non-login shell may lack it.
+if [[ -d "$HOME/.cargo/bin" && ":$PATH:" != *":$HOME/.cargo/bin:"* ]]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+
+WASM_TARGET=wasm32-unknown-unknown
+CRATE=hopbench
+CHROMIUM="${HOPBENCH_CHROMIUM:-/usr/bin/chromium}"
+MIN_NODE_MAJOR=20 # playwright-core needs node >= 20
+
+# --- output helpers -----------------------------------------------------------------
+
+say() { printf '==> %s\n' "$*"; }
+skip() { printf '    %s\n' "$*"; }
+die() {
+  printf 'build.sh: error: %s\n' "$*" >&2
+  exit 1
+}
+
+# Tells the person exactly what is missing and how to get it, then stops.
+missing() {
+  local what="$1" how="$2"
+  printf 'build.sh: missing: %s\n  get it with: %s\n' "$what" "$how" >&2
+  exit 1
+}
+
+is_root() { [[ "$(id -u)" == 0 ]]; }
+has() { command -v "$1" >/dev/null 2>&1; }
+
+# --- tool checks (install what is missing, skip what is present) --------------------
+
+ensure_rust() {
+  has cargo || missing "Rust toolchain (cargo)" \
+    "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
+  has rustup || missing "rustup (needed to add the $WASM_TARGET target)" \
+    "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
+  if rustup target list --installed | grep -qx "$WASM_TARGET"; then
+    skip "rust target $WASM_TARGET present"
+  else
+    say "adding rust target $WASM_TARGET"
+    rustup target add "$WASM_TARGET"
+  fi
+}
+
+ensure_rust_lint_tools() {
+  local component
+  for component in rustfmt clippy; do
+    if rustup component list --installed | grep -q "^$component"; then
+      skip "rust component $component present"
+    else
+      say "adding rust component $component"
+      rustup component add "$component"
+    fi
+  done
+}
+
+# The CLI must match the crate exactly, or the generated JS and the wasm disagree.
+pinned_wasm_bindgen_version() {
+  local version
+  version="$(sed -n 's/^wasm-bindgen *= *"=\([0-9][0-9.]*\)".*/\1/p' Cargo.toml | head -n 1)"
+  [[ -n "$version" ]] ||
+    die 'Cargo.toml must pin wasm-bindgen exactly (wasm-bindgen = "=X.Y.Z")'
+  printf '%s' "$version"
+}
+
+ensure_wasm_bindgen() {
+  local want have=""
+  want="$(pinned_wasm_bindgen_version)"
+  if has wasm-bindgen; then
+    have="$(wasm-bindgen --version | awk '{print $2}')"
+  fi
+  if [[ "$have" == "$want" ]]; then
+    skip "wasm-bindgen $want present"
+    return
+  fi
+  say "installing wasm-bindgen-cli $want (found: ${have:-none}; takes ~3 min)"
+  # No --locked: one of its locked dependency versions is missing from the registry.
+  cargo install wasm-bindgen-cli --version "$want"
+}
+
+ensure_node() {
+  has node || missing "node >= $MIN_NODE_MAJOR" \
+    "install Node.js $MIN_NODE_MAJOR+ (Debian 12's nodejs package is 18, too old)"
+  has npm || missing "npm" "apt-get install -y npm (or install Node.js with npm)"
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  ((major >= MIN_NODE_MAJOR)) ||
+    missing "node >= $MIN_NODE_MAJOR (found $(node --version))" \
+      "install Node.js $MIN_NODE_MAJOR+"
+}
+
+# npm ci when node_modules is missing or was installed from another lock file.
+ensure_node_modules() {
+  ensure_node
+  local stamp=node_modules/.hopbench-lock-stamp want
+  want="$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x node_modules/.bin/wasm-opt ]]; then
+    skip "node_modules up to date with package-lock.json"
+    return
+  fi
+  say "installing npm dev tools (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  printf '%s' "$want" >"$stamp"
+}
+
+# Debian's chromium + chromium-driver for the e2e tests.
+ensure_browser() {
+  if [[ -x "$CHROMIUM" ]] && has chromedriver; then
+    skip "chromium present ($CHROMIUM)"
+    return
+  fi
+  local how="apt-get update && apt-get install -y chromium chromium-driver"
+  has apt-get || missing "chromium + chromedriver" \
+    "install Chromium and set HOPBENCH_CHROMIUM=/path/to/chromium"
+  is_root || missing "chromium + chromium-driver" "sudo sh -c '$how'"
+  say "installing chromium and chromium-driver (apt)"
+  DEBIAN_FRONTEND=noninteractive apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+}
+
+ensure_build_tools() {
+  say "checking build tools"
+  ensure_rust
+  ensure_wasm_bindgen
+  ensure_node_modules
+}
+
+# --- build ------------------------------------------------------------------------
+
+check_versions_agree() {
+  local cargo_version manifest_version
+  cargo_version="$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)"
+  manifest_version="$(node -p 'require("./manifest.json").version')"
+  [[ "$cargo_version" == "$manifest_version" ]] ||
+    die "manifest.json version $manifest_version differs from Cargo.toml $cargo_version"
+}
+
+build_wasm() {
+  say "cargo build --lib --release --target $WASM_TARGET"
+  cargo build --lib --release --target "$WASM_TARGET"
+
+  say "wasm-bindgen --target web -> pkg/"
+  rm -rf pkg
+  wasm-bindgen --target web --no-typescript --out-dir pkg \
+    "target/$WASM_TARGET/release/$CRATE.wasm"
+
+  # npm binaryen, not Debian's: Debian's v108 emits wasm that fails at init.
+  say "wasm-opt -Oz"
+  local wasm="pkg/${CRATE}_bg.wasm"
+  node_modules/.bin/wasm-opt -Oz "$wasm" -o "$wasm.opt" ||
+    die "wasm-opt failed on $wasm (see the message above)"
+  mv "$wasm.opt" "$wasm"
+}
+
+# dist/ is rebuilt from scratch so a file deleted from extension/ cannot linger.
+assemble_dist() {
+  say "assembling dist/"
+  rm -rf dist
+  mkdir -p dist/pkg
+  cp manifest.json dist/manifest.json
+  cp -R extension/. dist/
+  cp "pkg/$CRATE.js" "pkg/${CRATE}_bg.wasm" dist/pkg/
+}
+
+report_size() {
+  local wasm="dist/pkg/${CRATE}_bg.wasm" raw gz
+  raw="$(wc -c <"$wasm")"
+  gz="$(gzip -9c "$wasm" | wc -c)"
+  say "wasm size: $((raw / 1024)) KiB raw ($raw bytes), $((gz / 1024)) KiB gzipped ($gz bytes)"
+}
+
+cmd_build() {
+  ensure_build_tools
+  check_versions_agree
+  build_wasm
+  assemble_dist
+  report_size
+  say "done: load $ROOT/dist as an unpacked extension"
+}
+
+# --- test -------------------------------------------------------------------------
+
+STAGE_LINES=()
+TESTS_PASSED=0
+TESTS_FAILED=0
+
+# Runs one stage, records its time, stops the whole run at its first failure.
+run_stage() {
+  local name="$1" start status elapsed
+  shift
+  printf '\n==> [%s] %s\n' "$name" "$*"
+  start="$(date +%s)"
+  # set +e only around the pipeline, to read the stage's own exit status.
+  set +e
+  "$@" 2>&1 | tee "$STAGE_LOG"
+  status="${PIPESTATUS[0]}"
+  set -e
+  elapsed="$(($(date +%s) - start))"
+  STAGE_LINES+=("$(printf '%-14s %5ss  %s' "$name" "$elapsed" "$([[ $status == 0 ]] && echo ok || echo FAILED)")")
+  count_tests "$name"
+  if [[ "$status" != 0 ]]; then
+    print_summary
+    die "stage '$name' failed (exit $status): fix the problem shown above, then rerun ./build.sh test"
+  fi
+}
+
+# Adds the counts printed by cargo test and node's test runner to the totals.
+count_tests() {
+  local counts
+  case "$1" in
+    # "test result: ok. 3 passed; 0 failed; ..." once per test binary: sum them.
+    cargo-test)
+      counts="$(awk '/^test result:/ { for (i = 2; i <= NF; i++) {
+        if ($i == "passed;") p += $(i - 1); if ($i == "failed;") f += $(i - 1) } }
+        END { print p + 0, f + 0 }' "$STAGE_LOG")"
+      ;;
+    # node's closing "ℹ pass 4" / "ℹ fail 0" (spec) or "# pass 4" (tap).
+    e2e)
+      counts="$(awk '($1 == "#" || $1 == "ℹ") && NF == 3 {
+        if ($2 == "pass") p = $3; if ($2 == "fail") f = $3 } END { print p + 0, f + 0 }' "$STAGE_LOG")"
+      ;;
+    *) return ;;
+  esac
+  TESTS_PASSED=$((TESTS_PASSED + ${counts% *}))
+  TESTS_FAILED=$((TESTS_FAILED + ${counts#* }))
+}
+
+print_summary() {
+  printf '\n==> summary\n'
+  printf '    %s\n' "${STAGE_LINES[@]}"
+  printf 'tests: %s passed, %s failed\n' "$TESTS_PASSED" "$TESTS_FAILED"
+}
+
+cmd_test() {
+  STAGE_LOG="$(mktemp)"
+  trap 'rm -f "$STAGE_LOG"' EXIT
+  say "checking test tools"
+  ensure_rust
+  ensure_rust_lint_tools
+  ensure_browser
+  run_stage fmt cargo fmt --check
+  run_stage clippy cargo clippy --all-targets -- -D warnings
+  run_stage clippy-wasm cargo clippy --lib --target "$WASM_TARGET" -- -D warnings
+  run_stage cargo-test cargo test
+  # A fresh process: functions run inside a pipeline would lose `set -e`.
+  run_stage build "$ROOT/build.sh" build
+  run_stage e2e node --test --test-reporter=spec tests/e2e/
+  print_summary
+  say "all stages passed"
+}
+
+# --- other subcommands --------------------------------------------------------------
+
+# Runs from the caller's directory so relative task paths resolve where they were typed.
+cmd_validate() {
+  (($# > 0)) || die "usage: ./build.sh validate PATH..."
+  # No tool checks here: their progress lines would mix into the CLI's output.
+  has cargo || missing "Rust toolchain (cargo)" \
+    "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
+  cd "$CALLER_PWD"
+  exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- validate "$@"
+}
+
+cmd_help() {
+  printf 'usage: ./build.sh [SUBCOMMAND] [ARGS...]\n\nsubcommands:\n'
+  local row name help
+  for row in "${COMMAND_TABLE[@]}"; do
+    IFS='|' read -r name _ help <<<"$row"
+    printf '  %-10s %s\n' "$name" "$help"
+  done
+}
+
+# --- dispatch: one row per subcommand (name|function|help) -------------------------
+
+COMMAND_TABLE=(
+  "build|cmd_build|install missing tools, build the wasm core, assemble dist/ (default)"
+  "test|cmd_test|lint, native tests, build, then the browser e2e tests (what CI runs)"
+  "validate|cmd_validate|check task files with the native CLI: validate PATH..."
+  "help|cmd_help|list subcommands"
+)
+
+main() {
+  local want="${1:-build}" row name fn
+  (($# > 0)) && shift
+  for row in "${COMMAND_TABLE[@]}"; do
+    IFS='|' read -r name fn _ <<<"$row"
+    if [[ "$name" == "$want" ]]; then
+      "$fn" "$@"
+      return
+    fi
+  done
+  cmd_help >&2
+  die "unknown subcommand: $want"
+}
+
+main "$@"

@@ -1,0 +1,95 @@
+// Service worker: owns the wasm core and answers extension pages.
+//
+// MV3 rules (see README): no top-level await in a module worker (it dies), listeners
+// registered synchronously at top level, and no run state in module variables because
+// the worker is stopped when idle. The only module-level value is the init promise.
+
+import init, * as core from './pkg/hopbench.js';
+import { CORE_CALLS } from './core-calls.js';
+import {
+  POPUP_TO_WORKER,
+  errorReply,
+  errorText,
+  isCoreCall,
+  isFromExtensionPage,
+  isGetCoreStatus,
+  okReply,
+} from './messages.js';
+
+/**
+ * Settles to `{ ok: true, initMs }` or `{ ok: false, error }` and never rejects, so a
+ * status request after a failed init reports the exact error instead of hanging.
+ */
+const coreReady = startCore();
+
+function startCore() {
+  const started = performance.now();
+  const wasmUrl = new URL('./pkg/hopbench_bg.wasm', import.meta.url);
+  return init({ module_or_path: wasmUrl }).then(
+    () => ({ ok: true, initMs: Math.round((performance.now() - started) * 10) / 10 }),
+    (error) => {
+      console.error('hopbench core failed to initialise:', error);
+      return { ok: false, error: `core init failed (${wasmUrl.pathname}): ${errorText(error)}` };
+    },
+  );
+}
+
+/** Awaits init; throws the init error so handlers turn it into an error reply. */
+async function readyCore() {
+  const status = await coreReady;
+  if (!status.ok) throw new Error(status.error);
+  return status;
+}
+
+/**
+ * Runs a core call; if Rust panicked (the wasm traps with a RuntimeError), rethrows
+ * with the panic message the hook recorded. After a panic the instance may hold
+ * leaked memory; the worker restarts with a fresh one when Chrome next stops it.
+ */
+function withPanicMessage(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+    throw new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
+  }
+}
+
+// Handlers keyed by message type: each validates its message, then does one thing.
+const HANDLERS = Object.freeze({
+  [POPUP_TO_WORKER.GET_CORE_STATUS]: {
+    isValid: isGetCoreStatus,
+    handle: async () => {
+      const { initMs } = await readyCore();
+      return okReply({ version: withPanicMessage(() => core.core_version()), initMs });
+    },
+  },
+  [POPUP_TO_WORKER.CORE_CALL]: {
+    isValid: isCoreCall,
+    handle: async (msg) => {
+      const call = Object.hasOwn(CORE_CALLS, msg.fn) ? CORE_CALLS[msg.fn] : undefined;
+      if (!call) throw new Error(`core function not callable from pages: ${msg.fn}`);
+      await readyCore();
+      return okReply({ value: withPanicMessage(() => call(core, msg.args)) });
+    },
+  },
+});
+
+chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+  // hasOwn: a type such as "constructor" must not reach Object.prototype.
+  const handler = Object.hasOwn(HANDLERS, msg?.type ?? '') ? HANDLERS[msg.type] : undefined;
+  if (!handler) return false; // Not ours: leave it for other listeners.
+  if (!isFromExtensionPage(sender)) {
+    console.warn('hopbench: ignored message from untrusted sender', sender);
+    sendResponse(errorReply('sender is not a page of this extension'));
+    return false;
+  }
+  if (!handler.isValid(msg)) {
+    sendResponse(errorReply(`malformed ${msg.type} message`));
+    return false;
+  }
+  handler
+    .handle(msg)
+    .then(sendResponse, (error) => sendResponse(errorReply(error)));
+  return true; // Keeps the channel open for the async reply.
+});

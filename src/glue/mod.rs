@@ -1,0 +1,23 @@
+//! The thin `#[wasm_bindgen]` layer between the pure Rust core and the extension.
+//!
+//! Compiled for wasm32 only (see `lib.rs`), so the core stays testable natively and
+//! knows nothing of the browser. Each export lives in [`exports`] and is a few lines:
+//! convert arguments, call the core, convert the result or the error.
+
+mod console;
+mod error;
+mod exports;
+mod panic_hook;
+
+pub use error::to_js_error;
+pub use exports::{core_version, take_last_panic};
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// Runs once when the JS side calls `init()`: wasm-bindgen calls a `start` function
+/// right after instantiation, before any export can be used, so a panic in any later
+/// call is already reported.
+#[wasm_bindgen(start)]
+pub fn on_start() {
+    panic_hook::install();
+}

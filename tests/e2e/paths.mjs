@@ -1,0 +1,22 @@
+// Where the e2e tests find the repository and the built extension.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The unpacked extension built by `./build.sh`; HOPBENCH_DIST overrides it. */
+export const distDir = resolve(process.env.HOPBENCH_DIST ?? join(repoRoot, 'dist'));
+
+/** Debian's chromium; HOPBENCH_CHROMIUM overrides it (same variable as build.sh). */
+export const chromiumPath = process.env.HOPBENCH_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The `version` of the [package] section of Cargo.toml. */
+export function cargoPackageVersion() {
+  const toml = readFileSync(join(repoRoot, 'Cargo.toml'), 'utf8');
+  const pkg = toml.split(/^\[/m).find((section) => section.startsWith('package]'));
+  const match = pkg?.match(/^version\s*=\s*"([^"]+)"/m);
+  if (!match) throw new Error('no version in the [package] section of Cargo.toml');
+  return match[1];
+}
