@@ -7,6 +7,7 @@ pub mod condition;
 pub mod evaluator;
 pub mod event;
 pub mod judge;
+pub mod metrics;
 pub mod task;
 
 #[cfg(target_arch = "wasm32")]
