@@ -1,0 +1,113 @@
+// Serves the local test "websites" under tests/e2e/sites/<name>/, each on its own
+// 127.0.0.1 port so that every folder is a separate origin, as real sites are.
+//
+// Pages may link to each other with placeholders filled in at serve time:
+//   {{origin:NAME}}      http://127.0.0.1:<port of NAME>
+//   {{alt-origin:NAME}}  http://localhost:<port of NAME>  (another *site* for Chromium's
+//                        site isolation, so an iframe from it is out-of-process)
+//
+// Usage:
+//   const sites = await startSites();          // every folder
+//   sites.url('shop', '/item.html?id=3');      // absolute URL on that site
+//   await sites.close();                       // in `after`
+
+import { createServer } from 'node:http';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const sitesRoot = resolve(fileURLToPath(new URL('./sites/', import.meta.url)));
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.jpg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Text types get their placeholders filled; binary files are sent as they are. */
+const TEMPLATED = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt']);
+
+/**
+ * @param {{ names?: string[], root?: string }} [options] folders to serve (default: all)
+ */
+export async function startSites({ names, root = sitesRoot } = {}) {
+  const wanted = names ?? readdirSync(root).filter((n) => statSync(join(root, n)).isDirectory());
+  const servers = new Map();
+  const ports = new Map();
+  try {
+    for (const name of wanted) {
+      const server = createServer((req, res) => serve(root, name, ports, req, res));
+      await new Promise((ok, fail) => {
+        server.once('error', fail);
+        server.listen(0, '127.0.0.1', ok);
+      });
+      servers.set(name, server);
+      ports.set(name, server.address().port);
+    }
+  } catch (error) {
+    await closeAll(servers);
+    throw error;
+  }
+  return {
+    ports,
+    origin: (name, host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}`,
+    url: (name, path = '/', host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}${path}`,
+    close: () => closeAll(servers),
+  };
+}
+
+function portOf(ports, name) {
+  const port = ports.get(name);
+  if (port === undefined) throw new Error(`no test site named ${name} (have: ${[...ports.keys()]})`);
+  return port;
+}
+
+function closeAll(servers) {
+  return Promise.all(
+    [...servers.values()].map(
+      (s) =>
+        new Promise((ok) => {
+          s.closeAllConnections?.();
+          s.close(() => ok());
+        }),
+    ),
+  );
+}
+
+function serve(root, name, ports, req, res) {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  let path = decodeURIComponent(url.pathname);
+  if (path.endsWith('/')) path += 'index.html';
+  const siteDir = join(root, name);
+  const file = normalize(join(siteDir, path));
+  // Refuse anything that escapes the site's folder (../ tricks).
+  if (!file.startsWith(siteDir + sep)) return send(res, 403, 'forbidden', '.txt');
+  let body;
+  try {
+    body = readFileSync(file);
+  } catch {
+    return send(res, 404, `not found: ${path}`, '.txt');
+  }
+  const ext = extname(file);
+  if (TEMPLATED.has(ext)) body = fill(body.toString('utf8'), ports);
+  return send(res, 200, body, ext);
+}
+
+function fill(text, ports) {
+  return text.replace(/\{\{(origin|alt-origin):([a-z0-9_-]+)\}\}/g, (whole, kind, site) => {
+    const port = ports.get(site);
+    if (port === undefined) return whole; // Left visible so a broken link is obvious.
+    return `http://${kind === 'origin' ? '127.0.0.1' : 'localhost'}:${port}`;
+  });
+}
+
+function send(res, status, body, ext) {
+  res.writeHead(status, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.end(body);
+}
