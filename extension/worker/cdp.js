@@ -1,0 +1,103 @@
+// The one wrapper around chrome.debugger, shared by observation and actions.
+//
+// Chrome allows one attach per extension and tab, so every module goes through
+// `attach`, which tolerates "already attached" (the worker may have been restarted
+// while Chrome kept the debugger attached). Out-of-process iframes are reached through
+// flat child sessions (Chrome 125+): commands carry `sessionId` in the debuggee.
+// The child sessions of each tab are persisted in chrome.storage.session, because the
+// worker may be stopped between an attach event and the next observation.
+
+const PROTOCOL_VERSION = '1.3';
+const CHILD_KEY = (tabId) => `cdp.children.${tabId}`;
+
+/** Attaches to a tab (idempotent) and auto-attaches its out-of-process frames. */
+export async function attach(tabId) {
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+  } catch (error) {
+    if (!/already attached/i.test(String(error?.message ?? error))) {
+      throw new Error(`cannot attach the debugger to tab ${tabId}: ${error?.message ?? error}`);
+    }
+  }
+  await send(tabId, 'Target.setAutoAttach', {
+    autoAttach: true,
+    waitForDebuggerOnStart: false,
+    flatten: true,
+  });
+}
+
+export async function detach(tabId) {
+  await chrome.storage.session.remove(CHILD_KEY(tabId));
+  try {
+    await chrome.debugger.detach({ tabId });
+  } catch (error) {
+    // Detaching a tab that is gone or not attached is what we wanted anyway.
+    if (!/not attached|no tab/i.test(String(error?.message ?? error))) throw error;
+  }
+}
+
+/**
+ * Sends one CDP command to the tab, or to one of its child sessions.
+ * @param {number} tabId
+ * @param {string} method e.g. 'Accessibility.getFullAXTree'
+ * @param {object} [params]
+ * @param {string} [sessionId] a child session (out-of-process iframe)
+ */
+export async function send(tabId, method, params = {}, sessionId = undefined) {
+  const target = sessionId ? { tabId, sessionId } : { tabId };
+  try {
+    return await chrome.debugger.sendCommand(target, method, params);
+  } catch (error) {
+    const where = sessionId ? `tab ${tabId} session ${sessionId}` : `tab ${tabId}`;
+    throw new Error(`${method} failed on ${where}: ${error?.message ?? error}`);
+  }
+}
+
+/** Child sessions (out-of-process iframes) currently attached in a tab. */
+export async function childSessions(tabId) {
+  const stored = await chrome.storage.session.get(CHILD_KEY(tabId));
+  return stored[CHILD_KEY(tabId)] ?? [];
+}
+
+async function updateChildren(tabId, change) {
+  const children = change(await childSessions(tabId));
+  await chrome.storage.session.set({ [CHILD_KEY(tabId)]: children });
+}
+
+/** Registers the debugger listeners; call once, synchronously, at the worker's top level. */
+export function registerCdpListeners() {
+  chrome.debugger.onEvent.addListener((source, method, params) => {
+    if (source.tabId === undefined) return;
+    if (method === 'Target.attachedToTarget' && params?.targetInfo?.type === 'iframe') {
+      const child = {
+        sessionId: params.sessionId,
+        targetId: params.targetInfo.targetId,
+        url: params.targetInfo.url,
+        parentSessionId: source.sessionId ?? null,
+      };
+      updateChildren(source.tabId, (list) => [
+        ...list.filter((c) => c.targetId !== child.targetId),
+        child,
+      ]).catch((error) => console.error('hopbench: recording an iframe session failed:', error));
+      // Nested out-of-process frames: auto-attach inside the child as well.
+      send(source.tabId, 'Target.setAutoAttach', {
+        autoAttach: true,
+        waitForDebuggerOnStart: false,
+        flatten: true,
+      }, params.sessionId).catch((error) =>
+        console.warn('hopbench: auto-attach inside an iframe failed:', error),
+      );
+    } else if (method === 'Target.detachedFromTarget') {
+      updateChildren(source.tabId, (list) =>
+        list.filter((c) => c.sessionId !== params?.sessionId),
+      ).catch((error) => console.error('hopbench: forgetting an iframe session failed:', error));
+    }
+  });
+  chrome.debugger.onDetach.addListener((source) => {
+    if (source.tabId !== undefined) {
+      chrome.storage.session.remove(CHILD_KEY(source.tabId)).catch((error) =>
+        console.error('hopbench: clearing iframe sessions failed:', error),
+      );
+    }
+  });
+}
