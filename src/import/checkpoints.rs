@@ -132,18 +132,16 @@ fn checkpoints_before_end<'a>(
         ));
         return None;
     };
-    if end + 1 != procedure.len() {
+    let after = procedure.len() - end - 1;
+    if after > 0 {
+        let entries = if after == 1 {
+            "entry follows"
+        } else {
+            "entries follow"
+        };
         errors.push(FieldError::new(
             format!("procedure[{end}]"),
-            format!(
-                "the marker \"end\" must be last, but {} more entr{} follow it",
-                procedure.len() - end - 1,
-                if procedure.len() - end - 1 == 1 {
-                    "y"
-                } else {
-                    "ies"
-                }
-            ),
+            format!("the marker \"end\" must be last, but {after} more {entries} it"),
         ));
         return None;
     }

@@ -223,8 +223,8 @@ fn check_placeholders(raw: &RawConfig, errors: &mut Vec<FieldError>) {
             errors.push(FieldError::new(
                 path.clone(),
                 format!(
-                    "contains the placeholder {placeholder}: replace it with the URL where you \
-                     host that site (e.g. http://localhost:7770 for __SHOPPING__)"
+                    "contains the placeholder {placeholder}: substitute the URL where you host \
+                     that site (e.g. http://localhost:7770) before running the task"
                 ),
             ));
         }

@@ -116,7 +116,7 @@ pub fn import_str(text: &str, file: &Path) -> FileResult {
             return result(None, Err(error));
         }
     };
-    let Some(format) = detect_format(&value) else {
+    let Some(format) = detect_format(&value).map(|f| mmina_by_folder(f, file)) else {
         let error = ImportError::UnknownFormat {
             file: file.to_path_buf(),
         };
@@ -128,4 +128,19 @@ pub fn import_str(text: &str, file: &Path) -> FileResult {
         Format::Mmina | Format::Webarena => config::import_config(text, file, format),
     };
     result(Some(format), outcome)
+}
+
+/// MMInA's 1-hop files look like WebArena configs when they lack `cnt_hop`; inside an
+/// MMInA subset folder they are MMInA tasks (and get `mmina/<domain>/<id>` ids).
+fn mmina_by_folder(format: Format, file: &Path) -> Format {
+    let in_subset = file
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .is_some_and(|d| config::MMINA_DOMAINS.contains(&d));
+    if format == Format::Webarena && in_subset {
+        Format::Mmina
+    } else {
+        format
+    }
 }
