@@ -1,5 +1,11 @@
 //! `hopbench validate` run as a user would: the built binary, its output and exit status.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a panic with the value is the failure report"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

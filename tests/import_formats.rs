@@ -1,5 +1,11 @@
 //! WebArena configs, our own format, and format detection.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a panic with the value is the failure report"
+)]
+
 use hopbench::condition::Condition;
 use hopbench::evaluator::HopQueue;
 use hopbench::event::Event;

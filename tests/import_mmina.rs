@@ -1,5 +1,11 @@
 //! The MMInA fixture folder (all six subsets) and the malformed files.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a panic with the value is the failure report"
+)]
+
 use hopbench::condition::{Condition, MatchOp};
 use hopbench::evaluator::HopQueue;
 use hopbench::event::Event;
