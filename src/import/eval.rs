@@ -248,17 +248,14 @@ fn program_html_check(
     }
     let contents = &entry.required_contents;
     let mut plain: Vec<String> = Vec::new();
-    let mut parts: Vec<Condition> = Vec::new();
-    if let Target::Url(u) = &target {
-        parts.push(Condition::Url(url_condition(MatchOp::Equals, u)));
-    }
+    let mut alternatives: Vec<Condition> = Vec::new();
     for item in contents.must_include.as_deref().unwrap_or(&[]) {
-        let alternatives: Vec<&str> = item.split(OR).map(str::trim).collect();
-        if alternatives.len() == 1 {
+        let options: Vec<&str> = item.split(OR).map(str::trim).collect();
+        if options.len() == 1 {
             plain.push(item.clone());
         } else {
-            parts.push(Condition::Any {
-                of: alternatives.iter().map(|a| page_text(vec![a])).collect(),
+            alternatives.push(Condition::Any {
+                of: options.iter().map(|o| page_text(vec![o])).collect(),
             });
         }
     }
@@ -275,12 +272,17 @@ fn program_html_check(
             "not supported in program_html (WebArena has must_include and exact_match only)",
         ));
     }
-    if plain.is_empty() && parts.iter().all(|p| matches!(p, Condition::Url(_))) {
+    if plain.is_empty() && alternatives.is_empty() {
         errors.push(FieldError::new(
             format!("{path}.required_contents"),
             "needs must_include or exact_match",
         ));
         return None;
+    }
+    // In file order: the page, then the plain strings, then the "A |OR| B" items.
+    let mut parts: Vec<Condition> = Vec::new();
+    if let Target::Url(u) = &target {
+        parts.push(Condition::Url(url_condition(MatchOp::Equals, u)));
     }
     if !plain.is_empty() {
         parts.push(Condition::PageText(PageTextCondition {
@@ -288,6 +290,7 @@ fn program_html_check(
             case_sensitive: false,
         }));
     }
+    parts.extend(alternatives);
     let condition = if parts.len() == 1 {
         parts.remove(0)
     } else {
