@@ -3,9 +3,11 @@
 //! Everything here is pure Rust with no browser code, so it is tested natively.
 //! The only browser-facing code is the wasm glue in `glue`, compiled for wasm32 only.
 
+pub mod cli;
 pub mod condition;
 pub mod evaluator;
 pub mod event;
+pub mod import;
 pub mod judge;
 pub mod metrics;
 pub mod task;
