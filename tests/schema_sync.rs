@@ -1,5 +1,8 @@
 //! The published JSON Schema must describe exactly the fields the loader accepts.
-#![allow(clippy::unwrap_used, reason = "test helpers fail the test on bad fixtures")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers fail the test on bad fixtures"
+)]
 
 use hopbench::task::parse_task;
 use serde_json::Value;
