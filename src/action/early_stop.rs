@@ -118,10 +118,12 @@ pub fn check_early_stop(history: &[Option<Action>], config: &EarlyStopConfig) ->
 }
 
 fn max_steps(history: &[Option<Action>], config: &EarlyStopConfig) -> Option<EarlyStopReason> {
-    (config.max_steps > 0 && history.len() >= config.max_steps).then(|| EarlyStopReason::MaxSteps {
-        steps: history.len(),
-        max_steps: config.max_steps,
-    })
+    (config.max_steps > 0 && history.len() >= config.max_steps).then_some(
+        EarlyStopReason::MaxSteps {
+            steps: history.len(),
+            max_steps: config.max_steps,
+        },
+    )
 }
 
 fn parse_failures(history: &[Option<Action>], config: &EarlyStopConfig) -> Option<EarlyStopReason> {

@@ -3,10 +3,15 @@
 //! Rules, first match wins:
 //! (a) If the reply says "the next action I will perform is" (any case), the action is
 //!     the first ```fenced``` block after the last such phrase. Without a fence there,
-//!     a `single-backtick` span after the phrase is used, then the rest of that line.
+//!     a `single-backtick` span after the phrase is used, then the rest of that line
+//!     if it parses; if none of these exists, rules (b) and (c) apply.
 //! (b) Otherwise the LAST fenced block whose content parses, because models often put
 //!     other code (HTML, JSON) in earlier fences. If none parses, the last block's error.
 //! (c) Without any fence, the whole reply, trimmed, if it is exactly one action.
+//!
+//! Any candidate in which several lines each parse as an action is refused
+//! (`SeveralActions`): free text runs to the last `]`, so `stop [a]\nstop [b]`
+//! would otherwise read as one answer.
 
 use thiserror::Error;
 
@@ -28,12 +33,7 @@ pub struct ExtractedAction {
 /// back to the model.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ExtractError {
-    #[error(
-        "no action found in the reply{}; end the reply with exactly one action in a fenced block, \
-         e.g. In summary, the next action I will perform is ```click [1234]```; valid actions: {}",
-        as_hint(.parse_error),
-        all_usages()
-    )]
+    #[error("{}", no_action_message(.parse_error))]
     NoAction {
         /// Why the reply, when it is a single line without fences, did not read as an action.
         parse_error: Option<ActionParseError>,
@@ -57,10 +57,16 @@ pub enum ExtractError {
     SeveralActions { count: usize },
 }
 
-fn as_hint(parse_error: &Option<ActionParseError>) -> String {
+/// One grammar listing per message: a parse error already shows the expected format.
+fn no_action_message(parse_error: &Option<ActionParseError>) -> String {
+    let advice = "end the reply with exactly one action in a fenced block, e.g. \
+                  In summary, the next action I will perform is ```click [1234]```";
     match parse_error {
-        Some(e) => format!(" (read as an action: {e})"),
-        None => String::new(),
+        Some(e) => format!("no action found in the reply: {e}; {advice}"),
+        None => format!(
+            "no action found in the reply; {advice}; valid actions: {}",
+            all_usages()
+        ),
     }
 }
 
@@ -85,13 +91,26 @@ pub fn extract_action(reply: &str) -> Result<ExtractedAction, ExtractError> {
     let whole = reply.trim();
     match parse_one(whole) {
         Ok(found) => Ok(found),
-        Err(ExtractError::Unparseable { source, .. }) if !whole.contains('\n') => {
+        // A one-line reply that starts like an action gets the parser's explanation;
+        // for plain prose ("I am not sure") that explanation would only confuse.
+        Err(ExtractError::Unparseable { source, .. })
+            if !whole.contains('\n') && looks_like_an_attempt(&source) =>
+        {
             Err(ExtractError::NoAction {
                 parse_error: Some(source),
             })
         }
         Err(ExtractError::SeveralActions { count }) => Err(ExtractError::SeveralActions { count }),
         Err(_) => Err(ExtractError::NoAction { parse_error: None }),
+    }
+}
+
+/// True unless the text did not even begin with (something close to) an action name.
+fn looks_like_an_attempt(error: &ActionParseError) -> bool {
+    match error {
+        ActionParseError::UnknownAction { suggestion, .. } => suggestion.is_some(),
+        ActionParseError::Empty | ActionParseError::ExpectedActionName { .. } => false,
+        _ => true,
     }
 }
 
