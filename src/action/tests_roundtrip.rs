@@ -203,6 +203,16 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_text_never_panics_and_errors_point_inside(x in "\\PC{0,40}") {
+        if let Err(e) = Action::parse(&x) {
+            if let Some(column) = e.column() {
+                prop_assert!(column >= 1 && column <= x.len() + 1, "{} for {:?}", e, x);
+            }
+        }
+        let _ = extract_action(&x);
+    }
+
+    #[test]
     fn serde_json_round_trips(a in action()) {
         let json = serde_json::to_string(&a).unwrap();
         let back: Action = serde_json::from_str(&json).unwrap();
