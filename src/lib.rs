@@ -3,6 +3,7 @@
 //! Everything here is pure Rust with no browser code, so it is tested natively.
 //! The only browser-facing code is the wasm glue in `glue`, compiled for wasm32 only.
 
+pub mod action;
 pub mod cli;
 pub mod condition;
 pub mod evaluator;
