@@ -157,7 +157,10 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             return;
         }
         let backend = node.backend_dom_node_id;
+        // A frame's root is the document node, whose layout box is the frame's
+        // initial viewport and does not follow scrolling: judge it by its iframe.
         let bounds = backend
+            .filter(|_| role != "RootWebArea")
             .and_then(|b| target.layout.bounds(b))
             .map(|r| r.translate(at.frame.dx, at.frame.dy));
         let in_view = match bounds {
