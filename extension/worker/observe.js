@@ -6,6 +6,7 @@
 
 import * as core from '../pkg/hopbench.js';
 import { loadObservationSettings, settingsProblems } from '../observe-settings.js';
+import { attach } from './cdp.js';
 import { gatherTab } from './observe-gather.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
 
@@ -26,8 +27,14 @@ export async function observeTab(tabId, options = {}) {
   const settings = { ...(await loadObservationSettings()), ...definedOnly(options) };
   const problems = settingsProblems(settings);
   if (problems.length > 0) throw new Error(`cannot observe tab ${tabId}: ${problems.join('; ')}`);
+  await attach(tabId);
+  // A screenshot the mode needs anyway is taken while the trees are read.
+  const needsShot = settings.mode === 'text+screenshot' || settings.mode === 'som';
+  const screenshotP = needsShot ? captureScreenshot(tabId) : undefined;
+  // Not left unhandled while the gather runs; it is awaited (and throws) below.
+  screenshotP?.catch(() => undefined);
   const [gathered, tabInfo, registryJson] = await Promise.all([
-    gatherTab(tabId),
+    gatherTab(tabId, { attached: true }),
     tabsLine(tabId, options.tabIds),
     loadRegistry(tabId),
   ]);
@@ -37,7 +44,7 @@ export async function observeTab(tabId, options = {}) {
   const result = callCore(() => core.observe(input, registryJson, coreOptions));
   const t2 = performance.now();
   const registrySaved = saveRegistry(tabId, result.registry);
-  const visuals = await visualsFor(settings, tabId, result, gathered.viewport);
+  const visuals = await visualsFor(settings, tabId, result, gathered.viewport, screenshotP);
   await registrySaved;
   const t3 = performance.now();
   const ms = (a, b) => Math.round((b - a) * 10) / 10;
@@ -88,7 +95,7 @@ export function registerObserveListeners() {
   });
 }
 
-async function visualsFor(settings, tabId, result, viewport) {
+async function visualsFor(settings, tabId, result, viewport, screenshotP) {
   const viewportWidth = viewport.clientWidth;
   switch (settings.mode) {
     case 'text+images': {
@@ -100,11 +107,9 @@ async function visualsFor(settings, tabId, result, viewport) {
       return { images };
     }
     case 'text+screenshot':
-      return { screenshot: await captureScreenshot(tabId) };
-    case 'som': {
-      const screenshot = await captureScreenshot(tabId);
-      return { som: await setOfMarks(screenshot, result.marks, viewportWidth) };
-    }
+      return { screenshot: await screenshotP };
+    case 'som':
+      return { som: await setOfMarks(await screenshotP, result.marks, viewportWidth) };
     default:
       return {};
   }

@@ -48,7 +48,7 @@ impl<'i, 'a> TreeView<'i, 'a> {
 /// One target with its indexes.
 pub struct TargetView<'i, 'a> {
     pub input: &'i TargetInput<'a>,
-    pub layout: TargetLayout,
+    pub layout: TargetLayout<'i, 'a>,
     pub trees: Vec<TreeView<'i, 'a>>,
     tree_by_frame: HashMap<&'i str, usize>,
 }

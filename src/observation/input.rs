@@ -184,10 +184,14 @@ pub struct LayoutTreeSnapshot {
     /// `[x, y, width, height]` in the document's own coordinates (not scrolled).
     #[serde(default)]
     pub bounds: Vec<Vec<f64>>,
-    /// `[clientLeft, clientTop, clientWidth, clientHeight]`: locates an iframe's
-    /// content box inside its border box.
+    /// `[clientLeft, clientTop, clientWidth, clientHeight]` (only with
+    /// `includeDOMRects`): locates an iframe's content box inside its border box.
     #[serde(default)]
     pub client_rects: Vec<Vec<f64>>,
+    /// Computed styles, requested as `["border-left-width", "border-top-width"]`:
+    /// per layout object, indices into `strings`. The cheaper way to the same box.
+    #[serde(default)]
+    pub styles: Vec<Vec<i64>>,
 }
 
 // AxScalar by hand: an untagged enum would buffer every value into serde's generic

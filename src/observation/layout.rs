@@ -95,23 +95,28 @@ pub struct DocInfo {
 
 /// Layout of every node of one target, keyed by backendNodeId (unique per target:
 /// all of a renderer's documents share one id space).
-#[derive(Debug, Default)]
-pub struct TargetLayout {
+#[derive(Debug)]
+pub struct TargetLayout<'i, 'a> {
+    snapshot: &'i Snapshot<'a>,
     pub docs: Vec<DocInfo>,
-    bounds: HashMap<i64, Rect>,
+    /// Bounds, and where the node's first layout object is: (document, layout index).
+    bounds: HashMap<i64, (Rect, usize, usize)>,
     /// `<iframe>` element → index of the document it shows (same-process frames).
     frame_docs: HashMap<i64, usize>,
-    /// `<iframe>` element → its client rect: `[clientLeft, clientTop, clientWidth,
-    /// clientHeight]`, i.e. where its content box sits inside the border box.
-    client_rects: HashMap<i64, Rect>,
     image_sources: HashMap<i64, String>,
 }
 
-impl TargetLayout {
-    pub fn new(target: &TargetInput) -> TargetLayout {
+impl<'i, 'a> TargetLayout<'i, 'a> {
+    pub fn new(target: &'i TargetInput<'a>) -> Self {
         let snapshot = &target.snapshot;
-        let mut layout = TargetLayout::default();
-        for doc in &snapshot.documents {
+        let mut layout = TargetLayout {
+            snapshot,
+            docs: Vec::with_capacity(snapshot.documents.len()),
+            bounds: HashMap::new(),
+            frame_docs: HashMap::new(),
+            image_sources: HashMap::new(),
+        };
+        for (doc_index, doc) in snapshot.documents.iter().enumerate() {
             layout.docs.push(DocInfo {
                 frame_id: string_at(snapshot, doc.frame_id).to_owned(),
                 scroll_x: doc.scroll_offset_x,
@@ -120,11 +125,9 @@ impl TargetLayout {
             let nodes = &doc.nodes;
             let backend = |node_index: usize| nodes.backend_node_id.get(node_index).copied();
             let owners = &nodes.content_document_index;
-            for (node_index, doc_index) in owners.index.iter().zip(&owners.value) {
-                if let (Some(id), Ok(doc_index)) =
-                    (backend(*node_index), usize::try_from(*doc_index))
-                {
-                    layout.frame_docs.insert(id, doc_index);
+            for (node_index, shown) in owners.index.iter().zip(&owners.value) {
+                if let (Some(id), Ok(shown)) = (backend(*node_index), usize::try_from(*shown)) {
+                    layout.frame_docs.insert(id, shown);
                 }
             }
             let sources = &nodes.current_source_url;
@@ -146,14 +149,8 @@ impl TargetLayout {
                 layout
                     .bounds
                     .entry(id)
-                    .and_modify(|r| *r = r.union(&rect))
-                    .or_insert(rect);
-                if layout.frame_docs.contains_key(&id) {
-                    if let Some(client) = boxes.client_rects.get(i).and_then(|c| Rect::from_cdp(c))
-                    {
-                        layout.client_rects.insert(id, client);
-                    }
-                }
+                    .and_modify(|(r, ..)| *r = r.union(&rect))
+                    .or_insert((rect, doc_index, i));
             }
         }
         layout
@@ -163,7 +160,7 @@ impl TargetLayout {
     pub fn bounds(&self, backend_node_id: i64) -> Option<Rect> {
         self.bounds
             .get(&backend_node_id)
-            .copied()
+            .map(|(r, ..)| *r)
             .filter(|r| !r.is_empty())
     }
 
@@ -174,11 +171,18 @@ impl TargetLayout {
             .and_then(|i| self.docs.get(*i))
     }
 
-    /// The content box of an `<iframe>` element, in its document's coordinates.
-    /// Without a client rect the border box stands in (an iframe without borders).
+    /// The content box of an `<iframe>` element, in its document's coordinates: from
+    /// its client rect when the snapshot has DOM rects, else from its border widths,
+    /// else (neither requested) its border box.
     pub fn content_box(&self, backend_node_id: i64) -> Option<Rect> {
-        let outer = self.bounds.get(&backend_node_id)?;
-        Some(match self.client_rects.get(&backend_node_id) {
+        let (outer, doc, i) = self.bounds.get(&backend_node_id)?;
+        let boxes = &self.snapshot.documents.get(*doc)?.layout;
+        let client = boxes
+            .client_rects
+            .get(*i)
+            .and_then(|c| Rect::from_cdp(c))
+            .or_else(|| client_from_borders(self.snapshot, boxes.styles.get(*i), outer));
+        Some(match client {
             Some(client) => Rect {
                 x: outer.x + client.x,
                 y: outer.y + client.y,
@@ -192,6 +196,27 @@ impl TargetLayout {
     pub fn image_source(&self, backend_node_id: i64) -> Option<&str> {
         self.image_sources.get(&backend_node_id).map(String::as_str)
     }
+}
+
+/// The client rect of an element from its computed border widths (`"2px"`),
+/// assuming equal borders on opposite sides, as iframes almost always have.
+fn client_from_borders(
+    snapshot: &Snapshot,
+    styles: Option<&Vec<i64>>,
+    outer: &Rect,
+) -> Option<Rect> {
+    let styles = styles?;
+    let px = |i: usize| -> Option<f64> {
+        let text = string_at(snapshot, *styles.get(i)?);
+        text.trim_end_matches("px").trim().parse().ok()
+    };
+    let (left, top) = (px(0)?, px(1)?);
+    Some(Rect {
+        x: left,
+        y: top,
+        width: (outer.width - 2.0 * left).max(0.0),
+        height: (outer.height - 2.0 * top).max(0.0),
+    })
 }
 
 fn string_at<'s>(snapshot: &'s Snapshot, index: i64) -> &'s str {

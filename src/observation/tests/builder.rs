@@ -49,6 +49,9 @@ pub struct Doc {
     pub frames: Vec<(i64, usize, [f64; 4])>,
     /// (img backendNodeId, currentSourceURL).
     pub sources: Vec<(i64, String)>,
+    /// Describe iframe borders as computed styles (what the worker requests) instead
+    /// of DOM client rects.
+    pub border_styles: bool,
 }
 
 impl Doc {
@@ -71,6 +74,11 @@ impl Doc {
         self.boxes.push((id, rect));
         self.frames
             .push((id, doc, [1.0, 1.0, rect[2] - 2.0, rect[3] - 2.0]));
+        self
+    }
+    /// Iframe borders given as `border-left-width`/`border-top-width` styles.
+    pub fn with_border_styles(mut self) -> Doc {
+        self.border_styles = true;
         self
     }
     pub fn source(mut self, id: i64, url: &str) -> Doc {
@@ -108,6 +116,27 @@ pub fn snapshot(docs: &[Doc]) -> Value {
                     .find(|f| f.0 == id)
                     .map_or([0.0, 0.0, rect[2], rect[3]], |f| f.2)
             };
+            let styles: Vec<Vec<usize>> = doc
+                .boxes
+                .iter()
+                .map(|b| {
+                    let c = client(b.0, &b.1);
+                    vec![
+                        intern(&format!("{}px", c[0])),
+                        intern(&format!("{}px", c[1])),
+                    ]
+                })
+                .collect();
+            let client_rects: Vec<Vec<f64>> = doc
+                .boxes
+                .iter()
+                .map(|b| client(b.0, &b.1).to_vec())
+                .collect();
+            let (client_rects, styles) = if doc.border_styles {
+                (Vec::new(), styles)
+            } else {
+                (client_rects, Vec::new())
+            };
             json!({
                 "frameId": intern(&doc.frame),
                 "scrollOffsetX": doc.scroll.0,
@@ -126,7 +155,8 @@ pub fn snapshot(docs: &[Doc]) -> Value {
                 "layout": {
                     "nodeIndex": doc.boxes.iter().map(|b| index_of(b.0)).collect::<Vec<_>>(),
                     "bounds": doc.boxes.iter().map(|b| b.1.to_vec()).collect::<Vec<_>>(),
-                    "clientRects": doc.boxes.iter().map(|b| client(b.0, &b.1).to_vec()).collect::<Vec<_>>(),
+                    "clientRects": client_rects,
+                    "styles": styles,
                 },
             })
         })

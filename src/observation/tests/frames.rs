@@ -73,6 +73,38 @@ fn same_process_frame_appears_under_its_iframe_node() {
 }
 
 #[test]
+fn iframe_border_widths_from_computed_styles_offset_the_content() {
+    // What the worker sends: border widths as styles, no client rects.
+    let main_doc = Doc::new("MAIN")
+        .with_border_styles()
+        .boxed(2, [8.0, 8.0, 50.0, 17.0])
+        .iframe(3, [100.0, 200.0, 400.0, 300.0], 1);
+    let docs = [main_doc, frame_doc("CHILD", 100, 0.0)];
+    let page = input(
+        vec![target(
+            None,
+            vec![main_frame_nodes(), frame_nodes("CHILD", 100)],
+            &docs,
+        )],
+        0.0,
+    );
+    let obs = run(
+        &page,
+        &mut IdRegistry::default(),
+        &ObserveOptions::default(),
+    );
+    assert_eq!(
+        obs.images[0].bounds,
+        Rect {
+            x: 151.0,
+            y: 241.0,
+            width: 80.0,
+            height: 60.0
+        }
+    );
+}
+
+#[test]
 fn out_of_process_frame_appears_under_its_owner() {
     let main_doc = Doc::new("MAIN")
         .boxed(2, [8.0, 8.0, 50.0, 17.0])
