@@ -54,8 +54,11 @@ pub fn resolve_element(registry_json: &str, id: u32) -> Result<JsValue, JsError>
 }
 
 /// Plain JS objects: `#[serde(flatten)]` serialises as a map, which
-/// serde-wasm-bindgen would otherwise turn into a JS `Map`.
+/// serde-wasm-bindgen would otherwise turn into a JS `Map`; and `None` as `null`
+/// (`targetId: null` = the tab itself), not `undefined`, as in the stored JSON.
 fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
+    let serializer = serde_wasm_bindgen::Serializer::new()
+        .serialize_maps_as_objects(true)
+        .serialize_missing_as_null(true);
     value.serialize(&serializer).map_err(to_js_error)
 }

@@ -90,6 +90,60 @@ describe('observation text', { timeout: 120_000 }, () => {
     assert.ok(link.id > 0);
   });
 
+  test('an id resolves to its element, in the page and in an out-of-process frame', async () => {
+    const obs = await observe(extPage, tabId, { mode: 'text' });
+    const resolve = (id) =>
+      extPage.evaluate(
+        async ([tab, elementId]) => {
+          const { default: init, resolve_element: resolveElement } = await import('./pkg/hopbench.js');
+          await init();
+          const key = `observe.registry.${tab}`;
+          const registry = (await chrome.storage.session.get(key))[key];
+          return resolveElement(registry, elementId);
+        },
+        [tabId, id],
+      );
+    // Ask Chrome what node the reference points at, on the right session.
+    const describe = (element) =>
+      ext.worker.evaluate(
+        async ([tab, el]) => {
+          const key = `cdp.children.${tab}`;
+          const children = (await chrome.storage.session.get(key))[key] ?? [];
+          const child = children.find((c) => c.targetId === el.targetId);
+          const debuggee = el.targetId ? { tabId: tab, sessionId: child.sessionId } : { tabId: tab };
+          const { node } = await chrome.debugger.sendCommand(debuggee, 'DOM.describeNode', {
+            backendNodeId: el.backendNodeId,
+          });
+          return { name: node.nodeName, attributes: node.attributes };
+        },
+        [tabId, element],
+      );
+    const search = await resolve(lineWith(obs.text, "button 'Search trips'").id);
+    assert.equal(search.targetId, null);
+    assert.equal((await describe(search)).name, 'BUTTON');
+    const crossLink = await resolve(lineWith(obs.text, "link 'Cross frame link'").id);
+    assert.equal(typeof crossLink.targetId, 'string');
+    const node = await describe(crossLink);
+    assert.equal(node.name, 'A');
+    assert.ok(node.attributes.includes('/cross-link.html'), JSON.stringify(node.attributes));
+    await assert.rejects(resolve(999_999), /no element \[999999\]/);
+  });
+
+  test('after scrolling, the far section is shown and keeps its whole-page ids', async () => {
+    const page = ext.context.pages().find((p) => p.url() === sites.url('obs-page', '/'));
+    const whole = await observe(extPage, tabId, { mode: 'text', wholePage: true });
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    try {
+      const scrolled = await observe(extPage, tabId, { mode: 'text' });
+      const far = lineWith(scrolled.text, "heading 'Far below heading'");
+      assert.ok(far, scrolled.text);
+      assert.equal(far.id, lineWith(whole.text, "heading 'Far below heading'").id);
+      assert.ok(!scrolled.text.includes("heading 'Plan your trip'"), scrolled.text);
+    } finally {
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
+  });
+
   test('bad options get an error reply naming the problem', async () => {
     const reply = await observeThroughWorker(extPage, tabId, { mode: 'video' });
     assert.equal(reply.ok, false);
