@@ -270,6 +270,25 @@ cmd_validate() {
   exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- validate "$@"
 }
 
+# True when dist/ is missing or older than any source it is built from.
+dist_is_stale() {
+  [[ -f dist/manifest.json && -f "dist/pkg/${CRATE}_bg.wasm" ]] || return 0
+  [[ -n "$(find src extension manifest.json Cargo.toml Cargo.lock -newer dist/manifest.json -print -quit)" ]]
+}
+
+# Observation timings and sizes on a generated 3,000-element page and the test pages.
+cmd_bench() {
+  ensure_browser
+  if dist_is_stale; then
+    "$ROOT/build.sh" build
+  else
+    ensure_node_modules
+    skip "dist/ is up to date"
+  fi
+  say "observation benchmark (tests/bench/observe-bench.mjs)"
+  node tests/bench/observe-bench.mjs
+}
+
 cmd_help() {
   printf 'usage: ./build.sh [SUBCOMMAND] [ARGS...]\n\nsubcommands:\n'
   local row name help
@@ -285,6 +304,7 @@ COMMAND_TABLE=(
   "build|cmd_build|install missing tools, build the wasm core, assemble dist/ (default)"
   "test|cmd_test|lint, native tests, build, then the browser e2e tests (what CI runs)"
   "validate|cmd_validate|check task files with the native CLI: validate PATH..."
+  "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "help|cmd_help|list subcommands"
 )
 

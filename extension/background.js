@@ -6,7 +6,11 @@
 
 import init, * as core from './pkg/hopbench.js';
 import { CORE_CALLS } from './core-calls.js';
+import { registerCdpListeners } from './worker/cdp.js';
+import { observeTab, registerObserveListeners } from './worker/observe.js';
 import {
+  PAGE_TO_WORKER,
+  isObserveTab,
   POPUP_TO_WORKER,
   errorReply,
   errorText,
@@ -73,7 +77,18 @@ const HANDLERS = Object.freeze({
       return okReply({ value: withPanicMessage(() => call(core, msg.args)) });
     },
   },
+  // --- observation ---
+  [PAGE_TO_WORKER.OBSERVE_TAB]: {
+    isValid: isObserveTab,
+    handle: async (msg) => {
+      await readyCore();
+      return okReply({ observation: await observeTab(msg.tabId, msg.options) });
+    },
+  },
 });
+
+registerCdpListeners();
+registerObserveListeners();
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   // hasOwn: a type such as "constructor" must not reach Object.prototype.

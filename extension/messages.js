@@ -44,6 +44,44 @@ export function isCoreCall(msg) {
   );
 }
 
+// === Observation (extension pages → worker) ========================================
+
+/** Messages of the observation feature, sent by extension pages. */
+export const PAGE_TO_WORKER = Object.freeze({
+  OBSERVE_TAB: 'page-to-worker/observe-tab',
+});
+
+const OBSERVE_OPTION_CHECKS = Object.freeze({
+  mode: (v) => typeof v === 'string',
+  wholePage: (v) => typeof v === 'boolean',
+  linkUrls: (v) => typeof v === 'boolean',
+  imageMaxSide: (v) => Number.isInteger(v),
+  tabIds: (v) => Array.isArray(v) && v.every(Number.isInteger),
+});
+
+/**
+ * Observe one tab as a model would see it. Reply: `{ ok, observation }` with
+ * `observation = { text, url, title, mode, images, screenshot?, som?, marks, stats, timings }`.
+ * @param {number} tabId
+ * @param {{mode?: string, wholePage?: boolean, linkUrls?: boolean,
+ *          imageMaxSide?: number, tabIds?: number[]}} [options] override the settings
+ */
+export function observeTab(tabId, options = {}) {
+  return { type: PAGE_TO_WORKER.OBSERVE_TAB, tabId, options };
+}
+
+export function isObserveTab(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.OBSERVE_TAB &&
+    Number.isInteger(msg.tabId) &&
+    isPlainObject(msg.options) &&
+    Object.entries(msg.options).every(
+      ([key, value]) => Object.hasOwn(OBSERVE_OPTION_CHECKS, key) && OBSERVE_OPTION_CHECKS[key](value),
+    )
+  );
+}
+
 // --- Replies -----------------------------------------------------------------------
 
 export function okReply(fields = {}) {

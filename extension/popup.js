@@ -30,3 +30,14 @@ async function refreshCoreStatus() {
 }
 
 refreshCoreStatus();
+
+// Opens what a model would see of the active tab of this window.
+document.getElementById('show-observation').addEventListener('click', async () => {
+  try {
+    const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+    if (!tab?.id) throw new Error('no active tab in this window');
+    await chrome.tabs.create({ url: chrome.runtime.getURL(`observation.html?tab=${tab.id}`), index: tab.index + 1 });
+  } catch (error) {
+    show('error', `cannot show the observation: ${errorText(error)}`);
+  }
+});

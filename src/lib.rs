@@ -11,6 +11,7 @@ pub mod event;
 pub mod import;
 pub mod judge;
 pub mod metrics;
+pub mod observation;
 pub mod task;
 
 #[cfg(target_arch = "wasm32")]

@@ -340,6 +340,8 @@ fn bad_files_do_not_stop_the_others() {
             let rel = r.file.strip_prefix(fixtures("")).unwrap();
             rel.to_string_lossy().into_owned()
         })
+        // tests/fixtures/cdp/ holds CDP captures for the observation tests, not tasks.
+        .filter(|rel| !rel.starts_with("cdp/"))
         .collect();
     assert_eq!(
         failed,
@@ -355,5 +357,5 @@ fn bad_files_do_not_stop_the_others() {
             "webarena/500.json",
         ]
     );
-    assert_eq!(results.len() - failed.len(), 21);
+    assert_eq!(results.iter().filter(|r| r.outcome.is_ok()).count(), 21);
 }

@@ -24,6 +24,10 @@ export async function attach(tabId) {
     waitForDebuggerOnStart: false,
     flatten: true,
   });
+  // Chrome sends Target.attachedToTarget for existing frames before it answers
+  // setAutoAttach; wait until the listener has stored them, so the caller's next
+  // childSessions() already lists every out-of-process iframe.
+  await childWrites;
 }
 
 export async function detach(tabId) {
@@ -59,9 +63,21 @@ export async function childSessions(tabId) {
   return stored[CHILD_KEY(tabId)] ?? [];
 }
 
-async function updateChildren(tabId, change) {
-  const children = change(await childSessions(tabId));
-  await chrome.storage.session.set({ [CHILD_KEY(tabId)]: children });
+/**
+ * Tail of the queue of child-list writes. Writes are read-modify-write on one storage
+ * key, so two iframes attaching at once would otherwise lose one of them. Only a
+ * transient lock lives here; the list itself is in chrome.storage.session.
+ */
+let childWrites = Promise.resolve();
+
+function updateChildren(tabId, change) {
+  const write = childWrites.then(async () => {
+    const children = change(await childSessions(tabId));
+    await chrome.storage.session.set({ [CHILD_KEY(tabId)]: children });
+  });
+  // The queue continues after a failed write; the caller still sees the failure.
+  childWrites = write.catch(() => undefined);
+  return write;
 }
 
 /** Registers the debugger listeners; call once, synchronously, at the worker's top level. */

@@ -7,10 +7,12 @@
 mod console;
 mod error;
 mod exports;
+mod observation;
 mod panic_hook;
 
 pub use error::to_js_error;
 pub use exports::{core_version, take_last_panic};
+pub use observation::{observe, resolve_element};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -1,0 +1,100 @@
+// "Show observation": exactly what a model would get for one tab, per the
+// observation mode: the text, the labelled images, the screenshot or set-of-marks,
+// and how long each part took. Opened from the popup as observation.html?tab=ID.
+
+import { errorText, isReply, observeTab } from './messages.js';
+import { loadObservationSettings, saveObservationSettings } from './observe-settings.js';
+
+const $ = (id) => document.getElementById(id);
+const tabId = Number(new URLSearchParams(location.search).get('tab'));
+
+function show(state, message) {
+  $('observation').dataset.state = state;
+  $('status').textContent = message;
+}
+
+/** The tabs line lists the observed tab's window without this page's own tab. */
+async function otherTabIds() {
+  const self = await chrome.tabs.getCurrent();
+  const observed = await chrome.tabs.get(tabId);
+  const tabs = await chrome.tabs.query({ windowId: observed.windowId });
+  return tabs.map((t) => t.id).filter((id) => id !== self?.id);
+}
+
+async function observe() {
+  show('loading', 'Observing…');
+  let reply;
+  try {
+    const options = { tabIds: await otherTabIds() };
+    reply = await chrome.runtime.sendMessage(observeTab(tabId, options));
+  } catch (error) {
+    show('error', `could not observe tab ${tabId}: ${errorText(error)}`);
+    return;
+  }
+  if (!isReply(reply)) {
+    show('error', `unexpected reply from the service worker: ${JSON.stringify(reply)}`);
+  } else if (!reply.ok) {
+    show('error', reply.error);
+  } else {
+    render(reply.observation);
+    show('ready', `Observed in ${reply.observation.timings.totalMs} ms (${reply.observation.mode}).`);
+  }
+}
+
+function render(obs) {
+  $('target-title').textContent = obs.title;
+  $('target-url').textContent = obs.url;
+  $('text').textContent = obs.text;
+  $('text-size').textContent = `${obs.text.length} characters, ${obs.stats.lines} lines`;
+  const images = $('images');
+  images.replaceChildren(...obs.images.map(figure));
+  $('images-section').hidden = obs.images.length === 0;
+  const picture = obs.som ?? obs.screenshot;
+  $('screenshot-section').hidden = !picture;
+  if (picture) {
+    $('screenshot').src = picture;
+    $('screenshot-title').textContent = obs.som ? 'Set-of-marks screenshot' : 'Screenshot';
+  }
+  const rows = Object.entries({ ...obs.timings, axNodes: obs.stats.axNodes, inputBytes: obs.stats.inputBytes });
+  $('timings').replaceChildren(
+    ...rows.map(([name, value]) => {
+      const tr = document.createElement('tr');
+      for (const cell of [name, value]) {
+        const td = document.createElement('td');
+        td.textContent = String(cell);
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+}
+
+function figure(image) {
+  const fig = document.createElement('figure');
+  fig.dataset.id = String(image.id);
+  const img = document.createElement('img');
+  img.src = image.dataUrl;
+  img.alt = `[${image.id}] ${image.name}`;
+  const caption = document.createElement('figcaption');
+  caption.textContent = `[${image.id}] ${image.name} (${image.width}×${image.height}, ${image.from})`;
+  fig.append(img, caption);
+  return fig;
+}
+
+async function start() {
+  if (!Number.isInteger(tabId)) {
+    show('error', 'no tab to observe: open this page from the hopbench popup');
+    return;
+  }
+  const settings = await loadObservationSettings();
+  $('mode').value = settings.mode;
+  $('whole-page').checked = settings.wholePage;
+  $('controls').addEventListener('submit', (event) => {
+    event.preventDefault();
+    saveObservationSettings({ mode: $('mode').value, wholePage: $('whole-page').checked })
+      .then(observe, (error) => show('error', errorText(error)));
+  });
+  await observe();
+}
+
+start().catch((error) => show('error', errorText(error)));

@@ -1,0 +1,49 @@
+// Observation settings, shared by the service worker and the extension pages.
+// Stored in chrome.storage.local under one key, merged over the defaults on read so
+// a setting added later has a value for people who saved settings before.
+
+export const OBSERVATION_SETTINGS_KEY = 'settings.observation';
+
+/** What a model is given with the accessibility-tree text. */
+export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
+
+export const DEFAULT_OBSERVATION_SETTINGS = Object.freeze({
+  mode: 'text+images',
+  /** Longest side, in pixels, of each image handed to the model. */
+  imageMaxSide: 512,
+  /** Whole page instead of the viewport (MMInA: viewport only). */
+  wholePage: false,
+  /** Print `url:` on links (Chromium 156 reports them; the benchmark format did not). */
+  linkUrls: false,
+});
+
+/** Checks one settings object; returns the problems found (empty when valid). */
+export function settingsProblems(settings) {
+  const problems = [];
+  if (!OBSERVATION_MODES.includes(settings.mode)) {
+    problems.push(`mode must be one of ${OBSERVATION_MODES.join(', ')} (got ${settings.mode})`);
+  }
+  const side = settings.imageMaxSide;
+  if (!Number.isInteger(side) || side < 32 || side > 4096) {
+    problems.push(`imageMaxSide must be a whole number of pixels from 32 to 4096 (got ${side})`);
+  }
+  for (const flag of ['wholePage', 'linkUrls']) {
+    if (typeof settings[flag] !== 'boolean') problems.push(`${flag} must be true or false`);
+  }
+  return problems;
+}
+
+export async function loadObservationSettings() {
+  const stored = await chrome.storage.local.get(OBSERVATION_SETTINGS_KEY);
+  const merged = { ...DEFAULT_OBSERVATION_SETTINGS, ...(stored[OBSERVATION_SETTINGS_KEY] ?? {}) };
+  // A stored value that no longer validates falls back to the default, not to an error.
+  return settingsProblems(merged).length === 0 ? merged : { ...DEFAULT_OBSERVATION_SETTINGS };
+}
+
+export async function saveObservationSettings(changes) {
+  const next = { ...(await loadObservationSettings()), ...changes };
+  const problems = settingsProblems(next);
+  if (problems.length > 0) throw new Error(`observation settings not saved: ${problems.join('; ')}`);
+  await chrome.storage.local.set({ [OBSERVATION_SETTINGS_KEY]: next });
+  return next;
+}

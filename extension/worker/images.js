@@ -1,0 +1,158 @@
+// Images for a multimodal model: each image of the viewport downloaded, scaled down
+// and labelled with its element id; the viewport screenshot; a set-of-marks
+// screenshot with a numbered box over each interactive element.
+//
+// Runs in the service worker: fetch works cross-origin for hosts covered by
+// host_permissions, and OffscreenCanvas + createImageBitmap are available. A worker
+// cannot decode SVG (createImageBitmap rejects it), so such images, and any that
+// fail to download, are cropped from a screenshot of the viewport instead.
+
+import { send } from './cdp.js';
+
+/** Label colours: black on yellow reads on any photo; tests check this yellow. */
+export const LABEL_BACKGROUND = '#ffeb3b';
+const LABEL_TEXT = '#000000';
+const MARK_COLOURS = ['#e53935', '#1e88e5', '#43a047', '#8e24aa', '#fb8c00', '#00897b'];
+
+const SCREENSHOT_TIMEOUT_MS = 10_000;
+
+/**
+ * Viewport screenshot as a PNG data URL. CDP rather than captureVisibleTab: it takes
+ * the observed tab even when another tab is in front. A hidden tab may produce no
+ * frame in normal Chrome, so the wait is bounded and the error says why.
+ */
+export async function captureScreenshot(tabId) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no screenshot of tab ${tabId} within ${SCREENSHOT_TIMEOUT_MS} ms: bring the tab to the front and retry`)),
+      SCREENSHOT_TIMEOUT_MS,
+    );
+  });
+  try {
+    const { data } = await Promise.race([
+      send(tabId, 'Page.captureScreenshot', { format: 'png' }),
+      timeout,
+    ]);
+    return `data:image/png;base64,${data}`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * @param {{id: number, src: string, name: string, visible: object}[]} items from the core
+ * @param {{maxSide: number, screenshot: () => Promise<string>, viewportWidth: number}} how
+ * @returns {Promise<{id: number, name: string, src: string, dataUrl: string,
+ *   width: number, height: number, from: 'download'|'screenshot'}[]>}
+ */
+export async function labelledImages(items, { maxSide, screenshot, viewportWidth }) {
+  let shot; // One screenshot bitmap, decoded only if some image needs it.
+  const fromScreenshot = async (item) => {
+    shot ??= screenshot().then(decodeDataUrl);
+    const bitmap = await shot;
+    const scale = bitmap.width / viewportWidth; // device pixels per CSS pixel
+    const r = item.visible;
+    return crop(bitmap, r.x * scale, r.y * scale, r.width * scale, r.height * scale);
+  };
+  // Pages repeat images (icons, thumbnails): download and decode each URL once.
+  const downloads = new Map();
+  const downloadOnce = (src) => {
+    if (!downloads.has(src)) downloads.set(src, download(src));
+    return downloads.get(src);
+  };
+  return Promise.all(
+    items.map(async (item) => {
+      let source;
+      let from = 'download';
+      try {
+        source = await downloadOnce(item.src);
+      } catch (error) {
+        console.warn(`hopbench: image [${item.id}] ${item.src} cropped from the screenshot:`, error);
+        source = await fromScreenshot(item);
+        from = 'screenshot';
+      }
+      const canvas = scaled(source, maxSide);
+      drawLabel(canvas.getContext('2d'), String(item.id), 0, 0, LABEL_BACKGROUND);
+      return {
+        id: item.id,
+        name: item.name,
+        src: item.src,
+        dataUrl: await canvasDataUrl(canvas),
+        width: canvas.width,
+        height: canvas.height,
+        from,
+      };
+    }),
+  );
+}
+
+/** Set-of-marks: the screenshot with a box and id label over each mark. */
+export async function setOfMarks(screenshotDataUrl, marks, viewportWidth) {
+  const bitmap = await decodeDataUrl(screenshotDataUrl);
+  const scale = bitmap.width / viewportWidth;
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(bitmap, 0, 0);
+  ctx.lineWidth = Math.max(2, Math.round(2 * scale));
+  marks.forEach((mark, i) => {
+    const colour = MARK_COLOURS[i % MARK_COLOURS.length];
+    const b = mark.bounds;
+    ctx.strokeStyle = colour;
+    ctx.strokeRect(b.x * scale, b.y * scale, b.width * scale, b.height * scale);
+    drawLabel(ctx, String(mark.id), b.x * scale, b.y * scale, colour, '#ffffff');
+  });
+  return canvasDataUrl(canvas);
+}
+
+async function download(src) {
+  const response = await fetch(src, { credentials: 'include' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return createImageBitmap(await response.blob());
+}
+
+async function decodeDataUrl(dataUrl) {
+  return createImageBitmap(await (await fetch(dataUrl)).blob());
+}
+
+function crop(bitmap, x, y, width, height) {
+  const w = Math.max(1, Math.round(width));
+  const h = Math.max(1, Math.round(height));
+  const canvas = new OffscreenCanvas(w, h);
+  canvas.getContext('2d').drawImage(bitmap, Math.round(x), Math.round(y), w, h, 0, 0, w, h);
+  return canvas;
+}
+
+/** Draws `source` scaled so its longest side is at most `maxSide`. */
+function scaled(source, maxSide) {
+  const ratio = Math.min(1, maxSide / Math.max(source.width, source.height));
+  const w = Math.max(1, Math.round(source.width * ratio));
+  const h = Math.max(1, Math.round(source.height * ratio));
+  const canvas = new OffscreenCanvas(w, h);
+  canvas.getContext('2d').drawImage(source, 0, 0, w, h);
+  return canvas;
+}
+
+/** A filled box with the number in it, its top-left corner at (x, y). */
+function drawLabel(ctx, text, x, y, background, foreground = LABEL_TEXT) {
+  const size = 16;
+  ctx.font = `bold ${size}px sans-serif`;
+  const width = Math.ceil(ctx.measureText(text).width) + 8;
+  const height = size + 6;
+  ctx.fillStyle = background;
+  ctx.fillRect(x, y, width, height);
+  ctx.fillStyle = foreground;
+  ctx.textBaseline = 'top';
+  ctx.fillText(text, x + 4, y + 3);
+}
+
+async function canvasDataUrl(canvas) {
+  const blob = await canvas.convertToBlob({ type: 'image/png' });
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  const CHUNK = 0x8000; // String.fromCharCode takes a bounded number of arguments.
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return `data:image/png;base64,${btoa(binary)}`;
+}

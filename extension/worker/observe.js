@@ -1,0 +1,146 @@
+// observeTab: what a model is shown for one tab. Gathers CDP data, lets the wasm core
+// render the MMInA text and assign stable ids, then adds images or screenshots as the
+// observation mode asks. The agent loop and the "show observation" page both use it.
+//
+// Call only after the core is initialised (the worker's handlers await that first).
+
+import * as core from '../pkg/hopbench.js';
+import { loadObservationSettings, settingsProblems } from '../observe-settings.js';
+import { attach } from './cdp.js';
+import { gatherTab } from './observe-gather.js';
+import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
+
+/** chrome.storage.session key of a tab's id registry (a JSON string). */
+export const REGISTRY_KEY = (tabId) => `observe.registry.${tabId}`;
+
+/**
+ * @param {number} tabId
+ * @param {{mode?: string, wholePage?: boolean, imageMaxSide?: number,
+ *          tabIds?: number[]}} [options] overrides of the stored settings; `tabIds`
+ *   are the tabs of the tabs line (a session's tabs), default: the tab's window
+ * @returns {Promise<{text: string, url: string, title: string, images: object[],
+ *   screenshot?: string, som?: string, marks: object[], stats: object,
+ *   timings: object}>}
+ */
+export async function observeTab(tabId, options = {}) {
+  const t0 = performance.now();
+  const settings = { ...(await loadObservationSettings()), ...definedOnly(options) };
+  const problems = settingsProblems(settings);
+  if (problems.length > 0) throw new Error(`cannot observe tab ${tabId}: ${problems.join('; ')}`);
+  await attach(tabId);
+  // A screenshot the mode needs anyway is taken while the trees are read.
+  const needsShot = settings.mode === 'text+screenshot' || settings.mode === 'som';
+  const screenshotP = needsShot ? captureScreenshot(tabId) : undefined;
+  // Not left unhandled while the gather runs; it is awaited (and throws) below.
+  screenshotP?.catch(() => undefined);
+  const [gathered, tabInfo, registryJson] = await Promise.all([
+    gatherTab(tabId, { attached: true }),
+    tabsLine(tabId, options.tabIds),
+    loadRegistry(tabId),
+  ]);
+  const t1 = performance.now();
+  const input = JSON.stringify({ targets: gathered.targets, viewport: gathered.viewport, tabs: tabInfo.tabs });
+  const coreOptions = JSON.stringify({ wholePage: settings.wholePage, linkUrls: settings.linkUrls });
+  const result = callCore(() => core.observe(input, registryJson, coreOptions));
+  const t2 = performance.now();
+  const registrySaved = saveRegistry(tabId, result.registry);
+  const visuals = await visualsFor(settings, tabId, result, gathered.viewport, screenshotP);
+  await registrySaved;
+  const t3 = performance.now();
+  const ms = (a, b) => Math.round((b - a) * 10) / 10;
+  return {
+    text: result.text,
+    url: tabInfo.url,
+    title: tabInfo.title,
+    mode: settings.mode,
+    images: visuals.images ?? [],
+    ...(visuals.screenshot ? { screenshot: visuals.screenshot } : {}),
+    ...(visuals.som ? { som: visuals.som } : {}),
+    marks: result.marks,
+    stats: { ...result.stats, inputBytes: input.length },
+    timings: {
+      axFetchMs: ms(0, gathered.axMs),
+      cdpMs: ms(t0, t1),
+      coreMs: ms(t1, t2),
+      visualsMs: ms(t2, t3),
+      totalMs: ms(t0, t3),
+    },
+  };
+}
+
+/** The element behind `[id]` in the tab's last observation: `{targetId, backendNodeId}`.
+ * Throws an error naming the id when no element has it. */
+export async function resolveElement(tabId, id) {
+  const registryJson = await loadRegistry(tabId);
+  if (!registryJson) throw new Error(`no element [${id}]: tab ${tabId} has not been observed yet`);
+  return callCore(() => core.resolve_element(registryJson, id));
+}
+
+/** A Rust panic traps the wasm call; report the panic message instead of "unreachable". */
+function callCore(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+    throw new Error(core.take_last_panic() ?? `core crashed: ${error.message}`);
+  }
+}
+
+/** Forgets a closed tab's ids; call once, synchronously, at the worker's top level. */
+export function registerObserveListeners() {
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    chrome.storage.session.remove(REGISTRY_KEY(tabId)).catch((error) =>
+      console.error(`hopbench: forgetting the ids of closed tab ${tabId} failed:`, error),
+    );
+  });
+}
+
+async function visualsFor(settings, tabId, result, viewport, screenshotP) {
+  const viewportWidth = viewport.clientWidth;
+  switch (settings.mode) {
+    case 'text+images': {
+      const images = await labelledImages(result.images, {
+        maxSide: settings.imageMaxSide,
+        screenshot: () => captureScreenshot(tabId),
+        viewportWidth,
+      });
+      return { images };
+    }
+    case 'text+screenshot':
+      return { screenshot: await screenshotP };
+    case 'som':
+      return { som: await setOfMarks(await screenshotP, result.marks, viewportWidth) };
+    default:
+      return {};
+  }
+}
+
+/** Tabs line entries from chrome.tabs; titles and URLs need the "tabs" permission. */
+async function tabsLine(tabId, tabIds) {
+  const tab = await chrome.tabs.get(tabId);
+  const tabs = tabIds
+    ? await Promise.all(tabIds.map((id) => chrome.tabs.get(id)))
+    : await chrome.tabs.query({ windowId: tab.windowId });
+  return {
+    url: tab.url ?? '',
+    title: tab.title ?? '',
+    tabs: tabs.map((t) => ({ title: t.title ?? '', current: t.id === tabId })),
+  };
+}
+
+async function loadRegistry(tabId) {
+  const stored = await chrome.storage.session.get(REGISTRY_KEY(tabId));
+  return stored[REGISTRY_KEY(tabId)] ?? undefined;
+}
+
+function saveRegistry(tabId, registry) {
+  return chrome.storage.session.set({ [REGISTRY_KEY(tabId)]: JSON.stringify(registry) });
+}
+
+function definedOnly(options) {
+  const out = {};
+  for (const key of ['mode', 'wholePage', 'imageMaxSide', 'linkUrls']) {
+    if (options[key] !== undefined) out[key] = options[key];
+  }
+  return out;
+}

@@ -1,0 +1,328 @@
+//! Walks the stitched accessibility trees and writes the benchmark text, applying
+//! MMInA's pruning rules (docs: /work/shared/reference/mmina.md, "Observation").
+
+use super::format::{push_py_repr, push_scalar};
+use super::frames::{FrameTransform, Page};
+use super::input::AxNode;
+use super::layout::Rect;
+use super::registry::IdRegistry;
+use super::{ImageItem, Mark, ObserveOptions};
+use std::fmt::Write;
+
+/// Properties WebArena dropped from every line.
+const DROPPED_PROPERTIES: [&str; 7] = [
+    "focusable",
+    "editable",
+    "readonly",
+    "level",
+    "settable",
+    "multiline",
+    "invalid",
+];
+
+/// Roles skipped when nameless and without properties (children move up a level).
+/// `image` is Chromium 156's spelling of `img`; `none` is what ignored nodes carry.
+const SKIPPED_WHEN_EMPTY: [&str; 13] = [
+    "generic",
+    "img",
+    "image",
+    "list",
+    "strong",
+    "paragraph",
+    "banner",
+    "navigation",
+    "Section",
+    "LabelText",
+    "Legend",
+    "listitem",
+    "none",
+];
+
+/// Roles an agent acts on: they get a box in the set-of-marks screenshot.
+const INTERACTIVE_ROLES: [&str; 19] = [
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "checkbox",
+    "radio",
+    "switch",
+    "slider",
+    "spinbutton",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "option",
+    "listbox",
+    "treeitem",
+    "textField",
+    "PopUpButton",
+];
+
+/// Depth guard: a malformed tree with a cycle must not overflow the stack.
+const MAX_DEPTH: usize = 512;
+
+pub struct Walker<'p, 'i, 'a> {
+    pub page: &'p Page<'i, 'a>,
+    pub registry: &'p mut IdRegistry,
+    pub options: &'p ObserveOptions,
+    /// The viewport in main-document coordinates.
+    pub viewport: Rect,
+    pub text: String,
+    pub images: Vec<ImageItem>,
+    pub marks: Vec<Mark>,
+    pub lines: usize,
+    /// Byte ranges in `text` of the last three kept lines, for the StaticText rule.
+    recent: [(usize, usize); 3],
+    props: String,
+}
+
+/// Per-node facts the walk passes down.
+#[derive(Clone, Copy)]
+struct At {
+    target: usize,
+    tree: usize,
+    depth: usize,
+    nesting: usize,
+    frame: FrameTransform,
+    parent_in_view: bool,
+}
+
+impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
+    pub fn new(
+        page: &'p Page<'i, 'a>,
+        registry: &'p mut IdRegistry,
+        options: &'p ObserveOptions,
+        viewport: Rect,
+    ) -> Self {
+        Walker {
+            page,
+            registry,
+            options,
+            viewport,
+            text: String::new(),
+            images: Vec::new(),
+            marks: Vec::new(),
+            lines: 0,
+            recent: [(0, 0); 3],
+            props: String::new(),
+        }
+    }
+
+    pub fn walk_page(&mut self) {
+        if let Some(tree) = self.page.main_tree() {
+            let at = At {
+                target: self.page.main,
+                tree,
+                depth: 0,
+                nesting: 0,
+                frame: FrameTransform::MAIN,
+                parent_in_view: true,
+            };
+            self.walk_tree(at);
+        }
+    }
+
+    fn walk_tree(&mut self, at: At) {
+        let page = self.page;
+        let Some(tree) = page
+            .targets
+            .get(at.target)
+            .and_then(|t| t.trees.get(at.tree))
+        else {
+            return;
+        };
+        if let Some(root) = tree.root {
+            self.walk(root, at);
+        }
+    }
+
+    fn walk(&mut self, index: usize, at: At) {
+        let page = self.page;
+        let Some(target) = page.targets.get(at.target) else {
+            return;
+        };
+        let Some(tree) = target.trees.get(at.tree) else {
+            return;
+        };
+        let Some(node) = tree.nodes.get(index) else {
+            return;
+        };
+        let role = node.role.as_ref().map_or("", |r| r.text());
+        // Text runs inside StaticText: never printed (WebArena lost them for lacking a
+        // DOM node), and each is a duplicate of its parent's text.
+        if role == "InlineTextBox" || at.nesting > MAX_DEPTH {
+            return;
+        }
+        let backend = node.backend_dom_node_id;
+        // A frame's root is the document node, whose layout box is the frame's
+        // initial viewport and does not follow scrolling: judge it by its iframe.
+        let bounds = backend
+            .filter(|_| role != "RootWebArea")
+            .and_then(|b| target.layout.bounds(b))
+            .map(|r| r.translate(at.frame.dx, at.frame.dy));
+        let in_view = match bounds {
+            Some(r) => r.intersects(&self.viewport) && r.intersects(&at.frame.clip),
+            // No box of its own (an option of a closed select, a frame's root): it is
+            // shown where its parent is.
+            None => at.parent_in_view,
+        };
+        let visible = in_view || self.options.whole_page;
+        let mut child_at = At {
+            parent_in_view: in_view,
+            nesting: at.nesting + 1,
+            ..at
+        };
+        if visible && !node.ignored && self.try_line(node, role, at, backend, bounds, in_view) {
+            child_at.depth += 1;
+        }
+        for child in &node.child_ids {
+            if let Some(child_index) = tree.child(child) {
+                self.walk(child_index, child_at);
+            }
+        }
+        if let Some(b) = backend {
+            if let Some(frame) = page.child_frame(at.target, b, &at.frame) {
+                self.walk_tree(At {
+                    target: frame.target,
+                    tree: frame.tree,
+                    frame: frame.transform,
+                    ..child_at
+                });
+            }
+        }
+    }
+
+    /// Writes the node's line unless a pruning rule drops it; returns whether it did.
+    fn try_line(
+        &mut self,
+        node: &AxNode,
+        role: &str,
+        at: At,
+        backend: Option<i64>,
+        bounds: Option<Rect>,
+        in_view: bool,
+    ) -> bool {
+        let name = node.name.as_ref().map_or("", |n| n.text());
+        let is_image = role == "image" || role == "img";
+        let Some(target) = self.page.targets.get(at.target) else {
+            return false;
+        };
+        let snapshot_src = match (is_image, backend) {
+            (true, Some(b)) => target.layout.image_source(b),
+            _ => None,
+        };
+        let (has_props, ax_src, interactive) = self.collect_props(node, role, is_image);
+        let src = ax_src.or(snapshot_src);
+        if src.is_some() && ax_src.is_none() {
+            self.props.push_str(" url: ");
+            self.props.push_str(src.unwrap_or_default());
+        }
+        let has_props = has_props || src.is_some();
+        if name.trim().is_empty()
+            && ((!has_props && SKIPPED_WHEN_EMPTY.contains(&role)) || role == "listitem")
+        {
+            return false;
+        }
+        if role == "StaticText" && (name.trim().is_empty() || self.seen_recently(name)) {
+            return false;
+        }
+        let Some(backend) = backend else {
+            return false;
+        };
+        let id = self.registry.id_for(&target.input.target_id, backend);
+        if self.lines > 0 {
+            self.text.push('\n');
+        }
+        let line_start = self.text.len();
+        for _ in 0..at.depth {
+            self.text.push('\t');
+        }
+        let _ = write!(self.text, "[{id}] {role} ");
+        push_py_repr(&mut self.text, name);
+        self.text.push_str(&self.props);
+        self.recent = [
+            self.recent[1],
+            self.recent[2],
+            (line_start, self.text.len()),
+        ];
+        self.lines += 1;
+        if let (Some(rect), true) = (bounds, in_view) {
+            let shown = rect
+                .intersection(&self.viewport)
+                .intersection(&at.frame.clip);
+            let to_viewport = |r: Rect| r.translate(-self.viewport.x, -self.viewport.y);
+            if let (true, Some(src)) = (is_image, src) {
+                self.images.push(ImageItem {
+                    id,
+                    src: src.to_owned(),
+                    name: name.to_owned(),
+                    bounds: to_viewport(rect),
+                    visible: to_viewport(shown),
+                });
+            }
+            if interactive {
+                self.marks.push(Mark {
+                    id,
+                    role: role.to_owned(),
+                    bounds: to_viewport(shown),
+                });
+            }
+        }
+        true
+    }
+
+    /// Fills `self.props` with the printed properties; returns whether any was
+    /// printed, the image URL from the `url` property, and whether it is interactive.
+    fn collect_props<'n>(
+        &mut self,
+        node: &'n AxNode,
+        role: &str,
+        is_image: bool,
+    ) -> (bool, Option<&'n str>, bool) {
+        self.props.clear();
+        let mut any = false;
+        let mut src = None;
+        let mut interactive = INTERACTIVE_ROLES.contains(&role);
+        let keep_url = is_image || (self.options.link_urls && role == "link");
+        for prop in &node.properties {
+            let name = prop.name.as_ref();
+            if name == "focusable"
+                && matches!(prop.value.value, Some(super::input::AxScalar::Bool(true)))
+                && role != "RootWebArea"
+                && role != "Iframe"
+            {
+                interactive = true;
+            }
+            if DROPPED_PROPERTIES.contains(&name) || (name == "url" && !keep_url) {
+                continue;
+            }
+            let Some(value) = &prop.value.value else {
+                continue;
+            };
+            let mark = self.props.len();
+            self.props.push(' ');
+            self.props.push_str(name);
+            self.props.push_str(": ");
+            if push_scalar(&mut self.props, value) {
+                any = true;
+                if name == "url" && is_image {
+                    src = Some(prop.value.text()).filter(|s| !s.is_empty());
+                }
+            } else {
+                self.props.truncate(mark);
+            }
+        }
+        (any, src, interactive)
+    }
+
+    fn seen_recently(&self, text: &str) -> bool {
+        self.recent.iter().any(|(start, end)| {
+            self.text
+                .get(*start..*end)
+                .is_some_and(|line| line.contains(text))
+        })
+    }
+}

@@ -1,0 +1,8 @@
+//! Native tests of the observation core on synthetic CDP-shaped input.
+//! Real captures from Chromium are tested in tests/observation_fixtures.rs.
+
+mod builder;
+mod frames;
+mod pruning;
+mod registry;
+mod viewport;

@@ -1,0 +1,128 @@
+// ./build.sh bench: how long an observation takes compared with the bare CDP fetch
+// of the accessibility tree, how big it is in characters and cl100k tokens, and how
+// big the wasm core is. Prints figures; asserts nothing.
+//
+// The bare fetch and the whole observation both run in the extension's service
+// worker, so they pay the same chrome.debugger transport.
+
+import { mkdtempSync, mkdirSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
+import { launchExtension } from '../e2e/harness.mjs';
+import { distDir } from '../e2e/paths.mjs';
+import { sitesRoot, startSites } from '../e2e/sites.mjs';
+import { lineWith, observe, tabIdOf } from '../e2e/observe-helpers.mjs';
+import { generatedPage } from './generate-page.mjs';
+
+const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** A temporary site folder holding the generated page and its four images. */
+function makeGeneratedSite() {
+  const root = mkdtempSync(join(tmpdir(), 'hopbench-bench-'));
+  mkdirSync(join(root, 'generated', 'img'), { recursive: true });
+  writeFileSync(join(root, 'generated', 'index.html'), generatedPage());
+  const images = ['red.png', 'green.png', 'purple.png', 'red.png'];
+  images.forEach((name, i) =>
+    copyFileSync(join(sitesRoot, 'obs-page', 'img', name), join(root, 'generated', 'img', `p${i}.png`)),
+  );
+  return root;
+}
+
+/**
+ * The bare CDP fetch, timed inside the service worker (the extension is attached):
+ * getFullAXTree of the tab and of each out-of-process iframe, concurrently. The
+ * child sessions are the ones cdp.js recorded in chrome.storage.session.
+ */
+function timeAxFetch(ext, tabId) {
+  return ext.worker.evaluate(async (id) => {
+    const key = `cdp.children.${id}`;
+    const children = (await chrome.storage.session.get(key))[key] ?? [];
+    const started = performance.now();
+    const trees = await Promise.all([
+      chrome.debugger.sendCommand({ tabId: id }, 'Accessibility.getFullAXTree', {}),
+      ...children.map((c) =>
+        chrome.debugger.sendCommand({ tabId: id, sessionId: c.sessionId }, 'Accessibility.getFullAXTree', {}),
+      ),
+    ]);
+    return { ms: performance.now() - started, nodes: trees.reduce((n, t) => n + t.nodes.length, 0) };
+  }, tabId);
+}
+
+async function measure(ext, extPage, tabId) {
+  await observe(extPage, tabId, { mode: 'text+images' }); // attach + warm-up
+  await timeAxFetch(ext, tabId);
+  const fetches = [];
+  const text = [];
+  const full = [];
+  let last;
+  let nodes = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const fetched = await timeAxFetch(ext, tabId);
+    fetches.push(fetched.ms);
+    nodes = fetched.nodes;
+    text.push((await observe(extPage, tabId, { mode: 'text' })).timings.totalMs);
+    last = await observe(extPage, tabId, { mode: 'text+images' });
+    full.push(last.timings.totalMs);
+  }
+  return { nodes, fetch: median(fetches), text: median(text), full: median(full), last };
+}
+
+function row(cells, widths) {
+  return cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
+}
+
+async function main() {
+  const generatedRoot = makeGeneratedSite();
+  const generated = await startSites({ root: generatedRoot, names: ['generated'] });
+  const small = await startSites({ names: ['obs-page', 'obs-kiwix'] });
+  const ext = await launchExtension();
+  try {
+    const pages = [
+      ['generated (3k elements)', generated.url('generated', '/')],
+      ['obs-page', small.url('obs-page', '/')],
+      ['obs-kiwix (OOPIF)', small.url('obs-kiwix', '/')],
+    ];
+    const extPage = await ext.openExtensionPage('popup.html');
+    const widths = [24, 8, 10, 10, 12, 7, 7, 8, 7];
+    console.log(`\nobservation benchmark: median of ${RUNS} runs; ratio = whole observation (text+images) / bare getFullAXTree\n`);
+    console.log(row(['page', 'AX nodes', 'fetch ms', 'text ms', 'text+img ms', 'ratio', 'images', 'chars', 'tokens'], widths));
+    for (const [name, url] of pages) {
+      const page = await ext.openPage(url);
+      const tabId = await tabIdOf(extPage, page.url());
+      const m = await measure(ext, extPage, tabId);
+      const tokens = encode(m.last.text).length;
+      console.log(
+        row(
+          [name, m.nodes, m.fetch.toFixed(1), m.text.toFixed(1), m.full.toFixed(1), (m.full / m.fetch).toFixed(2),
+            m.last.images.length, m.last.text.length, tokens],
+          widths,
+        ),
+      );
+      const t = m.last.timings;
+      console.log(
+        `${''.padStart(24)}  last run: axFetch ${t.axFetchMs} ms (inside the gather), cdp ${t.cdpMs}, core ${t.coreMs}, ` +
+          `visuals ${t.visualsMs}; core input ${(m.last.stats.inputBytes / 1024).toFixed(0)} KiB, ${m.last.stats.lines} lines`,
+      );
+      if (!lineWith(m.last.text, 'RootWebArea')) throw new Error(`${name}: observation has no root line`);
+      await page.close();
+    }
+    const wasm = readFileSync(join(distDir, 'pkg', 'hopbench_bg.wasm'));
+    console.log(`\nwasm core: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KiB gzipped`);
+    if (ext.errors.length > 0) console.log(`errors logged during the run:\n${ext.describeErrors()}`);
+  } finally {
+    await ext.close();
+    await generated.close();
+    await small.close();
+    rmSync(generatedRoot, { recursive: true, force: true });
+  }
+}
+
+await main();

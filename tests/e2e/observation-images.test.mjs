@@ -1,0 +1,154 @@
+// Images and screenshots a multimodal model gets, and the "show observation" view.
+// Pixels are read back in an extension page: each image must carry a yellow label
+// box and keep its own colours, and its id must be the id of its element's line.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { launchExtension } from './harness.mjs';
+import { lineWith, observe, tabIdOf } from './observe-helpers.mjs';
+import { startSites } from './sites.mjs';
+
+/** Label background painted by the worker (extension/worker/images.js). */
+const YELLOW = [255, 235, 59];
+
+/** Decodes a data URL in the page; returns its size and the RGB at the given points. */
+function pixels(page, dataUrl, points) {
+  return page.evaluate(
+    async ([url, pts]) => {
+      const bitmap = await createImageBitmap(await (await fetch(url)).blob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(bitmap, 0, 0);
+      const at = ([x, y]) => {
+        const px = Math.min(bitmap.width - 1, x < 0 ? bitmap.width + x : x);
+        const py = Math.min(bitmap.height - 1, y < 0 ? bitmap.height + y : y);
+        return [...ctx.getImageData(px, py, 1, 1).data.slice(0, 3)];
+      };
+      return { width: bitmap.width, height: bitmap.height, colours: pts.map(at) };
+    },
+    [dataUrl, points],
+  );
+}
+
+const near = (actual, expected, tolerance = 12) =>
+  actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
+
+describe('observation images and view', { timeout: 120_000 }, () => {
+  let ext;
+  let sites;
+  let extPage;
+  let tabId;
+  let kiwixTab;
+
+  before(async () => {
+    sites = await startSites({ names: ['obs-page', 'obs-kiwix'] });
+    ext = await launchExtension();
+    const page = await ext.openPage(sites.url('obs-page', '/'));
+    const kiwix = await ext.openPage(sites.url('obs-kiwix', '/'));
+    extPage = await ext.openExtensionPage('popup.html');
+    tabId = await tabIdOf(extPage, page.url());
+    kiwixTab = await tabIdOf(extPage, kiwix.url());
+  });
+
+  after(async () => {
+    await ext?.close();
+    await sites?.close();
+  });
+
+  test('each viewport image is returned with its id painted on it', async () => {
+    const obs = await observe(extPage, tabId, { mode: 'text+images' });
+    const byName = new Map(obs.images.map((image) => [image.name, image]));
+    assert.deepEqual(
+      [...byName.keys()].sort(),
+      ['Blue circle', 'Purple gallery', 'Purple in cross frame', 'Red square'],
+      'the green image is below the fold',
+    );
+    // [id] of each image is the id on its element's line of the text.
+    for (const image of obs.images) {
+      const line = lineWith(obs.text, `image '${image.name}'`);
+      assert.equal(line?.id, image.id, `${image.name}: ${line?.line}`);
+    }
+    const red = byName.get('Red square');
+    assert.equal(red.from, 'download');
+    const { width, height, colours } = await pixels(extPage, red.dataUrl, [[2, 2], [-3, 2]]);
+    assert.deepEqual([width, height], [240, 180], 'red.png is 240x180, below the 512 bound');
+    assert.ok(near(colours[0], YELLOW), `label box at the corner is yellow: ${colours[0]}`);
+    assert.ok(near(colours[1], [211, 47, 47]), `the image keeps its red: ${colours[1]}`);
+  });
+
+  test('an SVG, which a worker cannot decode, is cropped from the screenshot and labelled', async () => {
+    const obs = await observe(extPage, tabId, { mode: 'text+images' });
+    const blue = obs.images.find((image) => image.name === 'Blue circle');
+    assert.equal(blue.from, 'screenshot');
+    const { width, colours } = await pixels(extPage, blue.dataUrl, [[2, 2], [-3, -3], [45, 45]]);
+    assert.equal(width, 90);
+    assert.ok(near(colours[0], YELLOW), `label: ${colours[0]}`);
+    assert.ok(near(colours[1], [227, 242, 253]), `light corner of the SVG: ${colours[1]}`);
+    assert.ok(near(colours[2], [21, 101, 192]), `blue circle in the middle: ${colours[2]}`);
+  });
+
+  test('large images are scaled down to the longest-side bound', async () => {
+    const obs = await observe(extPage, kiwixTab, { mode: 'text+images', imageMaxSide: 256 });
+    const skyline = obs.images.find((image) => image.name === 'Tokyo skyline');
+    assert.ok(skyline, JSON.stringify(obs.images.map((i) => i.name)));
+    const { width, height, colours } = await pixels(extPage, skyline.dataUrl, [[2, 2], [-3, -3]]);
+    assert.deepEqual([width, height], [256, 171], 'tokyo.png is 1200x800');
+    assert.ok(near(colours[0], YELLOW), `label: ${colours[0]}`);
+    assert.ok(near(colours[1], [21, 101, 192]), `image blue: ${colours[1]}`);
+  });
+
+  test('screenshot and set-of-marks modes return viewport pictures', async () => {
+    const shot = await observe(extPage, tabId, { mode: 'text+screenshot' });
+    assert.deepEqual(shot.images, []);
+    const plain = await pixels(extPage, shot.screenshot, [[0, 0]]);
+    assert.deepEqual([plain.width, plain.height], [1280, 720]);
+    const som = await observe(extPage, tabId, { mode: 'som' });
+    const button = som.marks.find((m) => m.role === 'button');
+    assert.equal(button.id, lineWith(som.text, "button 'Search trips'").id);
+    // The mark's label box sits on the button's top-left corner, in the mark colour.
+    const b = button.bounds;
+    const marked = await pixels(extPage, som.som, [[Math.round(b.x) + 2, Math.round(b.y) + 2]]);
+    const before = await pixels(extPage, shot.screenshot, [[Math.round(b.x) + 2, Math.round(b.y) + 2]]);
+    assert.notDeepEqual(marked.colours[0], before.colours[0], 'the mark is drawn over the button');
+  });
+
+  test('the observation view shows the text and the images, with no console error', async () => {
+    const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
+    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+      timeout: 20_000,
+    });
+    const state = await view.locator('#observation').getAttribute('data-state');
+    assert.equal(state, 'ready', await view.locator('#status').textContent());
+    const text = await view.locator('#text').textContent();
+    assert.ok(lineWith(text, "heading 'Plan your trip'"), text);
+    // The tabs line lists the page's tabs, not the view's own tab.
+    assert.ok(!text.split('\n')[0].includes('hopbench observation'), text.split('\n')[0]);
+    const captions = await view.locator('#images figcaption').allTextContents();
+    assert.ok(captions.some((c) => c.startsWith(`[${lineWith(text, "image 'Red square'").id}] Red square`)), captions.join('\n'));
+    await view.selectOption('#mode', 'som');
+    await view.click('#refresh');
+    await view.waitForFunction(() => document.getElementById('screenshot-title').textContent === 'Set-of-marks screenshot' && document.getElementById('observation').dataset.state === 'ready', null, { timeout: 20_000 });
+    assert.equal(await view.locator('#screenshot-section').isVisible(), true);
+    assert.deepEqual(ext.errors, [], `errors logged:\n${ext.describeErrors()}`);
+  });
+
+  test('the popup opens the view for the active tab', async () => {
+    const popup = await ext.openExtensionPage('popup.html');
+    // Headless has no toolbar popup; opened as a tab, it asks Chrome the same question.
+    const active = await popup.evaluate(async () => {
+      const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+      return tab.id;
+    });
+    const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('observation.html') });
+    await popup.click('#show-observation');
+    const view = await opened;
+    assert.equal(new URL(view.url()).searchParams.get('tab'), String(active));
+    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+      timeout: 20_000,
+    });
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], `errors logged:\n${ext.describeErrors()}`);
+  });
+});
