@@ -11,6 +11,7 @@ pub mod import;
 pub mod judge;
 pub mod metrics;
 pub mod task;
+pub mod tracker;
 
 #[cfg(target_arch = "wasm32")]
 pub mod glue;
