@@ -6,6 +6,10 @@
 
 import init, * as core from './pkg/hopbench.js';
 import { CORE_CALLS } from './core-calls.js';
+import { registerCdpListeners } from './worker/cdp.js';
+import { registerHopListeners } from './worker/hops.js';
+import { sessionHandlers } from './worker/session-handlers.js';
+import { registerSessionListeners } from './worker/session.js';
 import {
   POPUP_TO_WORKER,
   errorReply,
@@ -55,6 +59,26 @@ function withPanicMessage(fn) {
   }
 }
 
+/** The initialised core module, for handlers and listeners outside this file. */
+async function coreModule() {
+  await readyCore();
+  return withPanicGuard(core);
+}
+
+/**
+ * The core module with every export wrapped by withPanicMessage, so modules that call
+ * the core directly (hops.js) report panics with their message too.
+ */
+function withPanicGuard(module) {
+  return new Proxy(module, {
+    get(target, name) {
+      const value = target[name];
+      if (typeof value !== 'function') return value;
+      return (...args) => withPanicMessage(() => value(...args));
+    },
+  });
+}
+
 // Handlers keyed by message type: each validates its message, then does one thing.
 const HANDLERS = Object.freeze({
   [POPUP_TO_WORKER.GET_CORE_STATUS]: {
@@ -73,7 +97,13 @@ const HANDLERS = Object.freeze({
       return okReply({ value: withPanicMessage(() => call(core, msg.args)) });
     },
   },
+  ...sessionHandlers(coreModule),
 });
+
+// Listeners that must wake a stopped worker: registered synchronously, at top level.
+registerCdpListeners();
+registerSessionListeners();
+registerHopListeners(coreModule);
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   // hasOwn: a type such as "constructor" must not reach Object.prototype.
