@@ -65,6 +65,14 @@ export async function beginSettle(tabId) {
     if (!isWatchedMainFrame(d)) return;
     pendingNavigations.delete(d.tabId);
     touch();
+    // Start the new document's mutation watch now, so its DOM-quiet window runs
+    // during the network-quiet window instead of after it.
+    if (/^https?:/.test(d.url)) {
+      callActScriptIn(d.tabId, 0, 'quietFor', [0, 0]).catch((error) =>
+        // Replaced again already, or not scriptable: the final check covers it.
+        console.debug('hopbench: early DOM watch not started:', error.message),
+      );
+    }
   };
   // Same-document navigations (pushState, #fragment) commit without a load.
   const onSameDocument = (d) => {
