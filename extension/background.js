@@ -8,6 +8,9 @@ import init, * as core from './pkg/hopbench.js';
 import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
+import { registerHopListeners } from './worker/hops.js';
+import { sessionHandlers } from './worker/session-handlers.js';
+import { registerSessionListeners } from './worker/session.js';
 import {
   PAGE_TO_WORKER,
   isObserveTab,
@@ -59,6 +62,26 @@ function withPanicMessage(fn) {
   }
 }
 
+/** The initialised core module, for handlers and listeners outside this file. */
+async function coreModule() {
+  await readyCore();
+  return withPanicGuard(core);
+}
+
+/**
+ * The core module with every export wrapped by withPanicMessage, so modules that call
+ * the core directly (hops.js) report panics with their message too.
+ */
+function withPanicGuard(module) {
+  return new Proxy(module, {
+    get(target, name) {
+      const value = target[name];
+      if (typeof value !== 'function') return value;
+      return (...args) => withPanicMessage(() => value(...args));
+    },
+  });
+}
+
 // Handlers keyed by message type: each validates its message, then does one thing.
 const HANDLERS = Object.freeze({
   [POPUP_TO_WORKER.GET_CORE_STATUS]: {
@@ -85,9 +108,13 @@ const HANDLERS = Object.freeze({
       return okReply({ observation: await observeTab(msg.tabId, msg.options) });
     },
   },
+  ...sessionHandlers(coreModule),
 });
 
+// Listeners that must wake a stopped worker: registered synchronously, at top level.
 registerCdpListeners();
+registerSessionListeners();
+registerHopListeners(coreModule);
 registerObserveListeners();
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {

@@ -118,3 +118,139 @@ export function isFromExtensionPage(sender) {
   const origin = sender.origin ?? (sender.url ? new URL(sender.url).origin : '');
   return origin === ownOrigin;
 }
+
+// --- Sessions, actions and hop tracking (extension pages to the worker) ------------
+//
+// A session is a window the extension opened for one task; only its tabs are acted
+// on and tracked. Replies:
+//   START_SESSION   { ok, session: SessionView, task: {id, intent, start_urls}, progress }
+//   END_SESSION     { ok, verdict }             (closes the window unless keepWindow)
+//   LIST_SESSION_TABS { ok, tabs: [{index, tabId, url, title, current}] }
+//   ACT             { ok, result: { effect, error?, settle } }
+//   GET_PROGRESS    { ok, progress }
+//   GET_VERDICT     { ok, verdict }
+// `sessionId` may be left out while exactly one session is open.
+
+export const PAGE_TO_WORKER = Object.freeze({
+  START_SESSION: 'page-to-worker/start-session',
+  END_SESSION: 'page-to-worker/end-session',
+  LIST_SESSION_TABS: 'page-to-worker/list-session-tabs',
+  ACT: 'page-to-worker/act',
+  GET_PROGRESS: 'page-to-worker/get-progress',
+  GET_VERDICT: 'page-to-worker/get-verdict',
+});
+
+/** The 12 actions, in the parsed-object shape of the core's `Action` (serde tag `kind`). */
+export const ACTION_KINDS = Object.freeze([
+  'click', 'hover', 'type', 'press', 'scroll', 'new_tab', 'tab_focus', 'close_tab',
+  'goto', 'go_back', 'go_forward', 'stop',
+]);
+
+const isOptionalSessionId = (value) => value === undefined || typeof value === 'string';
+const isTabId = (value) => Number.isInteger(value) && value >= 0;
+
+/**
+ * @param {{ taskText: string, fileName?: string }} task a task file's text in any format
+ *   the core imports (ours, MMInA, WebArena); `fileName` (e.g. `normal/3.json`) names it
+ *   in errors and gives MMInA files their subset.
+ */
+export function startSession({ taskText, fileName = 'task.json' }) {
+  return { type: PAGE_TO_WORKER.START_SESSION, taskText, fileName };
+}
+
+export function isStartSession(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.START_SESSION &&
+    typeof msg.taskText === 'string' &&
+    typeof msg.fileName === 'string'
+  );
+}
+
+/** @param {{ sessionId?: string, keepWindow?: boolean }} [options] */
+export function endSession({ sessionId, keepWindow = false } = {}) {
+  return { type: PAGE_TO_WORKER.END_SESSION, sessionId, keepWindow };
+}
+
+export function isEndSession(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.END_SESSION &&
+    isOptionalSessionId(msg.sessionId) &&
+    typeof msg.keepWindow === 'boolean'
+  );
+}
+
+/** @param {{ sessionId?: string }} [options] */
+export function listSessionTabs({ sessionId } = {}) {
+  return { type: PAGE_TO_WORKER.LIST_SESSION_TABS, sessionId };
+}
+
+export function isListSessionTabs(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.LIST_SESSION_TABS &&
+    isOptionalSessionId(msg.sessionId)
+  );
+}
+
+/**
+ * One action on a session tab.
+ * @param {{ sessionId?: string, tabId?: number, action: {kind: string},
+ *   element?: ElementRef, settleTimeoutMs?: number }} fields `tabId` defaults to the
+ *   session's current tab; `element` is required by click, hover and type.
+ * @typedef {{ targetId: string|null, backendNodeId: number }} ElementRef `targetId`
+ *   null is the tab's main target, otherwise an out-of-process iframe's target.
+ */
+export function act({ sessionId, tabId, action, element, settleTimeoutMs }) {
+  return { type: PAGE_TO_WORKER.ACT, sessionId, tabId, action, element, settleTimeoutMs };
+}
+
+export function isElementRef(value) {
+  return (
+    isPlainObject(value) &&
+    (value.targetId === null || typeof value.targetId === 'string') &&
+    Number.isInteger(value.backendNodeId) &&
+    value.backendNodeId > 0
+  );
+}
+
+export function isAct(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.ACT &&
+    isOptionalSessionId(msg.sessionId) &&
+    (msg.tabId === undefined || isTabId(msg.tabId)) &&
+    isPlainObject(msg.action) &&
+    ACTION_KINDS.includes(msg.action.kind) &&
+    (msg.element === undefined || isElementRef(msg.element)) &&
+    (msg.settleTimeoutMs === undefined ||
+      (Number.isFinite(msg.settleTimeoutMs) && msg.settleTimeoutMs >= 0))
+  );
+}
+
+/** @param {{ sessionId?: string }} [options] */
+export function getProgress({ sessionId } = {}) {
+  return { type: PAGE_TO_WORKER.GET_PROGRESS, sessionId };
+}
+
+export function isGetProgress(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.GET_PROGRESS &&
+    isOptionalSessionId(msg.sessionId)
+  );
+}
+
+/** @param {{ sessionId?: string }} [options] */
+export function getVerdict({ sessionId } = {}) {
+  return { type: PAGE_TO_WORKER.GET_VERDICT, sessionId };
+}
+
+export function isGetVerdict(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.GET_VERDICT &&
+    isOptionalSessionId(msg.sessionId)
+  );
+}

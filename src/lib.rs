@@ -13,6 +13,7 @@ pub mod judge;
 pub mod metrics;
 pub mod observation;
 pub mod task;
+pub mod tracker;
 
 #[cfg(target_arch = "wasm32")]
 pub mod glue;

@@ -8,11 +8,15 @@ mod console;
 mod error;
 mod exports;
 mod observation;
+mod hops;
 mod panic_hook;
 
 pub use error::to_js_error;
 pub use exports::{core_version, take_last_panic};
 pub use observation::{observe, resolve_element};
+pub use hops::{
+    tracker_answer, tracker_navigation, tracker_progress, tracker_start, tracker_verdict,
+};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -55,6 +55,10 @@ export async function launchExtension({ extensionDir = distDir } = {}) {
       executablePath: chromiumPath,
       headless: true,
       args: chromiumArgs(extensionDir),
+      // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
+      // browser, so tests prove that target=_blank and window.open work from actions
+      // (they need the user activation only trusted input carries).
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
     });
     watchContext(context, errors);
     const worker = await findServiceWorker(context);

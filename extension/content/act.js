@@ -1,0 +1,296 @@
+// Content script for actions, injected on demand into a session tab's frames with
+// chrome.scripting.executeScript (never a manifest content script, so the person's
+// other tabs are never touched). It runs in the extension's isolated world, which
+// shares the page's DOM but not its JS objects.
+//
+// The worker marks the target element with a one-off attribute through CDP
+// (worker/element.js); this script finds it in its frame, including inside shadow
+// roots, and acts on it. The worker calls the functions below through
+// `globalThis.__hopbenchAct[name](...args)`; each returns plain data.
+//
+// Injected again for each action: the guard keeps one instance per document.
+(() => {
+  if (globalThis.__hopbenchAct) return;
+
+  const MARK = 'data-hopbench-target';
+
+  // --- DOM quiet: last mutation time, watched from injection on -------------------
+  let lastMutation = performance.now();
+  new MutationObserver(() => {
+    lastMutation = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+
+  // --- Finding the marked element -------------------------------------------------
+
+  /** Open shadow roots, and closed ones through the extension-only chrome.dom API. */
+  const shadowOf = (el) => chrome.dom?.openOrClosedShadowRoot?.(el) ?? el.shadowRoot;
+
+  function findMarked(root, token) {
+    const direct = root.querySelector(`[${MARK}="${CSS.escape(token)}"]`);
+    if (direct) return direct;
+    for (const el of root.querySelectorAll('*')) {
+      const shadow = shadowOf(el);
+      const inner = shadow && findMarked(shadow, token);
+      if (inner) return inner;
+    }
+    return null;
+  }
+
+  function marked(token) {
+    const el = findMarked(document, token);
+    if (!el) throw new Error('marked element not in this frame');
+    return el;
+  }
+
+  /** `el` or a node inside it, crossing shadow boundaries (composed tree). */
+  function composedContains(el, node) {
+    for (let n = node; n; n = n.parentNode ?? n.host) if (n === el) return true;
+    return false;
+  }
+
+  /** The innermost element at a point, looking inside shadow roots. */
+  function deepElementFromPoint(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    for (let shadow = hit && shadowOf(hit); shadow; shadow = hit && shadowOf(hit)) {
+      const inner = shadow.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  /**
+   * Offset of this frame's viewport in the top frame's viewport, or null when an
+   * ancestor frame is cross-origin (its frameElement is hidden from us).
+   */
+  function frameOffset() {
+    let x = 0;
+    let y = 0;
+    for (let w = window; w !== w.top; w = w.parent) {
+      const owner = w.frameElement;
+      if (!owner) return null;
+      const box = owner.getBoundingClientRect();
+      x += box.left + owner.clientLeft;
+      y += box.top + owner.clientTop;
+    }
+    return { x, y };
+  }
+
+  function describe(el) {
+    const name = (el.getAttribute('aria-label') || el.textContent || el.value || '').trim();
+    return `<${el.tagName.toLowerCase()}>${name ? ` "${name.slice(0, 40)}"` : ''}`;
+  }
+
+  // --- Synthetic events, in the order a real pointer produces them ----------------
+
+  function pointerInit(el) {
+    const box = el.getBoundingClientRect();
+    const clientX = box.left + box.width / 2;
+    const clientY = box.top + box.height / 2;
+    return { bubbles: true, cancelable: true, composed: true, view: window, clientX, clientY };
+  }
+
+  function fire(el, Type, type, init, extra = {}) {
+    // mouseenter/pointerenter do not bubble (UI Events spec).
+    const bubbles = !type.endsWith('enter') && !type.endsWith('leave');
+    return el.dispatchEvent(new Type(type, { ...init, ...extra, bubbles }));
+  }
+
+  function syntheticHover(el) {
+    const init = pointerInit(el);
+    const pointer = { pointerId: 1, pointerType: 'mouse', isPrimary: true };
+    fire(el, PointerEvent, 'pointerover', init, pointer);
+    fire(el, PointerEvent, 'pointerenter', init, pointer);
+    fire(el, MouseEvent, 'mouseover', init);
+    fire(el, MouseEvent, 'mouseenter', init);
+    fire(el, PointerEvent, 'pointermove', init, pointer);
+    fire(el, MouseEvent, 'mousemove', init);
+    return init;
+  }
+
+  function syntheticClick(el) {
+    const init = syntheticHover(el);
+    const pointer = { pointerId: 1, pointerType: 'mouse', isPrimary: true };
+    const down = { button: 0, buttons: 1, detail: 1 };
+    fire(el, PointerEvent, 'pointerdown', init, { ...pointer, ...down });
+    const proceed = fire(el, MouseEvent, 'mousedown', init, down);
+    // A cancelled mousedown does not move focus (UI Events default action).
+    if (proceed && typeof el.focus === 'function') el.focus({ preventScroll: true });
+    const up = { button: 0, buttons: 0, detail: 1 };
+    fire(el, PointerEvent, 'pointerup', init, { ...pointer, ...up });
+    fire(el, MouseEvent, 'mouseup', init, up);
+    // The click event's default action follows links, toggles checkboxes, submits.
+    fire(el, MouseEvent, 'click', init, up);
+  }
+
+  // --- Typing ---------------------------------------------------------------------
+
+  /**
+   * The native `value` setter from the element's prototype chain. Framework-controlled
+   * inputs (React and alike) wrap `value` on the instance to track what they set; a
+   * change made through the native setter is seen by them as a user edit.
+   * https://github.com/facebook/react/issues/10135
+   */
+  function setNativeValue(el, value) {
+    for (let proto = Object.getPrototypeOf(el); proto; proto = Object.getPrototypeOf(proto)) {
+      const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+      if (setter) return setter.call(el, value);
+    }
+    el.value = value;
+    return undefined;
+  }
+
+  function fireInputAndChange(el, data) {
+    el.dispatchEvent(
+      new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data }),
+    );
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  const TRUTHY = new Set(['1', 'true', 'on', 'yes', 'check', 'checked', 'x']);
+  const TEXT_INPUTS = new Set([
+    'text', 'search', 'email', 'url', 'tel', 'password', 'number', '',
+    'date', 'time', 'datetime-local', 'month', 'week', 'color', 'range',
+  ]);
+
+  function typeIntoSelect(el, text) {
+    const wanted = text.trim().toLowerCase();
+    const options = [...el.options];
+    const option =
+      options.find((o) => o.text.trim().toLowerCase() === wanted) ??
+      options.find((o) => o.value.toLowerCase() === wanted) ??
+      options.find((o) => o.text.trim().toLowerCase().includes(wanted));
+    if (!option) {
+      const names = options.map((o) => `"${o.text.trim()}"`).join(', ');
+      throw new Error(`no option "${text}" in ${describe(el)}; options: ${names}`);
+    }
+    el.focus({ preventScroll: true });
+    option.selected = true;
+    fireInputAndChange(el, null);
+    return { kind: 'select', value: el.value, text: option.text.trim() };
+  }
+
+  function typeIntoToggle(el, text) {
+    const want = TRUTHY.has(text.trim().toLowerCase());
+    // A click toggles it with every event a user's click produces (click, input, change).
+    if (el.checked !== want && !(el.type === 'radio' && !want)) syntheticClick(el);
+    return { kind: el.type, checked: el.checked };
+  }
+
+  const typers = {
+    select: typeIntoSelect,
+    toggle: typeIntoToggle,
+    value(el, text) {
+      el.focus({ preventScroll: true });
+      setNativeValue(el, text);
+      fireInputAndChange(el, text);
+      return { kind: 'value', value: el.value };
+    },
+    // Rich editors listen to trusted beforeinput/input only: the worker inserts the
+    // text with CDP Input.insertText once the contents are focused and selected.
+    editable(el, text) {
+      el.focus({ preventScroll: true });
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const selection = getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      if (text === '') document.execCommand('delete');
+      return { kind: 'contenteditable', needsTrustedInsert: text !== '' };
+    },
+  };
+
+  function typerFor(el) {
+    if (el instanceof HTMLSelectElement) return 'select';
+    if (el instanceof HTMLTextAreaElement) return 'value';
+    if (el instanceof HTMLInputElement) {
+      if (el.type === 'checkbox' || el.type === 'radio') return 'toggle';
+      if (TEXT_INPUTS.has(el.type)) return 'value';
+      return null;
+    }
+    return el.isContentEditable ? 'editable' : null;
+  }
+
+  // --- Scrolling ------------------------------------------------------------------
+
+  /** The nearest ancestor of the viewport's centre that can scroll vertically. */
+  function scrollerAtCentre(dy) {
+    for (let el = deepElementFromPoint(innerWidth / 2, innerHeight / 2); el; el = el.parentElement) {
+      const style = getComputedStyle(el);
+      const scrollable = /(auto|scroll|overlay)/.test(style.overflowY);
+      const room = dy > 0 ? el.scrollHeight - el.clientHeight - el.scrollTop : el.scrollTop;
+      if (scrollable && room > 0) return el;
+    }
+    return null;
+  }
+
+  globalThis.__hopbenchAct = {
+    /** Scrolls the element into view and says whether a pointer at its centre hits it. */
+    prepare(token) {
+      const el = marked(token);
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      const box = el.getBoundingClientRect();
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      const hitEl = box.width > 0 && box.height > 0 ? deepElementFromPoint(x, y) : null;
+      const hit = !!hitEl && composedContains(el, hitEl);
+      const offset = frameOffset();
+      return {
+        element: describe(el),
+        hit,
+        hitElement: hitEl && !hit ? describe(hitEl) : null,
+        point: offset ? { x: x + offset.x, y: y + offset.y } : null,
+        typer: typerFor(el),
+      };
+    },
+    click(token) {
+      syntheticClick(marked(token));
+      return true;
+    },
+    hover(token) {
+      syntheticHover(marked(token));
+      return true;
+    },
+    type(token, text) {
+      const el = marked(token);
+      const typer = typerFor(el);
+      if (!typer) throw new Error(`${describe(el)} does not take text`);
+      return typers[typer](el, text);
+    },
+    unmark(token) {
+      findMarked(document, token)?.removeAttribute(MARK);
+      return true;
+    },
+    /** Scrolls one viewport like WebArena's scroll action, the window first. */
+    scroll(direction) {
+      const dy = (direction === 'up' ? -1 : 1) * innerHeight;
+      const before = scrollY;
+      const page = document.scrollingElement ?? document.documentElement;
+      const scrollable = page.scrollHeight > page.clientHeight;
+      window.scrollBy({ top: dy, behavior: 'instant' });
+      if (scrollY !== before) {
+        return { moved: true, scroller: 'window', scrollable, before, after: scrollY };
+      }
+      const inner = scrollerAtCentre(dy);
+      if (!inner) return { moved: false, scroller: null, scrollable, before, after: scrollY };
+      const top = inner.scrollTop;
+      inner.scrollBy({ top: dy, behavior: 'instant' });
+      const after = inner.scrollTop;
+      return { moved: after !== top, scroller: describe(inner), scrollable: true, before: top, after };
+    },
+    /** Resolves once no DOM mutation happened for `quietMs`, or after `maxMs`. */
+    quietFor(quietMs, maxMs) {
+      const started = performance.now();
+      return new Promise((resolve) => {
+        const check = () => {
+          const now = performance.now();
+          const quietSince = now - lastMutation;
+          if (quietSince >= quietMs) return resolve({ quiet: true, waitedMs: now - started });
+          if (now - started >= maxMs) return resolve({ quiet: false, waitedMs: now - started });
+          setTimeout(check, Math.min(quietMs - quietSince, maxMs - (now - started)) + 1);
+        };
+        check();
+      });
+    },
+  };
+})();

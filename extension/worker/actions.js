@@ -1,0 +1,263 @@
+// The 12 actions (MMInA / WebArena action space), one small handler each.
+//
+// An action arrives parsed, in the shape of the core's `Action` (serde tag `kind`):
+// click{id}, hover{id}, type{id,text,press_enter}, press{key_comb}, scroll{direction},
+// new_tab, tab_focus{index}, close_tab, goto{url}, go_back, go_forward, stop{answer}.
+// Element actions also get an element reference `{targetId, backendNodeId}`.
+// docs/actions.md says which action takes which input path, and why.
+//
+// A handler returns its effect; a StepError (bad URL, stale element, no such tab) is a
+// step's result, not a protocol failure: the agent sees it and carries on.
+
+import { attach } from './cdp.js';
+import { StepError, describeRef, markElement } from './element.js';
+import { insertText, mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
+import { callActScript, callActScriptIn } from './page-script.js';
+import { addTab, pickSession, withSessions } from './session.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS, beginSettle } from './settle.js';
+
+/**
+ * @typedef {{ core: object, sessionId: string, tabId: number, action: object,
+ *   element?: {targetId: string|null, backendNodeId: number}, session: object }} ActContext
+ */
+
+// --- Element actions ---------------------------------------------------------------
+
+/**
+ * Marks the referenced element, finds the frame holding it and scrolls it into view;
+ * runs `body(target)` and always removes the marker.
+ */
+async function withElement(ctx, body) {
+  if (!ctx.element) throw new StepError(`${ctx.action.kind} needs an element reference`);
+  await attach(ctx.tabId);
+  const mark = await markElement(ctx.tabId, ctx.element);
+  try {
+    const results = await callActScript(ctx.tabId, 'prepare', [mark.token], { allFrames: true });
+    const found = results.find((r) => r.ok);
+    if (!found) {
+      throw new StepError(`${describeRef(ctx.element)} was found by the debugger but in no frame the extension can script`);
+    }
+    return await body({ token: mark.token, frameId: found.frameId, ...found.value });
+  } finally {
+    await mark.release();
+  }
+}
+
+/** Trusted input needs a point in the top viewport that lands on the element itself. */
+const canUsePointer = (target) => target.hit && target.point !== null;
+
+async function click(ctx) {
+  return withElement(ctx, async (target) => {
+    if (canUsePointer(target)) {
+      await mouseClick(ctx.tabId, target.point);
+      return { element: target.element, path: 'trusted' };
+    }
+    await callActScriptIn(ctx.tabId, target.frameId, 'click', [target.token]);
+    return { element: target.element, path: 'synthetic', reason: occlusion(target) };
+  });
+}
+
+async function hover(ctx) {
+  return withElement(ctx, async (target) => {
+    if (canUsePointer(target)) {
+      await mouseMove(ctx.tabId, target.point);
+      return { element: target.element, path: 'trusted' };
+    }
+    await callActScriptIn(ctx.tabId, target.frameId, 'hover', [target.token]);
+    return { element: target.element, path: 'synthetic', reason: occlusion(target) };
+  });
+}
+
+function occlusion(target) {
+  if (target.point === null) return 'inside a cross-origin frame: no top-viewport point';
+  return target.hitElement ? `covered by ${target.hitElement}` : 'not visible at its centre';
+}
+
+async function type(ctx) {
+  const { text, press_enter: pressEnter = true } = ctx.action;
+  if (typeof text !== 'string') throw new StepError('type needs text');
+  return withElement(ctx, async (target) => {
+    const typed = await callActScriptIn(ctx.tabId, target.frameId, 'type', [target.token, text]);
+    if (typed.needsTrustedInsert) await insertText(ctx.tabId, text);
+    // Enter must be trusted: implicit form submission ignores synthetic key events.
+    if (pressEnter) await pressCombo(ctx.tabId, 'Enter');
+    return { element: target.element, typed, pressedEnter: pressEnter };
+  });
+}
+
+// --- Page actions without an element -------------------------------------------------
+
+async function press(ctx) {
+  const combo = ctx.action.key_comb ?? ctx.action.keys ?? ctx.action.key;
+  if (typeof combo !== 'string') throw new StepError('press needs a key combination');
+  await attach(ctx.tabId);
+  try {
+    return { pressed: await pressCombo(ctx.tabId, combo) };
+  } catch (error) {
+    throw new StepError(error.message);
+  }
+}
+
+async function scroll(ctx) {
+  const { direction } = ctx.action;
+  if (direction !== 'up' && direction !== 'down') throw new StepError('scroll needs up or down');
+  const result = await callActScriptIn(ctx.tabId, 0, 'scroll', [direction]);
+  // Nothing in the top document can scroll: the content is probably in an iframe
+  // (Kiwix), which a wheel turn at the centre reaches as it would for a person.
+  if (!result.moved && !result.scrollable) return wheelScroll(ctx);
+  return { ...result, path: 'synthetic' };
+}
+
+/** A wheel turn of one viewport at the viewport centre (trusted input). */
+async function wheelScroll(ctx) {
+  const tab = await chrome.tabs.get(ctx.tabId);
+  const point = { x: (tab.width ?? 1280) / 2, y: (tab.height ?? 720) / 2 };
+  const dy = (ctx.action.direction === 'up' ? -1 : 1) * (tab.height ?? 720);
+  await attach(ctx.tabId);
+  await mouseWheel(ctx.tabId, point, dy);
+  return { moved: 'unknown', scroller: 'wheel at the viewport centre', path: 'trusted' };
+}
+
+// --- Tabs ------------------------------------------------------------------------------
+
+async function newTab(ctx) {
+  const tab = await chrome.tabs.create({ windowId: ctx.session.windowId, url: 'about:blank', active: true });
+  await withSessions((sessions) => {
+    const session = pickSession(sessions, ctx.sessionId);
+    addTab(session, tab.id);
+    session.currentTabId = tab.id;
+  });
+  return { tabId: tab.id, index: await tabIndex(ctx.sessionId, tab.id) };
+}
+
+async function tabIndex(sessionId, tabId) {
+  return withSessions((sessions) => pickSession(sessions, sessionId).tabIds.indexOf(tabId));
+}
+
+async function tabFocus(ctx) {
+  const { index } = ctx.action;
+  const tabIds = ctx.session.tabIds;
+  if (!Number.isInteger(index) || index < 0 || index >= tabIds.length) {
+    throw new StepError(`no tab ${index}: the session has tabs 0 to ${tabIds.length - 1}`);
+  }
+  const tabId = tabIds[index];
+  await chrome.tabs.update(tabId, { active: true });
+  await withSessions((sessions) => {
+    pickSession(sessions, ctx.sessionId).currentTabId = tabId;
+  });
+  return { index, tabId };
+}
+
+async function closeTab(ctx) {
+  if (ctx.session.tabIds.length <= 1) {
+    throw new StepError("cannot close the session's only tab");
+  }
+  await chrome.tabs.remove(ctx.tabId);
+  // Like WebArena: the last remaining tab becomes the current one.
+  const next = await withSessions((sessions) => {
+    const session = pickSession(sessions, ctx.sessionId);
+    session.tabIds = session.tabIds.filter((id) => id !== ctx.tabId);
+    session.currentTabId = session.tabIds.at(-1);
+    return session.currentTabId;
+  });
+  await chrome.tabs.update(next, { active: true });
+  return { closedTabId: ctx.tabId, currentTabId: next };
+}
+
+// --- Navigation ----------------------------------------------------------------------
+
+/** Only web pages: `javascript:`, `file:`, `chrome:`, `data:` are refused outright. */
+export function checkGotoUrl(url) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new StepError(`goto needs an absolute http(s) URL; "${url}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new StepError(`goto only opens http(s) URLs; refused ${parsed.protocol} URL "${url}"`);
+  }
+  return parsed.href;
+}
+
+async function goto(ctx) {
+  const url = checkGotoUrl(String(ctx.action.url ?? ''));
+  await chrome.tabs.update(ctx.tabId, { url });
+  return { url };
+}
+
+const historyStep = (method, word) => async (ctx) => {
+  try {
+    await chrome.tabs[method](ctx.tabId);
+    return { navigated: true };
+  } catch (error) {
+    // "Cannot find a next page in history.": WebArena treats this as a no-op step.
+    if (!/history/i.test(String(error?.message))) throw error;
+    return { navigated: false, note: `no page to go ${word} to` };
+  }
+};
+
+// --- Completion ----------------------------------------------------------------------
+
+async function stop(ctx, { recordAnswer }) {
+  const answer = String(ctx.action.answer ?? '');
+  const effect = { answer };
+  try {
+    const fed = await recordAnswer(ctx.core, ctx.sessionId, answer);
+    effect.answerScored = fed.outcome.answer_scored;
+    effect.progress = fed.progress;
+  } catch (error) {
+    effect.answerError = error.message;
+  }
+  return effect;
+}
+
+/**
+ * kind → { run, settle }. `settle` says which tab to wait for afterwards: the acted
+ * tab, the tab that is current after the action, or none.
+ */
+export const ACTIONS = Object.freeze({
+  click: { run: click, settle: 'acted', element: true },
+  hover: { run: hover, settle: 'acted', element: true },
+  type: { run: type, settle: 'acted', element: true },
+  press: { run: press, settle: 'acted' },
+  scroll: { run: scroll, settle: 'acted' },
+  new_tab: { run: newTab, settle: 'current' },
+  tab_focus: { run: tabFocus, settle: 'current' },
+  close_tab: { run: closeTab, settle: 'current' },
+  goto: { run: goto, settle: 'acted' },
+  go_back: { run: historyStep('goBack', 'back'), settle: 'acted' },
+  go_forward: { run: historyStep('goForward', 'forward'), settle: 'acted' },
+  stop: { run: stop, settle: null },
+});
+
+/**
+ * Runs one action and waits for the page to settle.
+ * @param {ActContext} ctx
+ * @param {{ recordAnswer: Function, settleTimeoutMs?: number }} deps
+ * @returns {Promise<{effect: object|null, error?: string, settle: object|null}>}
+ */
+export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_SETTLE_TIMEOUT_MS }) {
+  const spec = ACTIONS[ctx.action.kind];
+  const settler = spec.settle ? await beginSettle(ctx.tabId) : null;
+  let effect = null;
+  let error;
+  try {
+    effect = await spec.run(ctx, { recordAnswer });
+  } catch (thrown) {
+    // Every failure is the step's result (the agent sees it and carries on); the wait
+    // below still runs, so its listeners are removed and a half-done effect settles.
+    if (!(thrown instanceof StepError)) console.warn('hopbench: action failed:', thrown);
+    error = thrown?.message ?? String(thrown);
+  }
+  let settle = null;
+  if (settler) {
+    const domTabId = spec.settle === 'current' ? await currentTab(ctx.sessionId, ctx.tabId) : ctx.tabId;
+    settle = await settler.finish({ timeoutMs: settleTimeoutMs, domTabId });
+  }
+  return { effect, ...(error !== undefined ? { error } : {}), settle };
+}
+
+async function currentTab(sessionId, fallback) {
+  return withSessions((sessions) => sessions[sessionId]?.currentTabId ?? fallback);
+}

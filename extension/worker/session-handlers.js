@@ -1,0 +1,114 @@
+// Handlers for the session, action and hop-tracking messages (PAGE_TO_WORKER in
+// messages.js), keyed by message type like the worker's other handlers. Each validates
+// its message (guard), then does one thing. `readyCore` resolves to the wasm core.
+
+import {
+  PAGE_TO_WORKER,
+  isAct,
+  isEndSession,
+  isGetProgress,
+  isGetVerdict,
+  isListSessionTabs,
+  isStartSession,
+  okReply,
+} from '../messages.js';
+import { runAction } from './actions.js';
+import { detach } from './cdp.js';
+import {
+  createTracker,
+  eventLogOf,
+  forgetTracker,
+  progressOf,
+  recordAnswer,
+  verdictOf,
+} from './hops.js';
+import {
+  closeSession,
+  describeTabs,
+  openSession,
+  pickSession,
+  readSessions,
+  sessionView,
+  withSessions,
+} from './session.js';
+
+async function startSession(readyCore, msg) {
+  const core = await readyCore();
+  const id = crypto.randomUUID();
+  const tracker = createTracker(core, id, msg.taskText, msg.fileName);
+  const session = await openSession({
+    id,
+    startUrls: tracker.task.start_urls,
+    taskId: tracker.task.id,
+    extra: tracker.entry,
+  });
+  return okReply({ session: sessionView(session), task: tracker.task, progress: tracker.progress });
+}
+
+async function endSession(readyCore, msg) {
+  const core = await readyCore();
+  const session = pickSession(await readSessions(), msg.sessionId);
+  const verdict = await verdictOf(core, session.id);
+  const events = await eventLogOf(session.id);
+  await closeSession(session.id, { keepWindow: msg.keepWindow });
+  await forgetTracker(session.id);
+  if (msg.keepWindow) {
+    // The window stays with the person: leave no debugger attached to its tabs.
+    await Promise.all(session.tabIds.map((tabId) => detach(tabId)));
+  }
+  return okReply({ verdict, events, session: sessionView(session) });
+}
+
+async function listTabs(_readyCore, msg) {
+  const session = pickSession(await readSessions(), msg.sessionId);
+  return okReply({ session: sessionView(session), tabs: await describeTabs(session) });
+}
+
+async function act(readyCore, msg) {
+  const core = await readyCore();
+  // Counting the step first attributes the navigations this action causes to it.
+  const session = await withSessions((sessions) => {
+    const s = pickSession(sessions, msg.sessionId);
+    const tabId = msg.tabId ?? s.currentTabId;
+    if (tabId === null || !s.tabIds.includes(tabId)) {
+      throw new Error(`tab ${tabId} is not part of session ${s.id}; only session tabs are acted on`);
+    }
+    s.step += 1;
+    return { ...s, actTabId: tabId };
+  });
+  const ctx = {
+    core,
+    sessionId: session.id,
+    session,
+    tabId: session.actTabId,
+    action: msg.action,
+    element: msg.element,
+  };
+  const result = await runAction(ctx, { recordAnswer, settleTimeoutMs: msg.settleTimeoutMs });
+  return okReply({ step: session.step, result });
+}
+
+async function getProgress(readyCore, msg) {
+  const core = await readyCore();
+  const session = pickSession(await readSessions(), msg.sessionId);
+  return okReply({ progress: await progressOf(core, session.id), session: sessionView(session) });
+}
+
+async function getVerdict(readyCore, msg) {
+  const core = await readyCore();
+  const session = pickSession(await readSessions(), msg.sessionId);
+  return okReply({ verdict: await verdictOf(core, session.id) });
+}
+
+/** The handler table for background.js; `readyCore()` resolves to the core module. */
+export function sessionHandlers(readyCore) {
+  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, msg) });
+  return {
+    [PAGE_TO_WORKER.START_SESSION]: entry(isStartSession, startSession),
+    [PAGE_TO_WORKER.END_SESSION]: entry(isEndSession, endSession),
+    [PAGE_TO_WORKER.LIST_SESSION_TABS]: entry(isListSessionTabs, listTabs),
+    [PAGE_TO_WORKER.ACT]: entry(isAct, act),
+    [PAGE_TO_WORKER.GET_PROGRESS]: entry(isGetProgress, getProgress),
+    [PAGE_TO_WORKER.GET_VERDICT]: entry(isGetVerdict, getVerdict),
+  };
+}

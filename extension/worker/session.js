@@ -1,0 +1,180 @@
+// Sessions: a task runs in a window the extension opened, one tab per start URL.
+//
+// Only a session's tabs are acted on, observed and tracked; the person's other tabs
+// are never touched. Tabs opened by session pages (target=_blank, window.open) and
+// tabs opened in the session window join it. All state lives in chrome.storage.session
+// (the worker is stopped when idle) and every change goes through one Web Lock, so
+// events handled concurrently (a tab created while a navigation commits) cannot lose
+// each other's writes. Locks are granted in request order, and listeners request the
+// lock as they are called, so updates apply in the order Chrome dispatched the events.
+
+const SESSIONS_KEY = 'hopbench.sessions';
+const LOCK = 'hopbench.sessions';
+
+/**
+ * @typedef {{ id: string, windowId: number, tabIds: number[], currentTabId: number|null,
+ *   step: number, startedAt: number, taskId: string, closed: boolean,
+ *   answer: {text: string, step: number}|null }} Session
+ *   `tabIds` is the session's tab order (tab_focus indexes into it); `step` counts the
+ *   actions started; `startedAt` is wall-clock ms (survives worker restarts).
+ */
+
+/** Runs `fn(sessions)` under the lock; `fn` may mutate the map, which is then saved. */
+export function withSessions(fn) {
+  return navigator.locks.request(LOCK, async () => {
+    const stored = await chrome.storage.session.get(SESSIONS_KEY);
+    /** @type {Record<string, Session>} */
+    const sessions = stored[SESSIONS_KEY] ?? {};
+    const before = JSON.stringify(sessions);
+    const result = await fn(sessions);
+    if (JSON.stringify(sessions) !== before) {
+      await chrome.storage.session.set({ [SESSIONS_KEY]: sessions });
+    }
+    return result;
+  });
+}
+
+/** A snapshot of every open session (read without the lock: for lookups only). */
+export async function readSessions() {
+  const stored = await chrome.storage.session.get(SESSIONS_KEY);
+  return stored[SESSIONS_KEY] ?? {};
+}
+
+/** The named session, or the only one when `sessionId` is undefined. Throws otherwise. */
+export function pickSession(sessions, sessionId) {
+  if (sessionId !== undefined) {
+    const session = sessions[sessionId];
+    if (!session) throw new Error(`no session ${sessionId} (it ended, or never started)`);
+    return session;
+  }
+  const all = Object.values(sessions);
+  if (all.length === 1) return all[0];
+  throw new Error(
+    all.length === 0
+      ? 'no session is open: start one with a task first'
+      : `${all.length} sessions are open: say which one (sessionId)`,
+  );
+}
+
+export function sessionOfTab(sessions, tabId) {
+  return Object.values(sessions).find((s) => s.tabIds.includes(tabId));
+}
+
+/** Milliseconds since the session started. */
+export function elapsedMs(session) {
+  return Math.max(0, Date.now() - session.startedAt);
+}
+
+/**
+ * Opens the session window: one tab per start URL, the first focused. `extra` storage
+ * entries (the hop tracker) are written with the session, under the same lock, so the
+ * start pages' navigations (which may commit before windows.create returns) find both.
+ * @param {{ id: string, startUrls: string[], taskId: string, extra?: object }} spec
+ */
+export function openSession({ id, startUrls, taskId, extra = {} }) {
+  return withSessions(async (sessions) => {
+    const window = await chrome.windows.create({ url: startUrls, focused: true });
+    const tabIds = (window.tabs ?? []).map((t) => t.id);
+    if (tabIds.length === 0) throw new Error('the session window opened without tabs');
+    await chrome.tabs.update(tabIds[0], { active: true });
+    const session = {
+      id,
+      windowId: window.id,
+      tabIds,
+      currentTabId: tabIds[0],
+      step: 0,
+      startedAt: Date.now(),
+      taskId,
+      closed: false,
+      answer: null,
+    };
+    sessions[id] = session;
+    await chrome.storage.session.set(extra);
+    return session;
+  });
+}
+
+/** Forgets the session; closes its window unless `keepWindow`. Returns the last record. */
+export function closeSession(sessionId, { keepWindow = false } = {}) {
+  return withSessions(async (sessions) => {
+    const session = pickSession(sessions, sessionId);
+    delete sessions[session.id];
+    if (!keepWindow && !session.closed) {
+      await chrome.windows.remove(session.windowId).catch((error) => {
+        // The person may have closed it already: nothing left to close.
+        console.warn(`hopbench: closing session window ${session.windowId}:`, error);
+      });
+    }
+    return session;
+  });
+}
+
+/** The tabs of a session in session order, with what Chrome knows of each. */
+export async function describeTabs(session) {
+  const tabs = await Promise.all(
+    session.tabIds.map((tabId) => chrome.tabs.get(tabId).catch(() => null)),
+  );
+  return session.tabIds.map((tabId, index) => ({
+    index,
+    tabId,
+    url: tabs[index]?.url ?? '',
+    title: tabs[index]?.title ?? '',
+    current: tabId === session.currentTabId,
+  }));
+}
+
+/** What a page sees of a session (no internal bookkeeping). */
+export function sessionView(session) {
+  const { id, windowId, tabIds, currentTabId, step, startedAt, taskId, closed, answer } = session;
+  return { id, windowId, tabIds, currentTabId, step, startedAt, taskId, closed, answer };
+}
+
+// --- Membership changes (idempotent: several events may report the same tab) --------
+
+export function addTab(session, tabId) {
+  if (!session.tabIds.includes(tabId)) session.tabIds.push(tabId);
+}
+
+function removeTab(session, tabId) {
+  session.tabIds = session.tabIds.filter((id) => id !== tabId);
+  if (session.currentTabId === tabId) session.currentTabId = session.tabIds.at(-1) ?? null;
+}
+
+function joinByOpener(sourceTabId, tabId) {
+  return withSessions((sessions) => {
+    const session = sessionOfTab(sessions, sourceTabId);
+    if (session) addTab(session, tabId);
+  });
+}
+
+const logFailure = (what) => (error) => console.error(`hopbench: ${what} failed:`, error);
+
+/** Registers the session listeners; call once, synchronously, at the worker's top level. */
+export function registerSessionListeners() {
+  // target=_blank links and window.open, including popups in a window of their own.
+  chrome.webNavigation.onCreatedNavigationTarget.addListener(({ sourceTabId, tabId }) => {
+    joinByOpener(sourceTabId, tabId).catch(logFailure('adding an opened tab'));
+  });
+  chrome.tabs.onCreated.addListener((tab) => {
+    withSessions((sessions) => {
+      const session =
+        Object.values(sessions).find((s) => s.windowId === tab.windowId && !s.closed) ??
+        (tab.openerTabId !== undefined ? sessionOfTab(sessions, tab.openerTabId) : undefined);
+      if (session) addTab(session, tab.id);
+    }).catch(logFailure('adding a created tab'));
+  });
+  chrome.tabs.onActivated.addListener(({ tabId }) => {
+    withSessions((sessions) => {
+      const session = sessionOfTab(sessions, tabId);
+      if (session) session.currentTabId = tabId;
+    }).catch(logFailure('following the active tab'));
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    withSessions((sessions) => {
+      const session = sessionOfTab(sessions, tabId);
+      if (!session) return;
+      removeTab(session, tabId);
+      if (session.tabIds.length === 0) session.closed = true;
+    }).catch(logFailure('removing a closed tab'));
+  });
+}

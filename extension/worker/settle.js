@@ -1,0 +1,189 @@
+// Waiting until a page settles after an action, without a fixed sleep.
+//
+// Settled means, all at once: no main-frame navigation in flight in the watched tabs
+// (started → committed → completed or failed, seen through webNavigation), no network
+// request in flight for NETWORK_QUIET_MS (CDP Network events), and no DOM mutation for
+// DOM_QUIET_MS (MutationObserver in content/act.js). A timeout bounds the wait.
+//
+// The listeners here are added for one wait and removed after it. That is safe in an
+// MV3 worker: an ACT message is being answered, which keeps the worker alive, and no
+// state outlives the wait. (Listeners that must wake the worker are the top-level
+// ones in session.js and hops.js.)
+
+import { attach, childSessions, send } from './cdp.js';
+import { callActScriptIn } from './page-script.js';
+
+export const DEFAULT_SETTLE_TIMEOUT_MS = 5000;
+export const NETWORK_QUIET_MS = 300;
+export const DOM_QUIET_MS = 200;
+const POLL_MS = 25;
+
+// Long-lived connections never finish; waiting for them would always time out.
+const IGNORED_RESOURCE_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
+
+/**
+ * Starts watching a tab before the action, so requests and navigations the action
+ * starts are all seen. Call `finish()` after the action.
+ * @param {number} tabId
+ */
+export async function beginSettle(tabId) {
+  const started = performance.now();
+  const watched = new Set([tabId]);
+  const inflight = new Set();
+  const pendingNavigations = new Set();
+  const navigations = [];
+  let requestsSeen = 0;
+  let lastActivity = started;
+  const touch = () => {
+    lastActivity = performance.now();
+  };
+
+  const onCdpEvent = (source, method, params) => {
+    if (!watched.has(source.tabId)) return;
+    const key = `${source.sessionId ?? ''}/${params?.requestId}`;
+    if (method === 'Network.requestWillBeSent') {
+      if (IGNORED_RESOURCE_TYPES.has(params.type)) return;
+      inflight.add(key);
+      requestsSeen += 1;
+      touch();
+    } else if (method === 'Network.loadingFinished' || method === 'Network.loadingFailed') {
+      if (inflight.delete(key)) touch();
+    }
+  };
+  const isWatchedMainFrame = (d) => watched.has(d.tabId) && d.frameId === 0;
+  const onBefore = (d) => {
+    if (!isWatchedMainFrame(d)) return;
+    pendingNavigations.add(d.tabId);
+    touch();
+  };
+  const onCommitted = (d) => {
+    if (!isWatchedMainFrame(d)) return;
+    navigations.push({ tabId: d.tabId, url: d.url, transition: d.transitionType });
+    touch();
+  };
+  const onDone = (d) => {
+    if (!isWatchedMainFrame(d)) return;
+    pendingNavigations.delete(d.tabId);
+    touch();
+    // Start the new document's mutation watch now, so its DOM-quiet window runs
+    // during the network-quiet window instead of after it.
+    if (/^https?:/.test(d.url)) {
+      callActScriptIn(d.tabId, 0, 'quietFor', [0, 0]).catch((error) =>
+        // Replaced again already, or not scriptable: the final check covers it.
+        console.debug('hopbench: early DOM watch not started:', error.message),
+      );
+    }
+  };
+  // Same-document navigations (pushState, #fragment) commit without a load.
+  const onSameDocument = (d) => {
+    if (!isWatchedMainFrame(d)) return;
+    navigations.push({ tabId: d.tabId, url: d.url, transition: 'same_document' });
+    touch();
+  };
+  // A tab the action opens (target=_blank, window.open) is waited for too.
+  const onNewTarget = (d) => {
+    if (!watched.has(d.sourceTabId)) return;
+    watched.add(d.tabId);
+    pendingNavigations.add(d.tabId);
+    touch();
+  };
+  const listeners = [
+    [chrome.debugger.onEvent, onCdpEvent],
+    [chrome.webNavigation.onBeforeNavigate, onBefore],
+    [chrome.webNavigation.onCommitted, onCommitted],
+    [chrome.webNavigation.onCompleted, onDone],
+    [chrome.webNavigation.onErrorOccurred, onDone],
+    [chrome.webNavigation.onHistoryStateUpdated, onSameDocument],
+    [chrome.webNavigation.onReferenceFragmentUpdated, onSameDocument],
+    [chrome.webNavigation.onCreatedNavigationTarget, onNewTarget],
+  ];
+  for (const [event, fn] of listeners) event.addListener(fn);
+
+  await attach(tabId);
+  await enableNetwork(tabId);
+  const sinceStart = () => performance.now() - started;
+
+  return {
+    /**
+     * Waits until settled or `timeoutMs` after the action; `tabId` is the tab whose
+     * DOM must be quiet (the acted tab, or the tab an action switched to).
+     */
+    async finish({ timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS, domTabId = tabId } = {}) {
+      const actionDone = performance.now();
+      const deadline = actionDone + timeoutMs;
+      let dom = { checked: false, quiet: false };
+      try {
+        for (;;) {
+          const now = performance.now();
+          const netQuiet = inflight.size === 0 && pendingNavigations.size === 0 &&
+            now - Math.max(lastActivity, actionDone) >= NETWORK_QUIET_MS;
+          if (now >= deadline) break;
+          if (!netQuiet) {
+            await sleep(POLL_MS);
+            continue;
+          }
+          const before = lastActivity;
+          dom = await domQuiet(domTabId, deadline - performance.now());
+          // Settled only if the network stayed quiet while the DOM check ran.
+          if (lastActivity === before && inflight.size === 0 && pendingNavigations.size === 0) break;
+        }
+      } finally {
+        for (const [event, fn] of listeners) event.removeListener(fn);
+      }
+      const end = performance.now();
+      const timedOut =
+        end >= deadline && (inflight.size > 0 || pendingNavigations.size > 0 || !dom.quiet);
+      return {
+        ms: Math.round(end - actionDone),
+        totalMs: Math.round(end - started),
+        waitedFor: [
+          ...(navigations.length > 0 ? ['navigation'] : []),
+          ...(requestsSeen > 0 ? ['network'] : []),
+          ...(dom.checked ? ['dom'] : []),
+        ],
+        navigations,
+        requests: requestsSeen,
+        timedOut,
+        ...(timedOut
+          ? { pending: { requests: inflight.size, navigations: [...pendingNavigations], domQuiet: dom.quiet } }
+          : {}),
+        ...(dom.note ? { note: dom.note } : {}),
+        sinceArmedMs: Math.round(sinceStart()),
+      };
+    },
+  };
+}
+
+/** Network events for the tab and its out-of-process frames. */
+async function enableNetwork(tabId) {
+  await send(tabId, 'Network.enable');
+  for (const child of await childSessions(tabId)) {
+    await send(tabId, 'Network.enable', {}, child.sessionId).catch((error) =>
+      // A frame that went away since it was recorded has no requests to wait for.
+      console.debug('hopbench: Network.enable in an iframe session failed:', error.message),
+    );
+  }
+}
+
+/** DOM quiet in the tab's main frame; pages the extension cannot script are skipped. */
+async function domQuiet(tabId, maxMs) {
+  let tab;
+  try {
+    tab = await chrome.tabs.get(tabId);
+  } catch {
+    return { checked: false, quiet: true, note: `tab ${tabId} closed` };
+  }
+  if (!/^https?:/.test(tab.url ?? '')) {
+    return { checked: false, quiet: true, note: `no DOM check on ${tab.url || 'a blank tab'}` };
+  }
+  try {
+    const result = await callActScriptIn(tabId, 0, 'quietFor', [DOM_QUIET_MS, Math.max(0, maxMs)]);
+    return { checked: true, quiet: result.quiet };
+  } catch (error) {
+    // The document was replaced during the check: the navigation listeners saw it, and
+    // the loop checks the new document next.
+    return { checked: false, quiet: false, note: `DOM check interrupted: ${error.message}` };
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,106 @@
+//! Hop tracking exports: the extension keeps a session's tracker as an opaque JSON
+//! string in `chrome.storage.session` and passes it in and out of each call.
+//!
+//! Views (progress, verdict, outcome) cross as plain JS objects made by the
+//! JSON-compatible serializer: the default one turns maps (and `#[serde(flatten)]`
+//! structs such as `Event`) into ES `Map`s, which chrome.storage and
+//! `sendMessage` would flatten to `{}`.
+
+use super::to_js_error;
+use crate::tracker::Tracker;
+use serde::Serialize;
+use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(to_js_error)
+}
+
+/// JS numbers are f64; times are milliseconds since the session started.
+fn ms(time_ms: f64) -> u64 {
+    if time_ms.is_finite() && time_ms > 0.0 {
+        time_ms as u64
+    } else {
+        0
+    }
+}
+
+#[derive(Serialize)]
+struct Started<'a> {
+    state: String,
+    task: &'a crate::tracker::TaskSummary,
+    progress: crate::evaluator::Progress,
+}
+
+#[derive(Serialize)]
+struct Fed {
+    state: String,
+    outcome: crate::evaluator::Outcome,
+    progress: crate::evaluator::Progress,
+}
+
+/// `{state, task: {id, intent, start_urls}, progress}` from a task file's text in any
+/// supported format; `file_name` names it in errors (and gives MMInA its subset).
+#[wasm_bindgen]
+pub fn tracker_start(task_text: &str, file_name: &str) -> Result<JsValue, JsError> {
+    let tracker = Tracker::from_task_text(task_text, file_name).map_err(to_js_error)?;
+    to_js(&Started {
+        state: tracker.to_json().map_err(to_js_error)?,
+        task: &tracker.task,
+        progress: tracker.progress(),
+    })
+}
+
+/// Feeds a committed main-frame navigation; `{state, outcome, progress}`.
+#[wasm_bindgen]
+pub fn tracker_navigation(
+    state: &str,
+    step: u32,
+    time_ms: f64,
+    tab: u32,
+    url: &str,
+) -> Result<JsValue, JsError> {
+    let mut tracker = Tracker::from_json(state).map_err(to_js_error)?;
+    let outcome = tracker
+        .navigation(step, ms(time_ms), tab, url)
+        .map_err(to_js_error)?;
+    fed(&tracker, outcome)
+}
+
+/// Feeds the answer of `stop [answer]`; `{state, outcome, progress}`.
+#[wasm_bindgen]
+pub fn tracker_answer(
+    state: &str,
+    step: u32,
+    time_ms: f64,
+    text: &str,
+) -> Result<JsValue, JsError> {
+    let mut tracker = Tracker::from_json(state).map_err(to_js_error)?;
+    let outcome = tracker
+        .answer(step, ms(time_ms), text)
+        .map_err(to_js_error)?;
+    fed(&tracker, outcome)
+}
+
+fn fed(tracker: &Tracker, outcome: crate::evaluator::Outcome) -> Result<JsValue, JsError> {
+    to_js(&Fed {
+        state: tracker.to_json().map_err(to_js_error)?,
+        outcome,
+        progress: tracker.progress(),
+    })
+}
+
+/// `{done, total, at_end, current, hops: [{index, description, state, ...}]}`.
+#[wasm_bindgen]
+pub fn tracker_progress(state: &str) -> Result<JsValue, JsError> {
+    let tracker = Tracker::from_json(state).map_err(to_js_error)?;
+    to_js(&tracker.progress())
+}
+
+/// `{passed, hops_done, hops_total, hop_steps, answer, reason}` if the run ended now.
+#[wasm_bindgen]
+pub fn tracker_verdict(state: &str) -> Result<JsValue, JsError> {
+    let tracker = Tracker::from_json(state).map_err(to_js_error)?;
+    to_js(&tracker.verdict())
+}

@@ -1,0 +1,91 @@
+// Helpers for the session, action and hop e2e tests: protocol messages sent from an
+// extension page (as the popup would), element references taken with a Playwright CDP
+// session, and finding the Playwright page of a session tab.
+
+/** Sends `messages[constructorName](...args)` from an extension page; returns the reply. */
+export function send(extPage, constructorName, ...args) {
+  return extPage.evaluate(
+    async ([name, constructorArgs]) => {
+      const messages = await import('./messages.js');
+      return chrome.runtime.sendMessage(messages[name](...constructorArgs));
+    },
+    [constructorName, args],
+  );
+}
+
+/** Like `send`, but throws unless the reply is ok. */
+export async function sendOk(extPage, constructorName, ...args) {
+  const reply = await send(extPage, constructorName, ...args);
+  if (reply?.ok !== true) {
+    throw new Error(`${constructorName} failed: ${JSON.stringify(reply)}`);
+  }
+  return reply;
+}
+
+/** A task in our format whose start URLs are `startUrls`. */
+export function taskText({ id = 'e2e/task', startUrls, hops = [], finalAnswer }) {
+  const task = {
+    id,
+    intent: 'e2e test task',
+    start_urls: startUrls,
+    hops: hops.length > 0 ? hops : [{ condition: { kind: 'url', op: 'contains', value: 'never-reached-marker' } }],
+  };
+  if (finalAnswer) task.final_answer = finalAnswer;
+  return JSON.stringify(task);
+}
+
+/** Starts a session on `startUrls`; returns the START_SESSION reply. */
+export function startSession(extPage, startUrls, extra = {}) {
+  return sendOk(extPage, 'startSession', { taskText: taskText({ startUrls, ...extra }) });
+}
+
+/** Waits for the Playwright page whose URL satisfies `predicate` (a session tab). */
+export async function waitForPage(context, predicate, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const page = context.pages().find((p) => predicate(p.url()));
+    if (page) {
+      await page.waitForLoadState('load');
+      return page;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no page matched within ${timeoutMs} ms; open: ${context.pages().map((p) => p.url())}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The element reference the observation would produce for `selector` in the page's
+ * main frame: DOM.getDocument → DOM.querySelector → DOM.describeNode.
+ */
+export async function elementRef(page, selector) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    if (!nodeId) throw new Error(`no element matches ${selector} in ${page.url()}`);
+    const { node } = await cdp.send('DOM.describeNode', { nodeId });
+    return { targetId: null, backendNodeId: node.backendNodeId };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Reference to an element found by a page expression (e.g. inside a shadow root). */
+export async function elementRefByExpression(page, expression) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression });
+    if (!result.objectId) throw new Error(`${expression} gave no element`);
+    const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId });
+    return { targetId: null, backendNodeId: node.backendNodeId };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Text of an element, for reading the state pages display. */
+export function textOf(page, selector) {
+  return page.locator(selector).textContent();
+}
