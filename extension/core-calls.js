@@ -10,6 +10,11 @@ export const CORE_CALLS = Object.freeze({
     expectArgs('core_version', args, 0);
     return core.core_version();
   },
+  canonical_action: (core, args) => {
+    expectArgs('canonical_action', args, 1);
+    if (typeof args[0] !== 'string') throw new Error('canonical_action takes the action text');
+    return core.canonical_action(args[0]);
+  },
 });
 
 function expectArgs(fn, args, count) {

@@ -46,10 +46,7 @@ export function isCoreCall(msg) {
 
 // === Observation (extension pages → worker) ========================================
 
-/** Messages of the observation feature, sent by extension pages. */
-export const PAGE_TO_WORKER = Object.freeze({
-  OBSERVE_TAB: 'page-to-worker/observe-tab',
-});
+// PAGE_TO_WORKER (below, with the session messages) holds OBSERVE_TAB.
 
 const OBSERVE_OPTION_CHECKS = Object.freeze({
   mode: (v) => typeof v === 'string',
@@ -131,7 +128,9 @@ export function isFromExtensionPage(sender) {
 //   GET_VERDICT     { ok, verdict }
 // `sessionId` may be left out while exactly one session is open.
 
+/** Messages sent by extension pages about observation, sessions, actions and hops. */
 export const PAGE_TO_WORKER = Object.freeze({
+  OBSERVE_TAB: 'page-to-worker/observe-tab',
   START_SESSION: 'page-to-worker/start-session',
   END_SESSION: 'page-to-worker/end-session',
   LIST_SESSION_TABS: 'page-to-worker/list-session-tabs',
@@ -202,8 +201,13 @@ export function isListSessionTabs(msg) {
  * @typedef {{ targetId: string|null, backendNodeId: number }} ElementRef `targetId`
  *   null is the tab's main target, otherwise an out-of-process iframe's target.
  */
-export function act({ sessionId, tabId, action, element, settleTimeoutMs }) {
-  return { type: PAGE_TO_WORKER.ACT, sessionId, tabId, action, element, settleTimeoutMs };
+/**
+ * One agent step. Give either `actionText` as the model printed it (`click [12]`: parsed
+ * by the core, `[id]` resolved through the tab's last observation) or a parsed `action`
+ * with an explicit `element` reference.
+ */
+export function act({ sessionId, tabId, action, actionText, element, settleTimeoutMs }) {
+  return { type: PAGE_TO_WORKER.ACT, sessionId, tabId, action, actionText, element, settleTimeoutMs };
 }
 
 export function isElementRef(value) {
@@ -221,8 +225,10 @@ export function isAct(msg) {
     msg.type === PAGE_TO_WORKER.ACT &&
     isOptionalSessionId(msg.sessionId) &&
     (msg.tabId === undefined || isTabId(msg.tabId)) &&
-    isPlainObject(msg.action) &&
-    ACTION_KINDS.includes(msg.action.kind) &&
+    // Exactly one of the two spellings of the action.
+    (typeof msg.actionText === 'string'
+      ? msg.action === undefined
+      : isPlainObject(msg.action) && ACTION_KINDS.includes(msg.action.kind)) &&
     (msg.element === undefined || isElementRef(msg.element)) &&
     (msg.settleTimeoutMs === undefined ||
       (Number.isFinite(msg.settleTimeoutMs) && msg.settleTimeoutMs >= 0))

@@ -14,7 +14,9 @@ export const MARK_ATTRIBUTE = 'data-hopbench-target';
 export class StepError extends Error {}
 
 export function describeRef(ref) {
-  return `element ${ref.backendNodeId}${ref.targetId ? ` in frame target ${ref.targetId}` : ''}`;
+  // `[id]` is what the agent wrote; the node id is what the debugger knows it by.
+  const name = ref.id !== undefined ? `element [${ref.id}]` : `element ${ref.backendNodeId}`;
+  return `${name}${ref.targetId ? ` in frame target ${ref.targetId}` : ''}`;
 }
 
 async function sessionFor(tabId, ref) {

@@ -4,6 +4,7 @@
 
 import {
   PAGE_TO_WORKER,
+  errorText,
   isAct,
   isEndSession,
   isGetProgress,
@@ -14,6 +15,7 @@ import {
 } from '../messages.js';
 import { runAction } from './actions.js';
 import { detach } from './cdp.js';
+import { resolveElement } from './observe.js';
 import {
   createTracker,
   eventLogOf,
@@ -76,16 +78,43 @@ async function act(readyCore, msg) {
     s.step += 1;
     return { ...s, actTabId: tabId };
   });
+  const tabId = session.actTabId;
+  const target = await actionAndElement(core, tabId, msg);
+  if (target.error) {
+    // Unparseable output or an unknown id is a recorded no-op step, not a failure.
+    return okReply({ step: session.step, result: { effect: null, error: target.error, settle: null } });
+  }
   const ctx = {
     core,
     sessionId: session.id,
     session,
-    tabId: session.actTabId,
-    action: msg.action,
-    element: msg.element,
+    tabId,
+    action: target.action,
+    element: target.element,
   };
   const result = await runAction(ctx, { recordAnswer, settleTimeoutMs: msg.settleTimeoutMs });
   return okReply({ step: session.step, result });
+}
+
+/**
+ * The parsed action and its element reference: from `actionText` through the core's
+ * parser and the tab's id registry, or as given. `{error}` names what is wrong.
+ */
+async function actionAndElement(core, tabId, msg) {
+  if (msg.actionText === undefined) return { action: msg.action, element: msg.element };
+  let action;
+  try {
+    action = core.parse_action(msg.actionText);
+  } catch (error) {
+    return { error: `cannot parse the action ${JSON.stringify(msg.actionText)}: ${errorText(error)}` };
+  }
+  if (action.id === undefined || msg.element !== undefined) return { action, element: msg.element };
+  try {
+    const ref = await resolveElement(tabId, action.id);
+    return { action, element: { ...ref, id: action.id } };
+  } catch (error) {
+    return { error: `no element [${action.id}] on this page: ${errorText(error)}` };
+  }
 }
 
 async function getProgress(readyCore, msg) {

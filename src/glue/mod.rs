@@ -4,19 +4,21 @@
 //! knows nothing of the browser. Each export lives in [`exports`] and is a few lines:
 //! convert arguments, call the core, convert the result or the error.
 
+mod action;
 mod console;
 mod error;
 mod exports;
-mod observation;
 mod hops;
+mod observation;
 mod panic_hook;
 
+pub use action::{canonical_action, parse_action};
 pub use error::to_js_error;
 pub use exports::{core_version, take_last_panic};
-pub use observation::{observe, resolve_element};
 pub use hops::{
     tracker_answer, tracker_navigation, tracker_progress, tracker_start, tracker_verdict,
 };
+pub use observation::{observe, resolve_element};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
