@@ -11,6 +11,7 @@ pub mod event;
 pub mod import;
 pub mod judge;
 pub mod metrics;
+pub mod model;
 pub mod observation;
 pub mod task;
 pub mod tracker;

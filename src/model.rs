@@ -1,0 +1,60 @@
+//! Provider-neutral model calls: what the agent asks a model and what comes back.
+//!
+//! The agent builds a [`ModelRequest`]; a provider module turns it into the HTTP body
+//! of one API (OpenAI-compatible, Anthropic Messages, Gemini) and parses the reply into
+//! a [`ModelReply`]. The transport (fetch) stays in the browser glue.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+/// One piece of a message: text, or an image as base64 bytes with its MIME type
+/// (the three APIs all take base64 parts; none can fetch our local pages' images).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Part {
+    Text { text: String },
+    Image { mime: String, base64: String },
+}
+
+impl Part {
+    pub fn text(text: impl Into<String>) -> Self {
+        Part::Text { text: text.into() }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub parts: Vec<Part>,
+}
+
+/// Everything a provider needs besides its own settings (URL, model, key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelRequest {
+    /// The system prompt (role, rules, examples).
+    pub system: String,
+    /// The conversation, oldest first; the last message is the current user turn.
+    pub messages: Vec<Message>,
+    pub temperature: f32,
+    pub max_tokens: u32,
+}
+
+/// Tokens counted by the provider for one call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// The text the model produced, and what it cost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelReply {
+    pub text: String,
+    pub usage: Usage,
+}
