@@ -6,6 +6,8 @@
     reason = "test helpers: a panic with the value is the failure report"
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -17,7 +19,7 @@ fn hopbench(args: &[&str]) -> Output {
 }
 
 fn task17() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/mmina-task-17.json")
+    common::task17_path()
 }
 
 fn stdout(o: &Output) -> String {

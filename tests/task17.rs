@@ -6,12 +6,13 @@
     reason = "test helpers: a panic with the value is the failure report"
 )]
 
+mod common;
+
 use hopbench::evaluator::{HopQueue, Verdict};
 use hopbench::event::{Event, EventBody};
 use hopbench::import::{import_file, Format};
 use hopbench::judge::NoJudge;
 use hopbench::task::Task;
-use std::path::Path;
 
 const LANDING: &str = "https://library.kiwix.org/viewer#wikipedia_en_all_maxi_2024-01/A/User%3AThe_other_Kiwix_guy/Landing";
 const ARTICLE: &str =
@@ -21,7 +22,7 @@ const TOKYO: &str = "https://www.eventbrite.com/d/japan--tokyo/events/";
 const SAN_FRANCISCO: &str = "https://www.eventbrite.com/d/ca--san-francisco/events/";
 
 fn task17() -> Task {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/mmina-task-17.json");
+    let path = common::task17_path();
     let result = import_file(&path);
     assert_eq!(result.format, Some(Format::Mmina));
     result.outcome.unwrap()
