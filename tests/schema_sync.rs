@@ -30,6 +30,7 @@ const FULL: &str = r#"{
     {"kind": "page_text", "contains": ["c"], "case_sensitive": true},
     {"kind": "answer", "must_include": ["m"], "exact_match": "e", "fuzzy_match": ["f"]}]}}],
   "final_answer": {"condition": {"must_include": ["m"], "exact_match": "e", "fuzzy_match": ["f"]}, "required": false},
+  "reference_trajectory": ["click {link 'A'}", "stop [m]"],
   "source": {"format": "hopbench", "file": "f.json", "notes": ["n"]}
 }"#;
 

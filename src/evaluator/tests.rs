@@ -25,6 +25,7 @@ fn task(hops: Vec<Hop>, final_answer: Option<FinalAnswer>) -> Task {
         reference_sites: vec![],
         hops,
         final_answer,
+        reference_trajectory: Vec::new(),
         source: None,
     }
 }

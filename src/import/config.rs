@@ -73,6 +73,7 @@ pub(crate) fn import_config(text: &str, file: &Path, format: Format) -> Result<T
         start_urls,
         hops,
         final_answer,
+        reference_trajectory: Vec::new(),
         source: Some(TaskSource {
             format: format.name().to_string(),
             file: Some(file.display().to_string()),

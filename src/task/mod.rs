@@ -31,6 +31,12 @@ pub struct Task {
     pub hops: Vec<Hop>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_answer: Option<FinalAnswer>,
+    /// The actions a person would take to solve the task, in the action language with
+    /// each element written as `{role 'name'}` instead of an `[id]` (ids are only known
+    /// once a page is observed). The replay agent follows it; bundled tasks carry one so
+    /// tests prove every task solvable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reference_trajectory: Vec<String>,
     /// Where the task came from and how it was mapped, when imported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<TaskSource>,
