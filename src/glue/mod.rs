@@ -8,9 +8,11 @@ mod action;
 mod console;
 mod error;
 mod exports;
+mod fetch;
 mod hops;
 mod observation;
 mod panic_hook;
+mod provider;
 
 pub use action::{canonical_action, parse_action};
 pub use error::to_js_error;
@@ -19,6 +21,7 @@ pub use hops::{
     tracker_answer, tracker_navigation, tracker_progress, tracker_start, tracker_verdict,
 };
 pub use observation::{observe, resolve_element};
+pub use provider::{model_call, test_connection};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

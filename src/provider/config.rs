@@ -122,6 +122,21 @@ fn default_timeout_ms() -> u64 {
     120_000
 }
 
+/// Bounds that keep a call sane whatever the caller passed: at least one try and at
+/// most 10; a timeout from 1 s (a shorter one fails every real model) to 10 min.
+const TRIES: std::ops::RangeInclusive<u32> = 1..=10;
+const TIMEOUT_MS: std::ops::RangeInclusive<u64> = 1_000..=600_000;
+
+impl CallOptions {
+    pub fn normalized(mut self) -> Self {
+        self.max_tries = self.max_tries.clamp(*TRIES.start(), *TRIES.end());
+        self.timeout_ms = self
+            .timeout_ms
+            .clamp(*TIMEOUT_MS.start(), *TIMEOUT_MS.end());
+        self
+    }
+}
+
 impl Default for CallOptions {
     fn default() -> Self {
         CallOptions {

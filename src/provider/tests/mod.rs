@@ -1,13 +1,13 @@
 //! Native tests of the provider core: request shapes per API, replies read from
 //! fixture bodies (`tests/provider_replies/`), error kinds, retry timing and hints.
 
+mod config;
 mod errors;
 mod hints;
 mod log;
 mod replies;
 mod requests;
 mod retry;
-mod urls;
 
 use super::*;
 use crate::model::{Message, ModelRequest, Part, Role};

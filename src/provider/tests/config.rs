@@ -1,4 +1,17 @@
+//! URL handling and call options.
+
 use super::super::url::{encode_path_segment, host_of, is_local, port_of};
+use super::CallOptions;
+
+#[test]
+fn call_options_default_and_are_bounded() {
+    let options: CallOptions = serde_json::from_str("{}").unwrap();
+    assert_eq!(options, CallOptions::default());
+    assert_eq!((options.max_tries, options.timeout_ms), (4, 120_000));
+    let wild: CallOptions = serde_json::from_str(r#"{"max_tries": 0, "timeout_ms": 5}"#).unwrap();
+    let wild = wild.normalized();
+    assert_eq!((wild.max_tries, wild.timeout_ms), (1, 1_000));
+}
 
 #[test]
 fn host_and_port_are_read_from_base_urls() {
