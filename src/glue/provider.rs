@@ -119,7 +119,7 @@ fn decode_options(options: &JsValue) -> Decoded<CallOptions> {
 
 fn decode<T: DeserializeOwned>(value: &JsValue, what: &str) -> Decoded<T> {
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
-        let error = CallError::config(format!("the {what} are not valid: {e}"));
+        let error = CallError::config(format!("invalid {what}: {e}"));
         CallOutcome::failed_before_sending(
             error,
             "This is a bug in the caller of model_call; the message says which field is wrong."
