@@ -67,6 +67,23 @@ async function testConnection(coreModule, msg) {
   });
 }
 
+/**
+ * chrome.storage.local is readable by content scripts by default, and it holds the API
+ * keys. Content scripts run inside web pages, so restrict the area to the extension's
+ * own pages and worker. The setting persists; calling it at every start is cheap and
+ * covers updates. Chrome versions without it for `local` only get a warning.
+ */
+export function restrictStorageToExtension() {
+  const local = chrome.storage.local;
+  if (typeof local.setAccessLevel !== 'function') {
+    console.warn('hopbench: this Chrome cannot hide chrome.storage.local from content scripts');
+    return;
+  }
+  local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).catch((error) => {
+    console.warn(`hopbench: chrome.storage.local stays readable by content scripts: ${errorText(error)}`);
+  });
+}
+
 /** The handler table for background.js; `coreModule()` resolves to the core. */
 export function settingsHandlers(coreModule) {
   return {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { launchExtension } from './harness.mjs';
+import { startSites } from './sites.mjs';
 
 const APIS = ['openai', 'anthropic', 'gemini'];
 const MODELS = { openai: 'gpt-fake-mini', anthropic: 'claude-fake-1', gemini: 'gemini-fake-flash' };
@@ -247,6 +248,36 @@ describe('model providers', { timeout: 240_000 }, () => {
     assert.deepEqual(errorLeaks, [], 'errors');
     await reloaded.close();
     await popup.close();
+  });
+
+  test('a content script in a web page cannot read the stored key', async () => {
+    const stored = await ext.worker.evaluate(() => chrome.storage.local.get('settings.agent'));
+    const key = stored['settings.agent'].model.api_key;
+    assert.ok(key.length > 10, 'a key is stored (saved by the test before)');
+    const sites = await startSites({ names: ['alpha'] });
+    try {
+      const page = await ext.openPage(sites.url('alpha', '/'));
+      const seen = await ext.worker.evaluate(async (url) => {
+        const [tab] = await chrome.tabs.query({ url });
+        const [result] = await chrome.scripting.executeScript({
+          target: { tabId: tab.id },
+          func: async () => {
+            try {
+              if (!chrome.storage?.local) return 'no chrome.storage.local here';
+              return JSON.stringify(await chrome.storage.local.get(null));
+            } catch (error) {
+              return `refused: ${error.message}`;
+            }
+          },
+        });
+        return result.result;
+      }, sites.url('alpha', '/'));
+      assert.ok(!seen.includes(key), `a content script read: ${seen}`);
+      assert.match(seen, /^(refused|no chrome\.storage)/);
+      await page.close();
+    } finally {
+      await sites.close();
+    }
   });
 
   test('invalid fields are refused, named and marked, and nothing is saved', async () => {
