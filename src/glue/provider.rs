@@ -6,8 +6,8 @@
 use super::fetch::{cancelled, is_aborted, send, sleep};
 use crate::model::ModelRequest;
 use crate::provider::{
-    build_request, connection_check_request, hint, parse_reply, CallError, CallLog, CallOptions,
-    CallOutcome, ProviderConfig, RetryPolicy,
+    build_request, connection_check_request, hint, parse_reply, redact, CallError, CallLog,
+    CallOptions, CallOutcome, ProviderConfig, RetryPolicy,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -130,14 +130,10 @@ fn decode<T: DeserializeOwned>(value: &JsValue, what: &str) -> Decoded<T> {
 
 fn redact_outcome(mut outcome: CallOutcome, key: &str) -> CallOutcome {
     if let Some(error) = outcome.error.as_mut() {
-        error.message = CallError::config(error.message.clone())
-            .redacted(key)
-            .message;
+        error.message = redact(&error.message, key);
     }
     for attempt in &mut outcome.attempts {
-        attempt.message = CallError::config(attempt.message.clone())
-            .redacted(key)
-            .message;
+        attempt.message = redact(&attempt.message, key);
     }
     outcome
 }

@@ -80,13 +80,20 @@ impl CallError {
         Self::new(ErrorKind::Empty, message)
     }
 
-    /// Replaces every occurrence of `key` in the message. Keys shorter than 8
-    /// characters are not real keys, and replacing them would garble ordinary words.
+    /// The same error with every occurrence of `key` in its message replaced.
     pub fn redacted(mut self, key: &str) -> Self {
-        if key.len() >= 8 && self.message.contains(key) {
-            self.message = self.message.replace(key, "[API key]");
-        }
+        self.message = redact(&self.message, key);
         self
+    }
+}
+
+/// `text` with every occurrence of `key` replaced by `[API key]`. Keys shorter than 8
+/// characters are not real keys, and replacing them would garble ordinary words.
+pub fn redact(text: &str, key: &str) -> String {
+    if key.len() >= 8 && text.contains(key) {
+        text.replace(key, "[API key]")
+    } else {
+        text.to_string()
     }
 }
 

@@ -26,7 +26,7 @@ mod retry;
 mod url;
 
 pub use config::{CallOptions, ProviderConfig, ProviderKind};
-pub use error::{CallError, ErrorKind};
+pub use error::{redact, CallError, ErrorKind};
 pub use hint::hint;
 pub use http::{HttpReply, HttpRequest};
 pub use http_date::parse_retry_after;

@@ -132,6 +132,41 @@ describe('model providers', { timeout: 240_000 }, () => {
     assert.match(shown.hint, /restart/);
   });
 
+  test('a separate judge model is saved and tested on its own', async () => {
+    await fillModel(options, { api: 'openai', baseUrl: fake.baseUrl('openai') });
+    await setRuns(options);
+    await options.check('#judge-enabled');
+    await options.selectOption('#judge-provider', 'gemini');
+    await options.fill('#judge-base_url', fake.baseUrl('gemini'));
+    await options.fill('#judge-model', 'gemini-judge');
+    await options.fill('#judge-api_key', FAKE_KEY);
+    fake.script({ text: 'I am the judge.' });
+    await options.click('#test-judge');
+    await options.waitForFunction(() =>
+      ['success', 'error'].includes(document.getElementById('test-judge-result').dataset.state));
+    const box = options.locator('#test-judge-result');
+    assert.equal(await box.getAttribute('data-state'), 'success', await box.textContent());
+    assert.equal(await box.locator('.reply').textContent(), 'I am the judge.');
+    assert.equal(fake.requests.length, 1);
+    assert.equal(fake.requests[0].api, 'gemini');
+    assert.equal(fake.requests[0].model, 'gemini-judge');
+    const stored = await ext.worker.evaluate(() => chrome.storage.local.get('settings.agent'));
+    assert.equal(stored['settings.agent'].judge.model, 'gemini-judge');
+    assert.equal(stored['settings.agent'].model.provider, 'openai', 'the agent model is unchanged');
+
+    // Without a judge, testing it says the agent model judges.
+    await options.uncheck('#judge-enabled');
+    await save(options);
+    const reply = await options.evaluate(async () => {
+      const { testConnection } = await import('./messages.js');
+      return chrome.runtime.sendMessage(testConnection({ which: 'judge' }));
+    });
+    assert.deepEqual(reply, {
+      ok: false,
+      error: 'no separate judge model is set: the agent model judges fuzzy answers',
+    });
+  });
+
   describe('retries, through the worker', () => {
     before(async () => {
       await fillModel(options, { api: 'anthropic', baseUrl: fake.baseUrl('anthropic') });
