@@ -47,7 +47,8 @@
 //   arrival), status (the status answered), served ('scripted' | 'default' | 'origin'
 //   | 'auth' | 'invalid' | 'not-found'), aborted }]
 //
-// Other helpers: fake.waitForRequests(n, timeoutMs), fake.pending() (script entries
+// Other helpers: fake.waitForRequests(n, timeoutMs), fake.waitUntil(condition,
+// timeoutMs) (polls, e.g. until a client's abort has reached the server), fake.pending() (script entries
 // left), fake.reset() (empties script and log; keeps key and origins),
 // fake.setApiKey(key | null), fake.setAllowedOrigins(origins | null).
 
@@ -108,6 +109,7 @@ export async function startFakeProviders({ apiKey = FAKE_KEY, allowedOrigins = n
     },
     waitForRequests: (count, timeoutMs = 10_000) => waitFor(() => state.requests.length >= count, timeoutMs,
       () => `expected ${count} requests, got ${state.requests.length}`),
+    waitUntil: (condition, timeoutMs = 10_000) => waitFor(condition, timeoutMs, () => `${condition} never held`),
     close: () =>
       new Promise((ok) => {
         server.closeAllConnections?.();

@@ -146,8 +146,7 @@ describe('fake providers', () => {
       post(REQUESTS.openai(fake.baseUrl('openai')), { signal: AbortSignal.timeout(200) }),
       /abort|timeout/i,
     );
-    await new Promise((ok) => setTimeout(ok, 100));
-    assert.equal(fake.requests[0].aborted, true);
+    await fake.waitUntil(() => fake.requests[0].aborted);
     assert.equal(fake.requests[0].status, null);
   });
 });
