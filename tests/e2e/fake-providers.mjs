@@ -47,10 +47,12 @@
 //   arrival), status (the status answered), served ('scripted' | 'default' | 'origin'
 //   | 'auth' | 'invalid' | 'not-found'), aborted }]
 //
-// Other helpers: fake.waitForRequests(n, timeoutMs), fake.waitUntil(condition,
-// timeoutMs) (polls, e.g. until a client's abort has reached the server), fake.pending() (script entries
-// left), fake.reset() (empties script and log; keeps key and origins),
-// fake.setApiKey(key | null), fake.setAllowedOrigins(origins | null).
+// Other helpers:
+//   fake.waitForRequests(n, timeoutMs)    until n requests have arrived
+//   fake.waitUntil(condition, timeoutMs)  polls, e.g. until a client's abort reached us
+//   fake.pending()                        script entries not used yet
+//   fake.reset()                          empties script and log (keeps key, origins)
+//   fake.setApiKey(key | null), fake.setAllowedOrigins(origins | null)
 
 import { createServer } from 'node:http';
 import { checkRequest } from './fake-providers-checks.mjs';
