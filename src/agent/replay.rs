@@ -33,6 +33,7 @@ impl Agent {
             }
         };
         let (action_text, why) = match step.target() {
+            // Without a target the text is used as written; the id goes nowhere.
             None => (step.with_id(0), String::new()),
             Some(target) => match find_element(observation, target) {
                 Some(id) => (step.with_id(id), format!(", where {target} is [{id}]")),

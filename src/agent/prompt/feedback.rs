@@ -34,6 +34,8 @@ pub fn act_failed_feedback(action: &Action, observation: &str, error: &str) -> S
             "`{action}` was not carried out: there is no element [{id}] on the page ({error}). \
              Use only ids shown in the current observation."
         ),
-        None => format!("`{action}` was not carried out: {error}."),
+        // Not "was not carried out": a driver that stopped mid-action reports an error
+        // although the action may have run.
+        None => format!("`{action}` failed: {error}."),
     }
 }

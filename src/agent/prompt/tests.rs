@@ -167,10 +167,7 @@ fn a_missing_element_is_named_in_the_feedback() {
         observation,
         "the element is hidden",
     );
-    assert_eq!(
-        other,
-        "`click [12]` was not carried out: the element is hidden."
-    );
+    assert_eq!(other, "`click [12]` failed: the element is hidden.");
 }
 
 #[test]

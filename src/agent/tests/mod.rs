@@ -6,6 +6,7 @@
     reason = "test helpers: a panic with the value is the failure report"
 )]
 
+mod endings;
 mod harness;
 mod replay;
 mod resume;
