@@ -13,6 +13,8 @@ pub mod judge;
 pub mod metrics;
 pub mod model;
 pub mod observation;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sandbox;
 pub mod task;
 pub mod tracker;
 
