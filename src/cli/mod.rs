@@ -122,7 +122,9 @@ fn run_sandbox(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
     #[cfg(target_arch = "wasm32")]
     {
         let _ = (args, out);
-        Err(CliError::Runtime("the sandbox is not part of the wasm build".into()))
+        Err(CliError::Runtime(
+            "the sandbox is not part of the wasm build".into(),
+        ))
     }
 }
 

@@ -35,7 +35,9 @@ fn parse(args: &[OsString]) -> Result<Config, CliError> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--port-base" => {
-                let value = it.next().ok_or_else(|| usage("--port-base needs a number"))?;
+                let value = it
+                    .next()
+                    .ok_or_else(|| usage("--port-base needs a number"))?;
                 config.port_base = value
                     .parse()
                     .ok()
@@ -43,9 +45,15 @@ fn parse(args: &[OsString]) -> Result<Config, CliError> {
                     .ok_or_else(|| usage(&format!("--port-base: {value:?} is not a port number (1-65535; default {DEFAULT_PORT_BASE})")))?;
             }
             "--host" => {
-                config.host = it.next().ok_or_else(|| usage("--host needs an address, e.g. 127.0.0.1"))?;
+                config.host = it
+                    .next()
+                    .ok_or_else(|| usage("--host needs an address, e.g. 127.0.0.1"))?;
             }
-            other => return Err(usage(&format!("unknown argument {other:?} (options: --port-base N, --host ADDR)"))),
+            other => {
+                return Err(usage(&format!(
+                    "unknown argument {other:?} (options: --port-base N, --host ADDR)"
+                )))
+            }
         }
     }
     Ok(config)

@@ -22,7 +22,7 @@ impl Date {
         let month: u32 = parts.next()?.parse().ok()?;
         let day: u32 = parts.next()?.parse().ok()?;
         let date = Date { year, month, day };
-        (month >= 1 && month <= 12 && day >= 1 && day <= days_in_month(year, month)).then_some(date)
+        ((1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month)).then_some(date)
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
@@ -76,6 +76,9 @@ mod tests {
         assert_eq!(span(Some("2027-02-27"), Some("2027-03-01")), Some(2));
         assert_eq!(span(Some("2026-12-04"), Some("2026-12-01")), None);
         assert_eq!(Date::parse("2026-02-30"), None);
-        assert_eq!(Date::parse("2026-12-05").map(Date::pretty).as_deref(), Some("Sat 5 Dec 2026"));
+        assert_eq!(
+            Date::parse("2026-12-05").map(Date::pretty).as_deref(),
+            Some("Sat 5 Dec 2026")
+        );
     }
 }

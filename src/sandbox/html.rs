@@ -80,7 +80,12 @@ pub fn not_found(ctx: &Ctx, what: &str) -> Resp {
         esc(what)
     );
     for (pattern, about) in ctx.def.routes {
-        let _ = write!(body, "<li><code>{}</code>: {}</li>", esc(pattern), esc(about));
+        let _ = write!(
+            body,
+            "<li><code>{}</code>: {}</li>",
+            esc(pattern),
+            esc(about)
+        );
     }
     body.push_str("</ul><p><a href=\"/\">Back to the home page</a></p>");
     page(ctx, "Page not found", &body).with_status(404)
@@ -132,11 +137,19 @@ pub fn paginate<'a, T>(req: &Req, items: &'a [T], per_page: usize) -> (&'a [T], 
 pub fn facet(req: &Req, heading: &str, param: &str, options: &[(String, String)]) -> String {
     let mut out = format!("<section><h3>{}</h3><ul>", esc(heading));
     let current = req.get(param).unwrap_or("");
-    let default = if param == "sort" { "Recommended" } else { "Any" };
+    let default = if param == "sort" {
+        "Recommended"
+    } else {
+        "Any"
+    };
     let any = std::iter::once((String::new(), default.to_string()));
     for (value, label) in any.chain(options.iter().cloned()) {
         if value.eq_ignore_ascii_case(current) {
-            let _ = write!(out, "<li><strong aria-current=\"true\">{}</strong></li>", esc(&label));
+            let _ = write!(
+                out,
+                "<li><strong aria-current=\"true\">{}</strong></li>",
+                esc(&label)
+            );
         } else {
             let _ = write!(
                 out,
@@ -171,7 +184,11 @@ pub fn input(label: &str, name: &str, kind: &str, value: &str) -> String {
 pub fn select(label: &str, name: &str, options: &[(String, String)], value: &str) -> String {
     let mut out = format!("<label>{} <select name=\"{name}\">", esc(label));
     for (v, l) in options {
-        let sel = if v.eq_ignore_ascii_case(value) { " selected" } else { "" };
+        let sel = if v.eq_ignore_ascii_case(value) {
+            " selected"
+        } else {
+            ""
+        };
         let _ = write!(out, "<option value=\"{}\"{sel}>{}</option>", esc(v), esc(l));
     }
     out.push_str("</select></label>");
@@ -237,6 +254,9 @@ mod tests {
 
     #[test]
     fn escapes_markup() {
-        assert_eq!(esc("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
     }
 }

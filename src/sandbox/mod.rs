@@ -123,7 +123,10 @@ impl Sandbox {
 
     /// (site, base URL) of every running site, in table order.
     pub fn urls(&self) -> Vec<(&'static SiteDef, &str)> {
-        self.running.iter().map(|r| (r.def, r.url.as_str())).collect()
+        self.running
+            .iter()
+            .map(|r| (r.def, r.url.as_str()))
+            .collect()
     }
 
     pub fn url_of(&self, key: &str) -> Option<&str> {

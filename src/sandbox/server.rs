@@ -12,7 +12,9 @@ use tiny_http::{Header, Method, Response, Server};
 pub(super) struct Running {
     pub def: &'static SiteDef,
     pub url: String,
-    server: Arc<Server>,
+    host: String,
+    port: u16,
+    server: Option<Arc<Server>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -39,20 +41,37 @@ impl Running {
         let thread = std::thread::Builder::new()
             .name(format!("sandbox-{}", def.key))
             .spawn(move || serve(def, site.as_ref(), &worker, &urls))
-            .map_err(|e| SandboxError::Server(format!("{}: cannot start a thread: {e}", def.name)))?;
+            .map_err(|e| {
+                SandboxError::Server(format!("{}: cannot start a thread: {e}", def.name))
+            })?;
         Ok(Running {
             def,
             url: format!("http://{host}:{port}"),
-            server,
+            host: host.to_string(),
+            port,
+            server: Some(server),
             thread: Some(thread),
         })
     }
 
-    /// Wakes the request loop so it returns, and waits for it.
+    /// Wakes the request loop, waits for it, closes the listener and waits until the
+    /// port is free again, so a restart on the same ports cannot race the old one.
     pub fn stop(&mut self) {
-        self.server.unblock();
+        let Some(server) = self.server.take() else {
+            return;
+        };
+        server.unblock();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
+        }
+        // Dropping the last handle wakes tiny_http's accept thread, which then closes
+        // the socket; it does not wait for that, so we poll (bounded) until bind works.
+        drop(server);
+        for _ in 0..100 {
+            if TcpListener::bind((self.host.as_str(), self.port)).is_ok() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
     }
 }

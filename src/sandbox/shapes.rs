@@ -220,7 +220,14 @@ fn bridge(c: &mut Canvas, m: Rgb, a: Rgb) {
 }
 
 fn skyline(c: &mut Canvas, m: Rgb, a: Rgb) {
-    let blocks = [(10, 60), (46, 30), (84, 80), (118, 16), (156, 50), (196, 40)];
+    let blocks = [
+        (10, 60),
+        (46, 30),
+        (84, 80),
+        (118, 16),
+        (156, 50),
+        (196, 40),
+    ];
     for (x, top) in blocks {
         c.rect(x, top, 34, 136 - top, m);
         for y in (top + 8..128).step_by(16) {

@@ -2,9 +2,14 @@
 //! type and transmission filters → a car page → booking confirmation. A car's colour
 //! is only in its picture ("which car is red?" needs the image).
 
-use super::{by_slug, check_specs, cities, city_options, find_city, image, labelled, load, reference, City, SandboxError};
+use super::{
+    by_slug, check_specs, cities, city_options, find_city, image, labelled, load, reference, City,
+    SandboxError,
+};
 use crate::sandbox::date::{span, Date};
-use crate::sandbox::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::sandbox::html::{
+    self, esc, facet, form, img, input, money, opts, page, paginate, select,
+};
 use crate::sandbox::http::{encode, Req, Resp};
 use crate::sandbox::shapes::ImageSpec;
 use crate::sandbox::site::{Ctx, Site, SiteDef};
@@ -64,11 +69,17 @@ struct Cars {
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let cars: Vec<Car> = load("cars.json", include_str!("../../../data/sandbox/cars.json"))?;
     check_specs("cars.json", cars.iter().map(|c| (c.id.as_str(), &c.image)))?;
-    Ok(Box::new(Cars { cars, cities: cities()? }))
+    Ok(Box::new(Cars {
+        cars,
+        cities: cities()?,
+    }))
 }
 
 fn type_name(kind: &str) -> &str {
-    TYPES.iter().find(|(k, _)| *k == kind).map_or(kind, |(_, n)| n)
+    TYPES
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or(kind, |(_, n)| n)
 }
 
 /// `city=..&pickup=..&dropoff=..` of the request, for links that keep the trip.
@@ -82,27 +93,53 @@ fn trip_query(req: &Req) -> String {
 
 impl Cars {
     fn search_form(&self, req: &Req) -> String {
-        let city = req.get("city").and_then(|c| find_city(&self.cities, c)).map_or("", |c| c.slug.as_str());
+        let city = req
+            .get("city")
+            .and_then(|c| find_city(&self.cities, c))
+            .map_or("", |c| c.slug.as_str());
         form(
             "/cars/search",
             "Car search",
             &[
                 select("Pick-up city", "city", &city_options(&self.cities), city),
-                input("Pick-up date", "pickup", "date", req.get("pickup").unwrap_or("")),
-                input("Drop-off date", "dropoff", "date", req.get("dropoff").unwrap_or("")),
+                input(
+                    "Pick-up date",
+                    "pickup",
+                    "date",
+                    req.get("pickup").unwrap_or(""),
+                ),
+                input(
+                    "Drop-off date",
+                    "dropoff",
+                    "date",
+                    req.get("dropoff").unwrap_or(""),
+                ),
             ],
             "Search cars",
         )
     }
 
     fn home(&self, ctx: &Ctx, req: &Req) -> Resp {
-        let body = format!("<h1>Rent a car</h1>{}<p>Prices per day in US dollars, insurance included.</p>", self.search_form(req));
+        let body = format!(
+            "<h1>Rent a car</h1>{}<p>Prices per day in US dollars, insurance included.</p>",
+            self.search_form(req)
+        );
         page(ctx, "", &body)
     }
 
     fn row(c: &Car, days: Option<i64>, trip: &str) -> String {
-        let total = days.map_or(String::new(), |d| format!(" · ${} for {d} day{}", money(f64::from(c.price) * d as f64, 0), if d == 1 { "" } else { "s" }));
-        let q = if trip.is_empty() { String::new() } else { format!("?{trip}") };
+        let total = days.map_or(String::new(), |d| {
+            format!(
+                " · ${} for {d} day{}",
+                money(f64::from(c.price) * d as f64, 0),
+                if d == 1 { "" } else { "s" }
+            )
+        });
+        let q = if trip.is_empty() {
+            String::new()
+        } else {
+            format!("?{trip}")
+        };
         format!(
             "<li class=\"result\">{}<div><h3><a href=\"/car/{}{}\">{}</a></h3><p>{} · {} seats · {} bags · {}</p><p>Supplier: {}</p>\
 <p class=\"price\">${} per day{total}</p></div></li>",
@@ -122,8 +159,14 @@ impl Cars {
             .cars
             .iter()
             .filter(|c| c.cities.contains(&city.slug))
-            .filter(|c| req.get("type").is_none_or(|t| c.kind.eq_ignore_ascii_case(t)))
-            .filter(|c| req.get("transmission").is_none_or(|t| c.transmission.eq_ignore_ascii_case(t)))
+            .filter(|c| {
+                req.get("type")
+                    .is_none_or(|t| c.kind.eq_ignore_ascii_case(t))
+            })
+            .filter(|c| {
+                req.get("transmission")
+                    .is_none_or(|t| c.transmission.eq_ignore_ascii_case(t))
+            })
             .collect();
         match req.get("sort") {
             Some("seats") => shown.sort_by_key(|c| (std::cmp::Reverse(c.seats), c.price)),
@@ -131,7 +174,11 @@ impl Cars {
         }
         let (items, nav) = paginate(req, &shown, 4);
         let dates = match (days, req.get("pickup").and_then(Date::parse)) {
-            (Some(n), Some(d)) => format!(" from {} for {n} day{}", d.pretty(), if n == 1 { "" } else { "s" }),
+            (Some(n), Some(d)) => format!(
+                " from {} for {n} day{}",
+                d.pretty(),
+                if n == 1 { "" } else { "s" }
+            ),
             _ => " (add dates to see the total price)".to_string(),
         };
         let _ = write!(
@@ -158,7 +205,12 @@ impl Cars {
             return html::not_found(ctx, &req.path);
         };
         let days = span(req.get("pickup"), req.get("dropoff"));
-        let places: Vec<&str> = c.cities.iter().filter_map(|s| find_city(&self.cities, s)).map(|x| x.name.as_str()).collect();
+        let places: Vec<&str> = c
+            .cities
+            .iter()
+            .filter_map(|s| find_city(&self.cities, s))
+            .map(|x| x.name.as_str())
+            .collect();
         let mut body = format!(
             "<h1>{} <small>or similar</small></h1><figure>{}</figure><dl><dt>Type</dt><dd>{}</dd><dt>Seats</dt><dd>{}</dd><dt>Bags</dt><dd>{}</dd>\
 <dt>Transmission</dt><dd>{}</dd><dt>Mileage</dt><dd>{}</dd><dt>Supplier</dt><dd>{}</dd><dt>Price</dt><dd class=\"price\">${} per day</dd>\
@@ -166,7 +218,10 @@ impl Cars {
             esc(&c.model), img(&format!("/img/{}.png", c.id), &c.model, 320), type_name(&c.kind), c.seats, c.bags,
             esc(&c.transmission), esc(&c.mileage), esc(&c.company), c.price, esc(&places.join(", ")),
         );
-        let city_ok = req.get("city").and_then(|x| find_city(&self.cities, x)).filter(|x| c.cities.contains(&x.slug));
+        let city_ok = req
+            .get("city")
+            .and_then(|x| find_city(&self.cities, x))
+            .filter(|x| c.cities.contains(&x.slug));
         match (days, city_ok) {
             (Some(d), Some(city)) => {
                 let _ = write!(
@@ -187,12 +242,22 @@ impl Cars {
         let Some(c) = by_slug(&self.cars, id, |c| &c.id) else {
             return html::not_found(ctx, &req.path);
         };
-        let city = req.get("city").and_then(|x| find_city(&self.cities, x)).filter(|x| c.cities.contains(&x.slug));
-        let (Some(days), Some(city), Some(from)) = (span(req.get("pickup"), req.get("dropoff")), city, req.get("pickup").and_then(Date::parse)) else {
+        let city = req
+            .get("city")
+            .and_then(|x| find_city(&self.cities, x))
+            .filter(|x| c.cities.contains(&x.slug));
+        let (Some(days), Some(city), Some(from)) = (
+            span(req.get("pickup"), req.get("dropoff")),
+            city,
+            req.get("pickup").and_then(Date::parse),
+        ) else {
             return page(ctx, "Booking", "<h1>Booking</h1><p role=\"alert\">Choose a city where this car is available and your dates first.</p>").with_status(400);
         };
         let name = req.get("name").unwrap_or("Driver");
-        let code = reference("DA", &[&c.id, &city.slug, &from.iso(), &days.to_string(), name]);
+        let code = reference(
+            "DA",
+            &[&c.id, &city.slug, &from.iso(), &days.to_string(), name],
+        );
         let body = format!(
             "<h1>Car booked</h1><p role=\"status\">Booking reference <strong>{code}</strong> for {}.</p>\
 <p>{} in {} from {} for {days} day{}. Total <span class=\"price\">${}</span>.</p>",
@@ -219,7 +284,9 @@ impl Site for Cars {
             ["car", id] => self.car(ctx, req, id),
             ["car", id, "book"] => self.book(ctx, req, id),
             ["fleet"] => self.fleet(ctx),
-            ["img", file] => image(ctx, file, |s| by_slug(&self.cars, s, |c| &c.id).map(|c| labelled(&c.image, &c.model))),
+            ["img", file] => image(ctx, file, |s| {
+                by_slug(&self.cars, s, |c| &c.id).map(|c| labelled(&c.image, &c.model))
+            }),
             _ => html::not_found(ctx, &req.path),
         }
     }

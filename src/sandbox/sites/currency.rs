@@ -14,10 +14,17 @@ pub const DEF: SiteDef = SiteDef {
     tagline: "Live-looking exchange rates, frozen for the sandbox",
     offset: 7,
     accent: "#0b6e4f",
-    nav: &[("Converter", "/"), ("Rate table", "/rates"), ("Currencies", "/currencies")],
+    nav: &[
+        ("Converter", "/"),
+        ("Rate table", "/rates"),
+        ("Currencies", "/currencies"),
+    ],
     routes: &[
         ("/", "the converter form"),
-        ("/convert?amount=100&from=USD&to=JPY", "a conversion with its rate"),
+        (
+            "/convert?amount=100&from=USD&to=JPY",
+            "a conversion with its rate",
+        ),
         ("/rates?base=EUR", "every rate against one base currency"),
         ("/currencies", "all currencies"),
         ("/currency/JPY", "one currency"),
@@ -44,7 +51,10 @@ struct Currency {
 struct CoinConvert(Data);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load("currency.json", include_str!("../../../data/sandbox/currency.json"))?;
+    let data: Data = load(
+        "currency.json",
+        include_str!("../../../data/sandbox/currency.json"),
+    )?;
     Ok(Box::new(CoinConvert(data)))
 }
 
@@ -96,7 +106,14 @@ impl CoinConvert {
             "<h1>Currency converter</h1>{}<h2>Popular conversions</h2><ul>",
             self.converter("100", "USD", "EUR")
         );
-        for (f, t) in [("USD", "EUR"), ("EUR", "GBP"), ("USD", "JPY"), ("GBP", "USD"), ("AUD", "USD"), ("EUR", "THB")] {
+        for (f, t) in [
+            ("USD", "EUR"),
+            ("EUR", "GBP"),
+            ("USD", "JPY"),
+            ("GBP", "USD"),
+            ("AUD", "USD"),
+            ("EUR", "THB"),
+        ] {
             let _ = write!(
                 body,
                 "<li><a href=\"/convert?amount=100&amp;from={f}&amp;to={t}\">100 {f} to {t}</a></li>"
@@ -108,8 +125,15 @@ impl CoinConvert {
 
     fn convert(&self, ctx: &Ctx, req: &Req) -> Resp {
         let amount_text = req.get("amount").unwrap_or("1");
-        let (from, to) = (req.get("from").unwrap_or("USD"), req.get("to").unwrap_or("EUR"));
-        let amount: Option<f64> = amount_text.replace(',', "").parse().ok().filter(|a: &f64| a.is_finite() && *a >= 0.0);
+        let (from, to) = (
+            req.get("from").unwrap_or("USD"),
+            req.get("to").unwrap_or("EUR"),
+        );
+        let amount: Option<f64> = amount_text
+            .replace(',', "")
+            .parse()
+            .ok()
+            .filter(|a: &f64| a.is_finite() && *a >= 0.0);
         let mut body = format!("<h1>Convert {} to {}</h1>", esc(from), esc(to));
         body.push_str(&self.converter(amount_text, from, to));
         match (self.find(from), self.find(to), amount) {
@@ -121,17 +145,35 @@ impl CoinConvert {
 <p>1 {} = {} {}</p><p>1 {} = {} {}</p><p>Mid-market rate as of {}.</p>\
 <p><a href=\"/convert?amount={}&amp;from={}&amp;to={}\">Swap: convert {} to {}</a></p>\
 <p><a href=\"/currency/{}\">About the {}</a></p></section>",
-                    money(a, 2), esc(&f.code), money(a * rate, 2), esc(&t.code),
-                    esc(&f.code), rate_text(rate), esc(&t.code),
-                    esc(&t.code), rate_text(1.0 / rate), esc(&f.code),
+                    money(a, 2),
+                    esc(&f.code),
+                    money(a * rate, 2),
+                    esc(&t.code),
+                    esc(&f.code),
+                    rate_text(rate),
+                    esc(&t.code),
+                    esc(&t.code),
+                    rate_text(1.0 / rate),
+                    esc(&f.code),
                     esc(&self.0.as_of),
-                    encode(amount_text), esc(&t.code), esc(&f.code), esc(&t.code), esc(&f.code),
-                    esc(&t.code), esc(&t.name),
+                    encode(amount_text),
+                    esc(&t.code),
+                    esc(&f.code),
+                    esc(&t.code),
+                    esc(&f.code),
+                    esc(&t.code),
+                    esc(&t.name),
                 );
-                page(ctx, &format!("{} {} to {}", money(a, 2), f.code, t.code), &body)
+                page(
+                    ctx,
+                    &format!("{} {} to {}", money(a, 2), f.code, t.code),
+                    &body,
+                )
             }
             _ => {
-                body.push_str("<p role=\"alert\">Choose two known currencies and a non-negative amount.</p>");
+                body.push_str(
+                    "<p role=\"alert\">Choose two known currencies and a non-negative amount.</p>",
+                );
                 page(ctx, "Conversion error", &body).with_status(400)
             }
         }
@@ -168,7 +210,13 @@ impl CoinConvert {
     fn list(&self, ctx: &Ctx) -> Resp {
         let mut body = String::from("<h1>Currencies</h1><ul>");
         for c in &self.0.currencies {
-            let _ = write!(body, "<li><a href=\"/currency/{}\">{} ({})</a></li>", esc(&c.code), esc(&c.name), esc(&c.code));
+            let _ = write!(
+                body,
+                "<li><a href=\"/currency/{}\">{} ({})</a></li>",
+                esc(&c.code),
+                esc(&c.name),
+                esc(&c.code)
+            );
         }
         body.push_str("</ul>");
         page(ctx, "Currencies", &body)

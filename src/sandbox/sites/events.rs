@@ -2,7 +2,10 @@
 //! page → tickets. Searching redirects to the city's canonical list URL, as real event
 //! sites do (`/events/search?city=tokyo` → `/events/tokyo`).
 
-use super::{check_specs, cities, city_options, find_city, image, labelled, load, reference, City, SandboxError};
+use super::{
+    check_specs, cities, city_options, find_city, image, labelled, load, reference, City,
+    SandboxError,
+};
 use crate::sandbox::date::Date;
 use crate::sandbox::html::{self, esc, facet, form, img, input, opts, page, paginate, select};
 use crate::sandbox::http::{encode, Req, Resp};
@@ -83,13 +86,25 @@ struct Events {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let events: Vec<Event> = load("events.json", include_str!("../../../data/sandbox/events.json"))?;
-    check_specs("events.json", events.iter().map(|e| (e.slug.as_str(), &e.image)))?;
-    Ok(Box::new(Events { events, cities: cities()? }))
+    let events: Vec<Event> = load(
+        "events.json",
+        include_str!("../../../data/sandbox/events.json"),
+    )?;
+    check_specs(
+        "events.json",
+        events.iter().map(|e| (e.slug.as_str(), &e.image)),
+    )?;
+    Ok(Box::new(Events {
+        events,
+        cities: cities()?,
+    }))
 }
 
 fn category_name(slug: &str) -> &str {
-    CATEGORIES.iter().find(|(k, _)| *k == slug).map_or(slug, |(_, n)| n)
+    CATEGORIES
+        .iter()
+        .find(|(k, _)| *k == slug)
+        .map_or(slug, |(_, n)| n)
 }
 
 impl Events {
@@ -102,14 +117,22 @@ impl Events {
             &[
                 select("City", "city", &city_options(&self.cities), city),
                 input("Date", "date", "date", req.get("date").unwrap_or("")),
-                select("Category", "category", &cats, req.get("category").unwrap_or("")),
+                select(
+                    "Category",
+                    "category",
+                    &cats,
+                    req.get("category").unwrap_or(""),
+                ),
             ],
             "Find events",
         )
     }
 
     fn home(&self, ctx: &Ctx, req: &Req) -> Resp {
-        let mut body = format!("<h1>Discover events</h1>{}<h2>Browse by category</h2><ul>", self.search_form("", req));
+        let mut body = format!(
+            "<h1>Discover events</h1>{}<h2>Browse by category</h2><ul>",
+            self.search_form("", req)
+        );
         for (slug, name) in CATEGORIES {
             let n = self.events.iter().filter(|e| e.category == *slug).count();
             let _ = write!(body, "<li>{name}: {n} events</li>");
@@ -122,7 +145,12 @@ impl Events {
         let mut body = String::from("<h1>Events by city</h1><ul>");
         for c in &self.cities {
             let n = self.events.iter().filter(|e| e.city == c.slug).count();
-            let _ = write!(body, "<li><a href=\"/events/{}\">Events in {}</a> ({n})</li>", esc(&c.slug), esc(&c.name));
+            let _ = write!(
+                body,
+                "<li><a href=\"/events/{}\">Events in {}</a> ({n})</li>",
+                esc(&c.slug),
+                esc(&c.name)
+            );
         }
         body.push_str("</ul>");
         page(ctx, "Events by city", &body)
@@ -130,7 +158,10 @@ impl Events {
 
     fn search(&self, ctx: &Ctx, req: &Req) -> Resp {
         let Some(city) = req.get("city").and_then(|c| find_city(&self.cities, c)) else {
-            let body = format!("<h1>Find events</h1>{}<p role=\"alert\">Choose a city.</p>", self.search_form("", req));
+            let body = format!(
+                "<h1>Find events</h1>{}<p role=\"alert\">Choose a city.</p>",
+                self.search_form("", req)
+            );
             return page(ctx, "Find events", &body);
         };
         let mut target = format!("/events/{}", city.slug);
@@ -154,14 +185,20 @@ impl Events {
             .filter(|e| e.city == city.slug)
             .filter(|e| req.get("date").is_none_or(|d| e.date == d))
             .filter(|e| req.get("month").is_none_or(|m| e.date.starts_with(m)))
-            .filter(|e| req.get("category").is_none_or(|c| e.category.eq_ignore_ascii_case(c)))
+            .filter(|e| {
+                req.get("category")
+                    .is_none_or(|c| e.category.eq_ignore_ascii_case(c))
+            })
             .collect();
         match req.get("sort") {
             Some("price") => shown.sort_by_key(|e| (e.price, e.date.clone())),
             _ => shown.sort_by_key(|e| (e.date.clone(), e.time.clone())),
         }
         let (items, nav) = paginate(req, &shown, 4);
-        let on = req.get("date").and_then(Date::parse).map_or(String::new(), |d| format!(" on {}", d.pretty()));
+        let on = req
+            .get("date")
+            .and_then(Date::parse)
+            .map_or(String::new(), |d| format!(" on {}", d.pretty()));
         let mut body = format!(
             "<h1>Events in {}{on}</h1>{}<div class=\"layout\"><aside aria-label=\"Filters\">{}{}{}</aside><section aria-label=\"Events\"><ul class=\"results\">",
             esc(&city.name),
@@ -186,14 +223,17 @@ impl Events {
     }
 
     fn find(&self, city: &str, slug: &str) -> Option<&Event> {
-        self.events.iter().find(|e| e.city == city && e.slug == slug)
+        self.events
+            .iter()
+            .find(|e| e.city == city && e.slug == slug)
     }
 
     fn event(&self, ctx: &Ctx, req: &Req, city: &str, slug: &str) -> Resp {
         let Some(e) = self.find(city, slug) else {
             return html::not_found(ctx, &req.path);
         };
-        let city_name = find_city(&self.cities, &e.city).map_or(e.city.as_str(), |c| c.name.as_str());
+        let city_name =
+            find_city(&self.cities, &e.city).map_or(e.city.as_str(), |c| c.name.as_str());
         let body = format!(
             "<nav aria-label=\"Breadcrumb\"><a href=\"/events/{}\">Events in {}</a></nav><h1>{}</h1><figure>{}</figure>\
 <dl><dt>When</dt><dd>{}</dd><dt>Where</dt><dd>{}, {}</dd><dt>Category</dt><dd>{}</dd><dt>Price</dt><dd class=\"price\">{}</dd>\
@@ -217,7 +257,11 @@ impl Events {
         let qty = req.num("qty").unwrap_or(1).clamp(1, 10);
         let name = req.get("name").unwrap_or("Guest");
         let code = reference("CE", &[&e.slug, &qty.to_string(), name]);
-        let total = if e.price == 0 { "Free".to_string() } else { format!("${}", e.price * qty) };
+        let total = if e.price == 0 {
+            "Free".to_string()
+        } else {
+            format!("${}", e.price * qty)
+        };
         let body = format!(
             "<h1>You're going!</h1><p role=\"status\">Order <strong>{code}</strong> for {}: {qty} ticket(s) to {} on {}.</p><p>Total: <span class=\"price\">{total}</span></p>",
             esc(name), esc(&e.title), esc(&e.when()),
@@ -235,7 +279,12 @@ impl Site for Events {
             ["events", city] => self.list(ctx, req, city),
             ["events", city, slug] => self.event(ctx, req, city, slug),
             ["events", city, slug, "tickets"] => self.tickets(ctx, req, city, slug),
-            ["img", file] => image(ctx, file, |s| self.events.iter().find(|e| e.slug == s).map(|e| labelled(&e.image, &e.title))),
+            ["img", file] => image(ctx, file, |s| {
+                self.events
+                    .iter()
+                    .find(|e| e.slug == s)
+                    .map(|e| labelled(&e.image, &e.title))
+            }),
             _ => html::not_found(ctx, &req.path),
         }
     }

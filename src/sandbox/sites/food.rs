@@ -1,7 +1,10 @@
 //! TableTime (timeout-like food guide): restaurants by city with cuisine and price
 //! filters, sorting and pagination, and a page per restaurant.
 
-use super::{by_slug, check_specs, cities, city_options, cmp_f64, find_city, image, labelled, load, City, SandboxError};
+use super::{
+    by_slug, check_specs, cities, city_options, cmp_f64, find_city, image, labelled, load, City,
+    SandboxError,
+};
 use crate::sandbox::html::{self, esc, facet, form, img, page, paginate, select};
 use crate::sandbox::http::{encode, Req, Resp};
 use crate::sandbox::shapes::ImageSpec;
@@ -18,8 +21,14 @@ pub const DEF: SiteDef = SiteDef {
     nav: &[("Home", "/")],
     routes: &[
         ("/", "pick a city and cuisine"),
-        ("/restaurants/search?city=<slug>&cuisine=<cuisine>", "redirects to /restaurants/<city>?cuisine="),
-        ("/restaurants/<city>?cuisine=<cuisine>&price=<1-4>&sort=<rating|price|name>&page=<n>", "restaurants in a city"),
+        (
+            "/restaurants/search?city=<slug>&cuisine=<cuisine>",
+            "redirects to /restaurants/<city>?cuisine=",
+        ),
+        (
+            "/restaurants/<city>?cuisine=<cuisine>&price=<1-4>&sort=<rating|price|name>&page=<n>",
+            "restaurants in a city",
+        ),
         ("/restaurant/<slug>", "a restaurant"),
         ("/img/<slug>.png", "a restaurant's picture"),
     ],
@@ -51,9 +60,18 @@ struct Food {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let places: Vec<Restaurant> = load("restaurants.json", include_str!("../../../data/sandbox/restaurants.json"))?;
-    check_specs("restaurants.json", places.iter().map(|r| (r.slug.as_str(), &r.image)))?;
-    Ok(Box::new(Food { places, cities: cities()? }))
+    let places: Vec<Restaurant> = load(
+        "restaurants.json",
+        include_str!("../../../data/sandbox/restaurants.json"),
+    )?;
+    check_specs(
+        "restaurants.json",
+        places.iter().map(|r| (r.slug.as_str(), &r.image)),
+    )?;
+    Ok(Box::new(Food {
+        places,
+        cities: cities()?,
+    }))
 }
 
 fn dollars(n: u32) -> String {
@@ -62,15 +80,23 @@ fn dollars(n: u32) -> String {
 
 fn title_case(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+    c.next()
+        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }
 
 impl Food {
     fn cuisines(&self, city: Option<&str>) -> Vec<(String, String)> {
-        let mut all: Vec<&str> = self.places.iter().filter(|r| city.is_none_or(|c| r.city == c)).map(|r| r.cuisine.as_str()).collect();
+        let mut all: Vec<&str> = self
+            .places
+            .iter()
+            .filter(|r| city.is_none_or(|c| r.city == c))
+            .map(|r| r.cuisine.as_str())
+            .collect();
         all.sort_unstable();
         all.dedup();
-        all.into_iter().map(|c| (c.to_string(), title_case(c))).collect()
+        all.into_iter()
+            .map(|c| (c.to_string(), title_case(c)))
+            .collect()
     }
 
     fn search_form(&self, city: &str, cuisine: &str) -> String {
@@ -79,15 +105,26 @@ impl Food {
         form(
             "/restaurants/search",
             "Restaurant search",
-            &[select("City", "city", &city_options(&self.cities), city), select("Cuisine", "cuisine", &cuisines, cuisine)],
+            &[
+                select("City", "city", &city_options(&self.cities), city),
+                select("Cuisine", "cuisine", &cuisines, cuisine),
+            ],
             "Find restaurants",
         )
     }
 
     fn home(&self, ctx: &Ctx) -> Resp {
-        let mut body = format!("<h1>Eat well everywhere</h1>{}<h2>Cities</h2><ul>", self.search_form("", ""));
+        let mut body = format!(
+            "<h1>Eat well everywhere</h1>{}<h2>Cities</h2><ul>",
+            self.search_form("", "")
+        );
         for c in &self.cities {
-            let _ = write!(body, "<li><a href=\"/restaurants/{}\">Best restaurants in {}</a></li>", esc(&c.slug), esc(&c.name));
+            let _ = write!(
+                body,
+                "<li><a href=\"/restaurants/{}\">Best restaurants in {}</a></li>",
+                esc(&c.slug),
+                esc(&c.name)
+            );
         }
         body.push_str("</ul>");
         page(ctx, "", &body)
@@ -100,7 +137,10 @@ impl Food {
                 None => format!("/restaurants/{}", c.slug),
             }),
             None => {
-                let body = format!("<h1>Find restaurants</h1>{}<p role=\"alert\">Choose a city.</p>", self.search_form("", req.get("cuisine").unwrap_or("")));
+                let body = format!(
+                    "<h1>Find restaurants</h1>{}<p role=\"alert\">Choose a city.</p>",
+                    self.search_form("", req.get("cuisine").unwrap_or(""))
+                );
                 page(ctx, "Find restaurants", &body)
             }
         }
@@ -114,7 +154,10 @@ impl Food {
             .places
             .iter()
             .filter(|r| r.city == city.slug)
-            .filter(|r| req.get("cuisine").is_none_or(|c| r.cuisine.eq_ignore_ascii_case(c)))
+            .filter(|r| {
+                req.get("cuisine")
+                    .is_none_or(|c| r.cuisine.eq_ignore_ascii_case(c))
+            })
             .filter(|r| req.num("price").is_none_or(|p| r.price == p))
             .collect();
         match req.get("sort") {
@@ -172,7 +215,9 @@ impl Site for Food {
             ["restaurants", "search"] => self.search(ctx, req),
             ["restaurants", city] => self.list(ctx, req, city),
             ["restaurant", slug] => self.restaurant(ctx, req, slug),
-            ["img", file] => image(ctx, file, |s| by_slug(&self.places, s, |r| &r.slug).map(|r| labelled(&r.image, &r.name))),
+            ["img", file] => image(ctx, file, |s| {
+                by_slug(&self.places, s, |r| &r.slug).map(|r| labelled(&r.image, &r.name))
+            }),
             _ => html::not_found(ctx, &req.path),
         }
     }

@@ -2,9 +2,14 @@
 //! and amenity, sort, page through results; a hotel page with the stay's total and a
 //! reservation confirmation.
 
-use super::{reference, check_specs, cities, city_options, cmp_f64, find_city, image, labelled, load, City, SandboxError};
+use super::{
+    check_specs, cities, city_options, cmp_f64, find_city, image, labelled, load, reference, City,
+    SandboxError,
+};
 use crate::sandbox::date::{span, Date};
-use crate::sandbox::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::sandbox::html::{
+    self, esc, facet, form, img, input, money, opts, page, paginate, select,
+};
 use crate::sandbox::http::{Req, Resp};
 use crate::sandbox::shapes::ImageSpec;
 use crate::sandbox::site::{Ctx, Site, SiteDef};
@@ -53,49 +58,97 @@ struct Hotels {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let hotels: Vec<Hotel> = load("hotels.json", include_str!("../../../data/sandbox/hotels.json"))?;
-    check_specs("hotels.json", hotels.iter().map(|h| (h.slug.as_str(), &h.image)))?;
-    Ok(Box::new(Hotels { hotels, cities: cities()? }))
+    let hotels: Vec<Hotel> = load(
+        "hotels.json",
+        include_str!("../../../data/sandbox/hotels.json"),
+    )?;
+    check_specs(
+        "hotels.json",
+        hotels.iter().map(|h| (h.slug.as_str(), &h.image)),
+    )?;
+    Ok(Box::new(Hotels {
+        hotels,
+        cities: cities()?,
+    }))
 }
 
 /// The stay part of a query string (`checkin=..&checkout=..&guests=..`), for links.
 fn stay_query(req: &Req) -> String {
     ["checkin", "checkout", "guests"]
         .iter()
-        .filter_map(|k| req.get(k).map(|v| format!("{k}={}", crate::sandbox::http::encode(v))))
+        .filter_map(|k| {
+            req.get(k)
+                .map(|v| format!("{k}={}", crate::sandbox::http::encode(v)))
+        })
         .collect::<Vec<_>>()
         .join("&")
 }
 
 impl Hotels {
     fn search_form(&self, req: &Req) -> String {
-        let city = req.get("city").and_then(|c| find_city(&self.cities, c)).map_or("", |c| c.slug.as_str());
+        let city = req
+            .get("city")
+            .and_then(|c| find_city(&self.cities, c))
+            .map_or("", |c| c.slug.as_str());
         form(
             "/hotels/search",
             "Hotel search",
             &[
                 select("Destination", "city", &city_options(&self.cities), city),
-                input("Check-in", "checkin", "date", req.get("checkin").unwrap_or("")),
-                input("Check-out", "checkout", "date", req.get("checkout").unwrap_or("")),
-                input("Guests", "guests", "number", req.get("guests").unwrap_or("2")),
+                input(
+                    "Check-in",
+                    "checkin",
+                    "date",
+                    req.get("checkin").unwrap_or(""),
+                ),
+                input(
+                    "Check-out",
+                    "checkout",
+                    "date",
+                    req.get("checkout").unwrap_or(""),
+                ),
+                input(
+                    "Guests",
+                    "guests",
+                    "number",
+                    req.get("guests").unwrap_or("2"),
+                ),
             ],
             "Search hotels",
         )
     }
 
     fn home(&self, ctx: &Ctx, req: &Req) -> Resp {
-        let mut body = format!("<h1>Find your stay</h1>{}<h2>Popular destinations</h2><ul>", self.search_form(req));
+        let mut body = format!(
+            "<h1>Find your stay</h1>{}<h2>Popular destinations</h2><ul>",
+            self.search_form(req)
+        );
         for c in &self.cities {
             let n = self.hotels.iter().filter(|h| h.city == c.slug).count();
-            let _ = write!(body, "<li><a href=\"/hotels/search?city={}\">Hotels in {}</a> ({n})</li>", esc(&c.slug), esc(&c.name));
+            let _ = write!(
+                body,
+                "<li><a href=\"/hotels/search?city={}\">Hotels in {}</a> ({n})</li>",
+                esc(&c.slug),
+                esc(&c.name)
+            );
         }
         body.push_str("</ul>");
         page(ctx, "", &body)
     }
 
     fn row(h: &Hotel, nights: Option<i64>, stay: &str) -> String {
-        let total = nights.map_or(String::new(), |n| format!(" · ${} for {n} night{}", money(f64::from(h.price) * n as f64, 0), if n == 1 { "" } else { "s" }));
-        let q = if stay.is_empty() { String::new() } else { format!("?{stay}") };
+        let total = nights.map_or(String::new(), |n| {
+            format!(
+                " · ${} for {n} night{}",
+                money(f64::from(h.price) * n as f64, 0),
+                if n == 1 { "" } else { "s" }
+            )
+        });
+        let q = if stay.is_empty() {
+            String::new()
+        } else {
+            format!("?{stay}")
+        };
         format!(
             "<li class=\"result\">{}<div><h3><a href=\"/hotel/{}{}\">{}</a></h3><p>{} stars · {} · Guest rating {:.1}/10 ({} reviews)</p>\
 <p class=\"price\">${} per night{total}</p><p>{}</p></div></li>",
@@ -113,7 +166,10 @@ impl Hotels {
         };
         let nights = span(req.get("checkin"), req.get("checkout"));
         let in_city: Vec<&Hotel> = self.hotels.iter().filter(|h| h.city == city.slug).collect();
-        let mut amenities: Vec<&str> = in_city.iter().flat_map(|h| h.amenities.iter().map(String::as_str)).collect();
+        let mut amenities: Vec<&str> = in_city
+            .iter()
+            .flat_map(|h| h.amenities.iter().map(String::as_str))
+            .collect();
         amenities.sort_unstable();
         amenities.dedup();
         let mut shown: Vec<&Hotel> = in_city
@@ -121,7 +177,10 @@ impl Hotels {
             .copied()
             .filter(|h| req.num("stars").is_none_or(|s| h.stars == s))
             .filter(|h| req.num("max_price").is_none_or(|m| h.price <= m))
-            .filter(|h| req.get("amenity").is_none_or(|a| h.amenities.iter().any(|x| x.eq_ignore_ascii_case(a))))
+            .filter(|h| {
+                req.get("amenity")
+                    .is_none_or(|a| h.amenities.iter().any(|x| x.eq_ignore_ascii_case(a)))
+            })
             .collect();
         match req.get("sort") {
             Some("price") => shown.sort_by_key(|h| h.price),
@@ -130,9 +189,16 @@ impl Hotels {
             _ => {}
         }
         let (items, nav) = paginate(req, &shown, 5);
-        let amenity_opts: Vec<(String, String)> = amenities.iter().map(|a| (a.to_string(), a.to_string())).collect();
+        let amenity_opts: Vec<(String, String)> = amenities
+            .iter()
+            .map(|a| (a.to_string(), a.to_string()))
+            .collect();
         let dates = match (nights, req.get("checkin").and_then(Date::parse)) {
-            (Some(n), Some(d)) => format!(" from {} for {n} night{}", d.pretty(), if n == 1 { "" } else { "s" }),
+            (Some(n), Some(d)) => format!(
+                " from {} for {n} night{}",
+                d.pretty(),
+                if n == 1 { "" } else { "s" }
+            ),
             _ => " (add dates to see the total price)".to_string(),
         };
         let _ = write!(
@@ -206,7 +272,10 @@ impl Hotels {
         let Some(h) = self.hotels.iter().find(|h| h.slug == slug) else {
             return html::not_found(ctx, &req.path);
         };
-        let (Some(n), Some(d)) = (span(req.get("checkin"), req.get("checkout")), req.get("checkin").and_then(Date::parse)) else {
+        let (Some(n), Some(d)) = (
+            span(req.get("checkin"), req.get("checkout")),
+            req.get("checkin").and_then(Date::parse),
+        ) else {
             let body = format!("<h1>Reservation</h1><p role=\"alert\">Choose check-in and check-out dates first.</p><p><a href=\"/hotel/{}\">Back to {}</a></p>", esc(&h.slug), esc(&h.name));
             return page(ctx, "Reservation", &body).with_status(400);
         };
@@ -222,7 +291,10 @@ impl Hotels {
 }
 
 fn hidden(name: &str, value: Option<&str>) -> String {
-    format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", esc(value.unwrap_or("")))
+    format!(
+        "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
+        esc(value.unwrap_or(""))
+    )
 }
 
 impl Site for Hotels {
@@ -232,7 +304,12 @@ impl Site for Hotels {
             ["hotels", "search"] => self.search(ctx, req),
             ["hotel", slug] => self.hotel(ctx, req, slug),
             ["hotel", slug, "reserve"] => self.reserve(ctx, req, slug),
-            ["img", file] => image(ctx, file, |s| self.hotels.iter().find(|h| h.slug == s).map(|h| labelled(&h.image, &h.name))),
+            ["img", file] => image(ctx, file, |s| {
+                self.hotels
+                    .iter()
+                    .find(|h| h.slug == s)
+                    .map(|h| labelled(&h.image, &h.name))
+            }),
             _ => html::not_found(ctx, &req.path),
         }
     }

@@ -59,7 +59,10 @@ pub(crate) struct City {
 }
 
 pub(crate) fn cities() -> Result<Vec<City>, SandboxError> {
-    load("cities.json", include_str!("../../../data/sandbox/cities.json"))
+    load(
+        "cities.json",
+        include_str!("../../../data/sandbox/cities.json"),
+    )
 }
 
 /// Finds a city by slug, name or airport code, ignoring case and `-`/space, so
@@ -131,7 +134,11 @@ pub(crate) fn check_specs<'a>(
 }
 
 /// Finds a record by slug in a list.
-pub(crate) fn by_slug<'a, T>(items: &'a [T], slug: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {
+pub(crate) fn by_slug<'a, T>(
+    items: &'a [T],
+    slug: &str,
+    key: impl Fn(&T) -> &str,
+) -> Option<&'a T> {
     items.iter().find(|x| key(x) == slug)
 }
 

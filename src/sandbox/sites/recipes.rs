@@ -65,7 +65,11 @@ struct Ingredient {
 impl Ingredient {
     /// `4 eggs`, `2 tbsp dashi stock`, `0.5 cup rice`.
     fn text(&self) -> String {
-        let qty = if self.qty.fract() == 0.0 { format!("{}", self.qty as i64) } else { format!("{}", self.qty) };
+        let qty = if self.qty.fract() == 0.0 {
+            format!("{}", self.qty as i64)
+        } else {
+            format!("{}", self.qty)
+        };
         if self.unit.is_empty() {
             format!("{qty} {}", self.item)
         } else {
@@ -77,13 +81,22 @@ impl Ingredient {
 struct Recipes(Vec<Recipe>);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let recipes: Vec<Recipe> = load("recipes.json", include_str!("../../../data/sandbox/recipes.json"))?;
-    check_specs("recipes.json", recipes.iter().map(|r| (r.slug.as_str(), &r.image)))?;
+    let recipes: Vec<Recipe> = load(
+        "recipes.json",
+        include_str!("../../../data/sandbox/recipes.json"),
+    )?;
+    check_specs(
+        "recipes.json",
+        recipes.iter().map(|r| (r.slug.as_str(), &r.image)),
+    )?;
     Ok(Box::new(Recipes(recipes)))
 }
 
 fn cuisine_name(slug: &str) -> &str {
-    CUISINES.iter().find(|(k, _)| *k == slug).map_or(slug, |(_, n)| n)
+    CUISINES
+        .iter()
+        .find(|(k, _)| *k == slug)
+        .map_or(slug, |(_, n)| n)
 }
 
 impl Recipes {
@@ -95,7 +108,12 @@ impl Recipes {
             "Recipe search",
             &[
                 input("Search recipes", "q", "search", req.get("q").unwrap_or("")),
-                select("Cuisine", "cuisine", &cuisines, req.get("cuisine").unwrap_or("")),
+                select(
+                    "Cuisine",
+                    "cuisine",
+                    &cuisines,
+                    req.get("cuisine").unwrap_or(""),
+                ),
             ],
             "Search",
         )
@@ -110,10 +128,16 @@ impl Recipes {
     }
 
     fn home(&self, ctx: &Ctx, req: &Req) -> Resp {
-        let mut body = format!("<h1>What are you cooking today?</h1>{}<h2>Cuisines</h2><ul>", Self::search_form(req));
+        let mut body = format!(
+            "<h1>What are you cooking today?</h1>{}<h2>Cuisines</h2><ul>",
+            Self::search_form(req)
+        );
         for (slug, name) in CUISINES {
             let n = self.0.iter().filter(|r| r.cuisine == *slug).count();
-            let _ = write!(body, "<li><a href=\"/recipes/search?cuisine={slug}\">{name}</a> ({n})</li>");
+            let _ = write!(
+                body,
+                "<li><a href=\"/recipes/search?cuisine={slug}\">{name}</a> ({n})</li>"
+            );
         }
         body.push_str("</ul><h2>Quick dinners</h2><ul class=\"results\">");
         for r in self.0.iter().filter(|r| r.time <= 20) {
@@ -130,9 +154,21 @@ impl Recipes {
             .iter()
             .filter(|r| {
                 let items: Vec<&str> = r.ingredients.iter().map(|i| i.item.as_str()).collect();
-                matches_words(&format!("{} {} {} {}", r.title, r.description, r.cuisine, items.join(" ")), q)
+                matches_words(
+                    &format!(
+                        "{} {} {} {}",
+                        r.title,
+                        r.description,
+                        r.cuisine,
+                        items.join(" ")
+                    ),
+                    q,
+                )
             })
-            .filter(|r| req.get("cuisine").is_none_or(|c| r.cuisine.eq_ignore_ascii_case(c)))
+            .filter(|r| {
+                req.get("cuisine")
+                    .is_none_or(|c| r.cuisine.eq_ignore_ascii_case(c))
+            })
             .filter(|r| req.num("max_time").is_none_or(|m| r.time <= m))
             .collect();
         match req.get("sort") {
@@ -142,7 +178,11 @@ impl Recipes {
             _ => {}
         }
         let (items, nav) = paginate(req, &shown, 5);
-        let title = if q.is_empty() { "Recipes".to_string() } else { format!("Recipes for \"{q}\"") };
+        let title = if q.is_empty() {
+            "Recipes".to_string()
+        } else {
+            format!("Recipes for \"{q}\"")
+        };
         let mut body = format!(
             "<h1>{}</h1>{}<div class=\"layout\"><aside aria-label=\"Filters\">{}{}{}</aside><section aria-label=\"Recipes\"><ul class=\"results\">",
             esc(&title),
@@ -195,7 +235,9 @@ impl Site for Recipes {
             [] => self.home(ctx, req),
             ["recipes", "search"] => self.search(ctx, req),
             ["recipe", slug] => self.recipe(ctx, req, slug),
-            ["img", file] => image(ctx, file, |s| by_slug(&self.0, s, |r| &r.slug).map(|r| labelled(&r.image, &r.title))),
+            ["img", file] => image(ctx, file, |s| {
+                by_slug(&self.0, s, |r| &r.slug).map(|r| labelled(&r.image, &r.title))
+            }),
             _ => html::not_found(ctx, &req.path),
         }
     }

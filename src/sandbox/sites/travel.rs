@@ -2,7 +2,9 @@
 //! city with budget, tips and attractions, attraction pages, and search. Each guide
 //! links to the encyclopedia and to the booking sites for that city.
 
-use super::{check_specs, cities, find_city, image, labelled, load, matches_words, City, SandboxError};
+use super::{
+    check_specs, cities, find_city, image, labelled, load, matches_words, City, SandboxError,
+};
 use crate::sandbox::html::{self, esc, facet, form, img, input, opts, page, paginate};
 use crate::sandbox::http::{Req, Resp};
 use crate::sandbox::shapes::ImageSpec;
@@ -19,7 +21,10 @@ pub const DEF: SiteDef = SiteDef {
     nav: &[("Home", "/"), ("Destinations", "/destinations")],
     routes: &[
         ("/", "home with search"),
-        ("/destinations?region=<asia|oceania|europe|north-america>&page=<n>", "destinations"),
+        (
+            "/destinations?region=<asia|oceania|europe|north-america>&page=<n>",
+            "destinations",
+        ),
         ("/destination/<city>", "a city guide"),
         ("/destination/<city>/<attraction>", "an attraction"),
         ("/search?q=<words>", "search guides and attractions"),
@@ -70,9 +75,20 @@ struct Travel {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let guides: Vec<Guide> = load("travel.json", include_str!("../../../data/sandbox/travel.json"))?;
-    check_specs("travel.json", guides.iter().flat_map(|g| g.attractions.iter().map(|a| (a.slug.as_str(), &a.image))))?;
-    Ok(Box::new(Travel { guides, cities: cities()? }))
+    let guides: Vec<Guide> = load(
+        "travel.json",
+        include_str!("../../../data/sandbox/travel.json"),
+    )?;
+    check_specs(
+        "travel.json",
+        guides
+            .iter()
+            .flat_map(|g| g.attractions.iter().map(|a| (a.slug.as_str(), &a.image))),
+    )?;
+    Ok(Box::new(Travel {
+        guides,
+        cities: cities()?,
+    }))
 }
 
 fn price_text(usd: u32) -> String {
@@ -84,7 +100,10 @@ fn price_text(usd: u32) -> String {
 }
 
 fn region_name(slug: &str) -> &str {
-    REGIONS.iter().find(|(k, _)| *k == slug).map_or(slug, |(_, n)| n)
+    REGIONS
+        .iter()
+        .find(|(k, _)| *k == slug)
+        .map_or(slug, |(_, n)| n)
 }
 
 impl Travel {
@@ -106,7 +125,13 @@ impl Travel {
             "oceania" => "teal",
             _ => "gray",
         };
-        Some(ImageSpec { kind: "skyline".into(), color: colour.into(), accent: Some("yellow".into()), bg: Some("sky".into()), label: Some(c.name.clone()) })
+        Some(ImageSpec {
+            kind: "skyline".into(),
+            color: colour.into(),
+            accent: Some("yellow".into()),
+            bg: Some("sky".into()),
+            label: Some(c.name.clone()),
+        })
     }
 
     fn card(&self, g: &Guide, c: &City) -> String {
@@ -118,14 +143,27 @@ impl Travel {
     }
 
     fn search_form(q: &str) -> String {
-        form("/search", "Search guides", &[input("Search destinations and sights", "q", "search", q)], "Search")
+        form(
+            "/search",
+            "Search guides",
+            &[input("Search destinations and sights", "q", "search", q)],
+            "Search",
+        )
     }
 
     fn home(&self, ctx: &Ctx) -> Resp {
         let mut body = format!("<h1>Where to next?</h1>{}", Self::search_form(""));
         for (region, name) in REGIONS {
-            let _ = write!(body, "<h2><a href=\"/destinations?region={region}\">{name}</a></h2><ul class=\"cards\">");
-            for (g, c) in self.guides.iter().filter_map(|g| self.guide(&g.city)).filter(|(_, c)| c.region == *region) {
+            let _ = write!(
+                body,
+                "<h2><a href=\"/destinations?region={region}\">{name}</a></h2><ul class=\"cards\">"
+            );
+            for (g, c) in self
+                .guides
+                .iter()
+                .filter_map(|g| self.guide(&g.city))
+                .filter(|(_, c)| c.region == *region)
+            {
                 body.push_str(&self.card(g, c));
             }
             body.push_str("</ul>");
@@ -141,7 +179,11 @@ impl Travel {
             .filter(|(_, c)| req.get("region").is_none_or(|r| c.region == r))
             .collect();
         let (items, nav) = paginate(req, &shown, 4);
-        let title = req.get("region").map_or("All destinations".to_string(), |r| format!("Destinations in {}", region_name(r)));
+        let title = req
+            .get("region")
+            .map_or("All destinations".to_string(), |r| {
+                format!("Destinations in {}", region_name(r))
+            });
         let mut body = format!("<h1>{}</h1><div class=\"layout\"><aside aria-label=\"Filters\">{}</aside><section><ul class=\"cards\">", esc(&title), facet(req, "Region", "region", &opts(REGIONS)));
         for (g, c) in items {
             body.push_str(&self.card(g, c));
@@ -174,14 +216,42 @@ impl Travel {
             let _ = write!(body, "<li>{}</li>", esc(t));
         }
         let links = [
-            ctx.cross("wiki", &format!("/wiki/{}", c.name.replace(' ', "_")), &format!("{} in the encyclopedia", c.name)),
-            ctx.cross("flights", &format!("/?to={}", c.airport), &format!("Flights to {}", c.name)),
-            ctx.cross("hotels", &format!("/hotels/search?city={}", c.slug), &format!("Hotels in {}", c.name)),
-            ctx.cross("food", &format!("/restaurants/{}", c.slug), &format!("Where to eat in {}", c.name)),
-            ctx.cross("events", &format!("/events/{}", c.slug), &format!("Events in {}", c.name)),
-            ctx.cross("currency", &format!("/convert?amount={}&from=USD&to={}", g.budget, c.currency), &format!("Daily budget in {}", c.currency)),
+            ctx.cross(
+                "wiki",
+                &format!("/wiki/{}", c.name.replace(' ', "_")),
+                &format!("{} in the encyclopedia", c.name),
+            ),
+            ctx.cross(
+                "flights",
+                &format!("/?to={}", c.airport),
+                &format!("Flights to {}", c.name),
+            ),
+            ctx.cross(
+                "hotels",
+                &format!("/hotels/search?city={}", c.slug),
+                &format!("Hotels in {}", c.name),
+            ),
+            ctx.cross(
+                "food",
+                &format!("/restaurants/{}", c.slug),
+                &format!("Where to eat in {}", c.name),
+            ),
+            ctx.cross(
+                "events",
+                &format!("/events/{}", c.slug),
+                &format!("Events in {}", c.name),
+            ),
+            ctx.cross(
+                "currency",
+                &format!("/convert?amount={}&from=USD&to={}", g.budget, c.currency),
+                &format!("Daily budget in {}", c.currency),
+            ),
         ];
-        let _ = write!(body, "</ul><h2>Plan your trip</h2><ul><li>{}</li></ul></article>", links.join("</li><li>"));
+        let _ = write!(
+            body,
+            "</ul><h2>Plan your trip</h2><ul><li>{}</li></ul></article>",
+            links.join("</li><li>")
+        );
         page(ctx, &format!("{} travel guide", c.name), &body)
     }
 
@@ -192,7 +262,16 @@ impl Travel {
         let Some(a) = g.attractions.iter().find(|a| a.slug == slug) else {
             return html::not_found(ctx, &req.path);
         };
-        let wiki = a.wiki.as_ref().map_or(String::new(), |w| format!("<p>{}</p>", ctx.cross("wiki", &format!("/wiki/{w}"), &format!("{} in the encyclopedia", a.name))));
+        let wiki = a.wiki.as_ref().map_or(String::new(), |w| {
+            format!(
+                "<p>{}</p>",
+                ctx.cross(
+                    "wiki",
+                    &format!("/wiki/{w}"),
+                    &format!("{} in the encyclopedia", a.name)
+                )
+            )
+        });
         let body = format!(
             "<nav aria-label=\"Breadcrumb\"><a href=\"/destination/{}\">{} guide</a></nav><h1>{}</h1><figure>{}</figure><p>{}</p>\
 <dl><dt>Type</dt><dd>{}</dd><dt>Entry</dt><dd class=\"price\">{}</dd><dt>Opening hours</dt><dd>{}</dd><dt>Time needed</dt><dd>{}</dd></dl>{wiki}",
@@ -204,16 +283,40 @@ impl Travel {
 
     fn search(&self, ctx: &Ctx, req: &Req) -> Resp {
         let q = req.get("q").unwrap_or("");
-        let mut body = format!("<h1>Search results for \"{}\"</h1>{}<ul class=\"results\">", esc(q), Self::search_form(q));
+        let mut body = format!(
+            "<h1>Search results for \"{}\"</h1>{}<ul class=\"results\">",
+            esc(q),
+            Self::search_form(q)
+        );
         let mut n = 0;
         for (g, c) in self.guides.iter().filter_map(|g| self.guide(&g.city)) {
-            if !q.is_empty() && matches_words(&format!("{} {} {} {}", c.name, c.country, g.headline, g.intro), q) {
+            if !q.is_empty()
+                && matches_words(
+                    &format!("{} {} {} {}", c.name, c.country, g.headline, g.intro),
+                    q,
+                )
+            {
                 n += 1;
-                let _ = write!(body, "<li><a href=\"/destination/{}\">{} travel guide</a>: {}</li>", esc(&c.slug), esc(&c.name), esc(&g.headline));
+                let _ = write!(
+                    body,
+                    "<li><a href=\"/destination/{}\">{} travel guide</a>: {}</li>",
+                    esc(&c.slug),
+                    esc(&c.name),
+                    esc(&g.headline)
+                );
             }
-            for a in g.attractions.iter().filter(|a| !q.is_empty() && matches_words(&format!("{} {} {}", a.name, a.kind, a.text), q)) {
+            for a in g.attractions.iter().filter(|a| {
+                !q.is_empty() && matches_words(&format!("{} {} {}", a.name, a.kind, a.text), q)
+            }) {
                 n += 1;
-                let _ = write!(body, "<li><a href=\"/destination/{}/{}\">{}</a> in {}</li>", esc(&c.slug), esc(&a.slug), esc(&a.name), esc(&c.name));
+                let _ = write!(
+                    body,
+                    "<li><a href=\"/destination/{}/{}\">{}</a> in {}</li>",
+                    esc(&c.slug),
+                    esc(&a.slug),
+                    esc(&a.name),
+                    esc(&c.name)
+                );
             }
         }
         if n == 0 {
@@ -225,7 +328,10 @@ impl Travel {
 
     fn attraction_image(&self, city: &str, file: &str) -> Option<ImageSpec> {
         let (g, _) = self.guide(city)?;
-        g.attractions.iter().find(|a| a.slug == file).map(|a| labelled(&a.image, &a.name))
+        g.attractions
+            .iter()
+            .find(|a| a.slug == file)
+            .map(|a| labelled(&a.image, &a.name))
     }
 }
 

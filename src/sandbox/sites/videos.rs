@@ -61,15 +61,27 @@ impl Video {
     }
 
     fn words(&self) -> String {
-        format!("{} {} {}", self.title, self.description, self.tags.join(" ")).to_lowercase()
+        format!(
+            "{} {} {}",
+            self.title,
+            self.description,
+            self.tags.join(" ")
+        )
+        .to_lowercase()
     }
 }
 
 struct Videos(Data);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load("videos.json", include_str!("../../../data/sandbox/videos.json"))?;
-    check_specs("videos.json", data.videos.iter().map(|v| (v.id.as_str(), &v.thumb)))?;
+    let data: Data = load(
+        "videos.json",
+        include_str!("../../../data/sandbox/videos.json"),
+    )?;
+    check_specs(
+        "videos.json",
+        data.videos.iter().map(|v| (v.id.as_str(), &v.thumb)),
+    )?;
     Ok(Box::new(Videos(data)))
 }
 
@@ -85,7 +97,11 @@ fn in_duration(v: &Video, filter: Option<&str>) -> bool {
 
 impl Videos {
     fn channel_name<'a>(&'a self, slug: &'a str) -> &'a str {
-        self.0.channels.iter().find(|c| c.slug == slug).map_or(slug, |c| c.name.as_str())
+        self.0
+            .channels
+            .iter()
+            .find(|c| c.slug == slug)
+            .map_or(slug, |c| c.name.as_str())
     }
 
     fn item(&self, v: &Video) -> String {
@@ -99,13 +115,21 @@ impl Videos {
     }
 
     fn search_form(q: &str) -> String {
-        form("/results", "Video search", &[input("Search videos", "search_query", "search", q)], "Search")
+        form(
+            "/results",
+            "Video search",
+            &[input("Search videos", "search_query", "search", q)],
+            "Search",
+        )
     }
 
     fn home(&self, ctx: &Ctx) -> Resp {
         let mut top: Vec<&Video> = self.0.videos.iter().collect();
         top.sort_by_key(|v| std::cmp::Reverse(v.views));
-        let mut body = format!("<h1>Trending</h1>{}<ul class=\"results\">", Self::search_form(""));
+        let mut body = format!(
+            "<h1>Trending</h1>{}<ul class=\"results\">",
+            Self::search_form("")
+        );
         for v in top.iter().take(8) {
             body.push_str(&self.item(v));
         }
@@ -153,7 +177,10 @@ impl Videos {
     }
 
     fn watch(&self, ctx: &Ctx, req: &Req) -> Resp {
-        let Some(v) = req.get("v").and_then(|id| self.0.videos.iter().find(|v| v.id == id)) else {
+        let Some(v) = req
+            .get("v")
+            .and_then(|id| self.0.videos.iter().find(|v| v.id == id))
+        else {
             return html::not_found(ctx, &format!("/watch?v={}", req.get("v").unwrap_or("")));
         };
         let day = Date::parse(&v.uploaded).map_or(v.uploaded.clone(), Date::pretty);
@@ -164,7 +191,13 @@ impl Videos {
             img(&format!("/img/{}.png", v.id), &v.title, 480), esc(&v.title), esc(&v.channel), esc(self.channel_name(&v.channel)),
             money(v.views as f64, 0), esc(&day), v.length(), esc(&v.description), esc(&v.tags.join(", ")), esc(self.channel_name(&v.channel)),
         );
-        for other in self.0.videos.iter().filter(|o| o.channel == v.channel && o.id != v.id).take(3) {
+        for other in self
+            .0
+            .videos
+            .iter()
+            .filter(|o| o.channel == v.channel && o.id != v.id)
+            .take(3)
+        {
             body.push_str(&self.item(other));
         }
         body.push_str("</ul></section>");
@@ -187,7 +220,12 @@ impl Videos {
         let mut body = String::from("<h1>Channels</h1><ul>");
         for c in &self.0.channels {
             let n = self.0.videos.iter().filter(|v| v.channel == c.slug).count();
-            let _ = write!(body, "<li><a href=\"/channel/{}\">{}</a> ({n} videos)</li>", esc(&c.slug), esc(&c.name));
+            let _ = write!(
+                body,
+                "<li><a href=\"/channel/{}\">{}</a> ({n} videos)</li>",
+                esc(&c.slug),
+                esc(&c.name)
+            );
         }
         body.push_str("</ul>");
         page(ctx, "Channels", &body)
@@ -202,7 +240,13 @@ impl Site for Videos {
             ["watch"] => self.watch(ctx, req),
             ["channel", slug] => self.channel(ctx, req, slug),
             ["channels"] => self.channels(ctx),
-            ["img", file] => image_with(ctx, file, true, |id| self.0.videos.iter().find(|v| v.id == id).map(|v| v.thumb.clone())),
+            ["img", file] => image_with(ctx, file, true, |id| {
+                self.0
+                    .videos
+                    .iter()
+                    .find(|v| v.id == id)
+                    .map(|v| v.thumb.clone())
+            }),
             _ => html::not_found(ctx, &req.path),
         }
     }

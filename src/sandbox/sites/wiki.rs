@@ -2,7 +2,10 @@
 //! animals and foods with an infobox image, links between articles, full-text search
 //! and category lists. City articles link out to the travel sites.
 
-use super::{by_slug, check_specs, cities, find_city, image, labelled, load, matches_words, City, SandboxError};
+use super::{
+    by_slug, check_specs, cities, find_city, image, labelled, load, matches_words, City,
+    SandboxError,
+};
 use crate::sandbox::html::{self, esc, form, img, input, page, paginate};
 use crate::sandbox::http::{encode, Req, Resp};
 use crate::sandbox::shapes::ImageSpec;
@@ -25,9 +28,15 @@ pub const DEF: SiteDef = SiteDef {
     ],
     routes: &[
         ("/", "main page with search"),
-        ("/wiki/<Title_with_underscores>", "an article, e.g. /wiki/Tokyo_Tower"),
+        (
+            "/wiki/<Title_with_underscores>",
+            "an article, e.g. /wiki/Tokyo_Tower",
+        ),
         ("/search?q=<words>&page=<n>", "full-text search"),
-        ("/category/<city|landmark|animal|food|country>?page=<n>", "articles of one kind"),
+        (
+            "/category/<city|landmark|animal|food|country>?page=<n>",
+            "articles of one kind",
+        ),
         ("/img/<Title>.png", "an article's infobox image"),
     ],
     build,
@@ -71,8 +80,12 @@ struct Wiki {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let articles: Vec<Article> = load("wiki.json", include_str!("../../../data/sandbox/wiki.json"))?;
-    check_specs("wiki.json", articles.iter().map(|a| (a.slug.as_str(), &a.image)))?;
+    let articles: Vec<Article> =
+        load("wiki.json", include_str!("../../../data/sandbox/wiki.json"))?;
+    check_specs(
+        "wiki.json",
+        articles.iter().map(|a| (a.slug.as_str(), &a.image)),
+    )?;
     Ok(Box::new(Wiki {
         articles,
         cities: cities()?,
@@ -122,18 +135,34 @@ impl Wiki {
     }
 
     fn search_form(q: &str) -> String {
-        form("/search", "Search the encyclopedia", &[input("Search articles", "q", "search", q)], "Search")
+        form(
+            "/search",
+            "Search the encyclopedia",
+            &[input("Search articles", "q", "search", q)],
+            "Search",
+        )
     }
 
     fn home(&self, ctx: &Ctx) -> Resp {
-        let mut body = format!("<h1>Welcome to Kiwi Reader</h1><p>{} articles, readable offline.</p>{}", self.articles.len(), Self::search_form(""));
+        let mut body = format!(
+            "<h1>Welcome to Kiwi Reader</h1><p>{} articles, readable offline.</p>{}",
+            self.articles.len(),
+            Self::search_form("")
+        );
         if let Some(a) = by_slug(&self.articles, "Tokyo_Tower", |a| &a.slug) {
-            let _ = write!(body, "<section><h2>Featured article</h2><ul class=\"results\">{}</ul></section>", Self::result_item(a));
+            let _ = write!(
+                body,
+                "<section><h2>Featured article</h2><ul class=\"results\">{}</ul></section>",
+                Self::result_item(a)
+            );
         }
         body.push_str("<section><h2>Browse by category</h2><ul>");
         for (kind, label) in KINDS {
             let n = self.articles.iter().filter(|a| a.kind == *kind).count();
-            let _ = write!(body, "<li><a href=\"/category/{kind}\">{label}</a> ({n} articles)</li>");
+            let _ = write!(
+                body,
+                "<li><a href=\"/category/{kind}\">{label}</a> ({n} articles)</li>"
+            );
         }
         body.push_str("</ul></section>");
         page(ctx, "", &body)
@@ -159,10 +188,22 @@ impl Wiki {
             let secs: Vec<&str> = a.sections.iter().map(|s| s.text.as_str()).collect();
             format!("{} {} {}", a.title, a.summary, secs.join(" "))
         };
-        let mut found: Vec<&Article> = self.articles.iter().filter(|a| !q.is_empty() && matches_words(&a.title, q)).collect();
-        found.extend(self.articles.iter().filter(|a| !q.is_empty() && !matches_words(&a.title, q) && matches_words(&plain(&text(a)), q)));
+        let mut found: Vec<&Article> = self
+            .articles
+            .iter()
+            .filter(|a| !q.is_empty() && matches_words(&a.title, q))
+            .collect();
+        found.extend(self.articles.iter().filter(|a| {
+            !q.is_empty() && !matches_words(&a.title, q) && matches_words(&plain(&text(a)), q)
+        }));
         let intro = Self::search_form(q);
-        Self::list(ctx, req, &format!("Search results for \"{q}\""), &intro, &found)
+        Self::list(
+            ctx,
+            req,
+            &format!("Search results for \"{q}\""),
+            &intro,
+            &found,
+        )
     }
 
     fn category(&self, ctx: &Ctx, req: &Req, kind: &str) -> Resp {
@@ -178,32 +219,79 @@ impl Wiki {
         if let Some(city) = a.city.as_deref().and_then(|c| find_city(&self.cities, c)) {
             let (slug, name) = (&city.slug, &city.name);
             if a.kind != "city" {
-                links.push(format!("<a href=\"/wiki/{}\">{} (article)</a>", esc(&name.replace(' ', "_")), esc(name)));
+                links.push(format!(
+                    "<a href=\"/wiki/{}\">{} (article)</a>",
+                    esc(&name.replace(' ', "_")),
+                    esc(name)
+                ));
             }
-            links.push(ctx.cross("travel", &format!("/destination/{slug}"), &format!("Travel guide to {name}")));
+            links.push(ctx.cross(
+                "travel",
+                &format!("/destination/{slug}"),
+                &format!("Travel guide to {name}"),
+            ));
             if a.kind == "city" {
-                links.push(ctx.cross("flights", &format!("/?to={}", city.airport), &format!("Flights to {name} ({})", city.airport)));
-                links.push(ctx.cross("hotels", &format!("/hotels/search?city={slug}"), &format!("Hotels in {name}")));
-                links.push(ctx.cross("cars", &format!("/cars/search?city={slug}"), &format!("Car hire in {name}")));
-                links.push(ctx.cross("events", &format!("/events/{slug}"), &format!("Events in {name}")));
-                links.push(ctx.cross("food", &format!("/restaurants/{slug}"), &format!("Restaurants in {name}")));
-                links.push(ctx.cross("currency", &format!("/currency/{}", city.currency), &format!("Exchange rates for the {}", city.currency)));
+                links.push(ctx.cross(
+                    "flights",
+                    &format!("/?to={}", city.airport),
+                    &format!("Flights to {name} ({})", city.airport),
+                ));
+                links.push(ctx.cross(
+                    "hotels",
+                    &format!("/hotels/search?city={slug}"),
+                    &format!("Hotels in {name}"),
+                ));
+                links.push(ctx.cross(
+                    "cars",
+                    &format!("/cars/search?city={slug}"),
+                    &format!("Car hire in {name}"),
+                ));
+                links.push(ctx.cross(
+                    "events",
+                    &format!("/events/{slug}"),
+                    &format!("Events in {name}"),
+                ));
+                links.push(ctx.cross(
+                    "food",
+                    &format!("/restaurants/{slug}"),
+                    &format!("Restaurants in {name}"),
+                ));
+                links.push(ctx.cross(
+                    "currency",
+                    &format!("/currency/{}", city.currency),
+                    &format!("Exchange rates for the {}", city.currency),
+                ));
             }
         }
         if let Some(words) = &a.search {
             if a.kind == "food" {
-                links.push(ctx.cross("recipes", &format!("/recipes/search?q={}", encode(words)), &format!("Recipes: {words}")));
+                links.push(ctx.cross(
+                    "recipes",
+                    &format!("/recipes/search?q={}", encode(words)),
+                    &format!("Recipes: {words}"),
+                ));
             }
-            links.push(ctx.cross("videos", &format!("/results?search_query={}", encode(words)), &format!("Videos: {words}")));
+            links.push(ctx.cross(
+                "videos",
+                &format!("/results?search_query={}", encode(words)),
+                &format!("Videos: {words}"),
+            ));
         }
         if links.is_empty() {
             return String::new();
         }
-        format!("<section><h2>Elsewhere</h2><ul><li>{}</li></ul></section>", links.join("</li><li>"))
+        format!(
+            "<section><h2>Elsewhere</h2><ul><li>{}</li></ul></section>",
+            links.join("</li><li>")
+        )
     }
 
     fn article(&self, ctx: &Ctx, slug: &str) -> Resp {
-        let Some(a) = self.articles.iter().find(|a| a.slug.eq_ignore_ascii_case(slug)) else {
+        let Some(a) = self
+            .articles
+            .iter()
+            .find(|a| a.slug.eq_ignore_ascii_case(slug))
+        else {
             let body = format!(
                 "<h1>No article \"{}\"</h1><p>Try a search instead.</p>{}",
                 esc(&slug.replace('_', " ")),
@@ -217,16 +305,37 @@ impl Wiki {
             esc(&a.title)
         );
         for (k, v) in &a.infobox {
-            let _ = write!(infobox, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", esc(k), esc(v));
+            let _ = write!(
+                infobox,
+                "<tr><th scope=\"row\">{}</th><td>{}</td></tr>",
+                esc(k),
+                esc(v)
+            );
         }
         infobox.push_str("</tbody></table></aside>");
-        let mut body = format!("<article><h1>{}</h1>{infobox}<p>{}</p>", esc(&a.title), wikitext(&a.summary));
+        let mut body = format!(
+            "<article><h1>{}</h1>{infobox}<p>{}</p>",
+            esc(&a.title),
+            wikitext(&a.summary)
+        );
         for s in &a.sections {
-            let _ = write!(body, "<h2>{}</h2><p>{}</p>", esc(&s.heading), wikitext(&s.text));
+            let _ = write!(
+                body,
+                "<h2>{}</h2><p>{}</p>",
+                esc(&s.heading),
+                wikitext(&s.text)
+            );
         }
         body.push_str(&self.elsewhere(ctx, a));
-        let label = KINDS.iter().find(|(k, _)| *k == a.kind).map_or("Other", |(_, l)| l);
-        let _ = write!(body, "<p>Category: <a href=\"/category/{}\">{label}</a></p></article>", esc(&a.kind));
+        let label = KINDS
+            .iter()
+            .find(|(k, _)| *k == a.kind)
+            .map_or("Other", |(_, l)| l);
+        let _ = write!(
+            body,
+            "<p>Category: <a href=\"/category/{}\">{label}</a></p></article>",
+            esc(&a.kind)
+        );
         page(ctx, &a.title, &body)
     }
 
@@ -258,6 +367,9 @@ mod tests {
             wikitext("See [[Tokyo_Tower|the tower]] & [[Paris]]."),
             "See <a href=\"/wiki/Tokyo_Tower\">the tower</a> &amp; <a href=\"/wiki/Paris\">Paris</a>."
         );
-        assert_eq!(plain("the [[Tokyo_Tower|red tower]] in [[Tokyo]]"), "the red tower in Tokyo");
+        assert_eq!(
+            plain("the [[Tokyo_Tower|red tower]] in [[Tokyo]]"),
+            "the red tower in Tokyo"
+        );
     }
 }

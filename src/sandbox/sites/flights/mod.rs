@@ -102,16 +102,30 @@ struct Flights {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load("flights.json", include_str!("../../../../data/sandbox/flights.json"))?;
-    let site = Flights { data, cities: cities()? };
-    let specs: Vec<(String, ImageSpec)> = site.data.flights.iter().filter_map(|f| site.spec(&f.id).map(|s| (f.id.clone(), s))).collect();
+    let data: Data = load(
+        "flights.json",
+        include_str!("../../../../data/sandbox/flights.json"),
+    )?;
+    let site = Flights {
+        data,
+        cities: cities()?,
+    };
+    let specs: Vec<(String, ImageSpec)> = site
+        .data
+        .flights
+        .iter()
+        .filter_map(|f| site.spec(&f.id).map(|s| (f.id.clone(), s)))
+        .collect();
     check_specs("flights.json", specs.iter().map(|(id, s)| (id.as_str(), s)))?;
     Ok(Box::new(site))
 }
 
 impl Flights {
     fn airline(&self, code: &str) -> Option<&Airline> {
-        self.data.airlines.iter().find(|a| a.code.eq_ignore_ascii_case(code))
+        self.data
+            .airlines
+            .iter()
+            .find(|a| a.code.eq_ignore_ascii_case(code))
     }
 
     fn airline_name<'a>(&'a self, code: &'a str) -> &'a str {
@@ -123,7 +137,10 @@ impl Flights {
     }
 
     fn flight(&self, id: &str) -> Option<&Flight> {
-        self.data.flights.iter().find(|f| f.id.eq_ignore_ascii_case(id))
+        self.data
+            .flights
+            .iter()
+            .find(|f| f.id.eq_ignore_ascii_case(id))
     }
 
     /// The date if it parses and lies in the bookable range.
@@ -136,7 +153,9 @@ impl Flights {
 
     fn spec(&self, id: &str) -> Option<ImageSpec> {
         let f = self.flight(id)?;
-        let colour = self.airline(&f.airline).map_or("blue", |a| a.color.as_str());
+        let colour = self
+            .airline(&f.airline)
+            .map_or("blue", |a| a.color.as_str());
         Some(ImageSpec {
             kind: "plane".to_string(),
             color: "white".to_string(),

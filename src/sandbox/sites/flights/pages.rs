@@ -1,30 +1,52 @@
 //! SkyHop's pages: search form, results, flight detail, booking, reference lists.
 
 use super::{Flight, Flights};
-use crate::sandbox::sites::reference;
-use crate::sandbox::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::sandbox::html::{
+    self, esc, facet, form, img, input, money, opts, page, paginate, select,
+};
 use crate::sandbox::http::{Req, Resp};
 use crate::sandbox::site::Ctx;
+use crate::sandbox::sites::reference;
 use std::fmt::Write as _;
 
 impl Flights {
     fn airport_options(&self) -> Vec<(String, String)> {
         std::iter::once((String::new(), "Choose an airport".to_string()))
-            .chain(self.cities.iter().map(|c| (c.airport.clone(), format!("{} ({})", c.name, c.airport))))
+            .chain(
+                self.cities
+                    .iter()
+                    .map(|c| (c.airport.clone(), format!("{} ({})", c.name, c.airport))),
+            )
             .collect()
     }
 
     fn search_form(&self, req: &Req) -> String {
-        let from = req.get("from").and_then(|c| self.city_of(c)).map_or("", |c| c.airport.as_str());
-        let to = req.get("to").and_then(|c| self.city_of(c)).map_or("", |c| c.airport.as_str());
+        let from = req
+            .get("from")
+            .and_then(|c| self.city_of(c))
+            .map_or("", |c| c.airport.as_str());
+        let to = req
+            .get("to")
+            .and_then(|c| self.city_of(c))
+            .map_or("", |c| c.airport.as_str());
         form(
             "/flights/search",
             "Flight search",
             &[
                 select("From", "from", &self.airport_options(), from),
                 select("To", "to", &self.airport_options(), to),
-                input("Departure date", "date", "date", req.get("date").unwrap_or("")),
-                input("Passengers", "passengers", "number", req.get("passengers").unwrap_or("1")),
+                input(
+                    "Departure date",
+                    "date",
+                    "date",
+                    req.get("date").unwrap_or(""),
+                ),
+                input(
+                    "Passengers",
+                    "passengers",
+                    "number",
+                    req.get("passengers").unwrap_or("1"),
+                ),
             ],
             "Search flights",
         )
@@ -76,7 +98,12 @@ impl Flights {
             return page(ctx, "Flight search", &body);
         };
         let passengers = req.num("passengers").unwrap_or(1).clamp(1, 9);
-        let route: Vec<&Flight> = self.data.flights.iter().filter(|f| f.origin == from.airport && f.dest == to.airport).collect();
+        let route: Vec<&Flight> = self
+            .data
+            .flights
+            .iter()
+            .filter(|f| f.origin == from.airport && f.dest == to.airport)
+            .collect();
         let mut airlines: Vec<&str> = route.iter().map(|f| f.airline.as_str()).collect();
         airlines.sort_unstable();
         airlines.dedup();
@@ -84,7 +111,10 @@ impl Flights {
             .iter()
             .copied()
             .filter(|f| req.num("stops").is_none_or(|s| f.stops == s))
-            .filter(|f| req.get("airline").is_none_or(|a| f.airline.eq_ignore_ascii_case(a)))
+            .filter(|f| {
+                req.get("airline")
+                    .is_none_or(|a| f.airline.eq_ignore_ascii_case(a))
+            })
             .collect();
         match req.get("sort") {
             Some("price") => shown.sort_by_key(|f| (f.price, f.dep_minutes())),
@@ -92,7 +122,10 @@ impl Flights {
             _ => shown.sort_by_key(|f| (f.dep_minutes(), f.price)),
         }
         let (items, nav) = paginate(req, &shown, 5);
-        let airline_opts: Vec<(String, String)> = airlines.iter().map(|a| (a.to_string(), self.airline_name(a).to_string())).collect();
+        let airline_opts: Vec<(String, String)> = airlines
+            .iter()
+            .map(|a| (a.to_string(), self.airline_name(a).to_string()))
+            .collect();
         let _ = write!(
             body,
             "<h2>{} ({}) to {} ({}) on {}</h2><div class=\"layout\"><aside aria-label=\"Filters\">{}{}{}</aside><section aria-label=\"Flights\"><ul class=\"results\">",
@@ -108,7 +141,11 @@ impl Flights {
             body.push_str("<li>No flights match these filters.</li>");
         }
         let _ = write!(body, "</ul>{nav}</section></div>");
-        page(ctx, &format!("Flights {} to {}", from.airport, to.airport), &body)
+        page(
+            ctx,
+            &format!("Flights {} to {}", from.airport, to.airport),
+            &body,
+        )
     }
 
     pub(super) fn detail(&self, ctx: &Ctx, req: &Req, id: &str) -> Resp {
@@ -118,7 +155,9 @@ impl Flights {
         let passengers = req.num("passengers").unwrap_or(1).clamp(1, 9);
         let date = self.bookable(req.get("date"));
         let (from, to) = (self.city_of(&f.origin), self.city_of(&f.dest));
-        let name = |c: Option<&crate::sandbox::sites::City>, code: &str| c.map_or(code.to_string(), |c| format!("{} ({})", c.name, c.airport));
+        let name = |c: Option<&crate::sandbox::sites::City>, code: &str| {
+            c.map_or(code.to_string(), |c| format!("{} ({})", c.name, c.airport))
+        };
         let mut body = format!(
             "<h1>{} {}: {} to {}</h1><figure>{}</figure><dl><dt>Date</dt><dd>{}</dd><dt>Departs</dt><dd>{}</dd><dt>Arrives</dt><dd>{}</dd>\
 <dt>Duration</dt><dd>{}</dd><dt>Stops</dt><dd>{}</dd><dt>Aircraft</dt><dd>{}</dd><dt>Fare</dt><dd>${} per passenger</dd>\
@@ -138,14 +177,25 @@ impl Flights {
                 esc(&f.id), d.iso(), input("Lead passenger name", "name", "text", "")
             );
         }
-        let _ = write!(body, "<p><a href=\"/flights/search?from={}&amp;to={}&amp;date={}\">Back to results</a></p>", esc(&f.origin), esc(&f.dest), date.map(|d| d.iso()).unwrap_or_default());
+        let _ = write!(
+            body,
+            "<p><a href=\"/flights/search?from={}&amp;to={}&amp;date={}\">Back to results</a></p>",
+            esc(&f.origin),
+            esc(&f.dest),
+            date.map(|d| d.iso()).unwrap_or_default()
+        );
         page(ctx, &format!("{} {} to {}", f.id, f.origin, f.dest), &body)
     }
 
     pub(super) fn booking(&self, ctx: &Ctx, req: &Req) -> Resp {
         let flight = req.get("flight").and_then(|id| self.flight(id));
         let (Some(f), Some(date)) = (flight, self.bookable(req.get("date"))) else {
-            return page(ctx, "Booking", "<h1>Booking</h1><p role=\"alert\">Choose a flight and a bookable date first.</p>").with_status(400);
+            return page(
+                ctx,
+                "Booking",
+                "<h1>Booking</h1><p role=\"alert\">Choose a flight and a bookable date first.</p>",
+            )
+            .with_status(400);
         };
         let passengers = req.num("passengers").unwrap_or(1).clamp(1, 9);
         let name = req.get("name").unwrap_or("Guest");
@@ -161,8 +211,16 @@ impl Flights {
                 body,
                 "<h2>Complete your trip to {}</h2><ul><li>{}</li><li>{}</li></ul>",
                 esc(&city.name),
-                ctx.cross("hotels", &format!("/hotels/search?city={}&checkin={}", city.slug, date.iso()), &format!("Hotels in {}", city.name)),
-                ctx.cross("cars", &format!("/cars/search?city={}&pickup={}", city.slug, date.iso()), &format!("Car hire in {}", city.name)),
+                ctx.cross(
+                    "hotels",
+                    &format!("/hotels/search?city={}&checkin={}", city.slug, date.iso()),
+                    &format!("Hotels in {}", city.name)
+                ),
+                ctx.cross(
+                    "cars",
+                    &format!("/cars/search?city={}&pickup={}", city.slug, date.iso()),
+                    &format!("Car hire in {}", city.name)
+                ),
             );
         }
         page(ctx, "Booking confirmed", &body)
@@ -171,7 +229,14 @@ impl Flights {
     pub(super) fn airports(&self, ctx: &Ctx) -> Resp {
         let mut body = String::from("<h1>Airports</h1><table><thead><tr><th>Code</th><th>Airport</th><th>City</th><th>Country</th></tr></thead><tbody>");
         for c in &self.cities {
-            let _ = write!(body, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", esc(&c.airport), esc(&c.airport_name), esc(&c.name), esc(&c.country));
+            let _ = write!(
+                body,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&c.airport),
+                esc(&c.airport_name),
+                esc(&c.name),
+                esc(&c.country)
+            );
         }
         body.push_str("</tbody></table>");
         page(ctx, "Airports", &body)
@@ -180,8 +245,18 @@ impl Flights {
     pub(super) fn airlines(&self, ctx: &Ctx) -> Resp {
         let mut body = String::from("<h1>Airlines</h1><ul>");
         for a in &self.data.airlines {
-            let n = self.data.flights.iter().filter(|f| f.airline == a.code).count();
-            let _ = write!(body, "<li>{} ({}): {n} daily flights</li>", esc(&a.name), esc(&a.code));
+            let n = self
+                .data
+                .flights
+                .iter()
+                .filter(|f| f.airline == a.code)
+                .count();
+            let _ = write!(
+                body,
+                "<li>{} ({}): {n} daily flights</li>",
+                esc(&a.name),
+                esc(&a.code)
+            );
         }
         body.push_str("</ul>");
         page(ctx, "Airlines", &body)

@@ -6,7 +6,9 @@
 //! image questions ("what colour is the water bottle?") need the image.
 
 use super::{check_specs, cmp_f64, image, load, matches_words, SandboxError};
-use crate::sandbox::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::sandbox::html::{
+    self, esc, facet, form, img, input, money, opts, page, paginate, select,
+};
 use crate::sandbox::http::{Req, Resp};
 use crate::sandbox::shapes::ImageSpec;
 use crate::sandbox::site::{Ctx, Site, SiteDef};
@@ -30,11 +32,26 @@ pub const DEF: SiteDef = SiteDef {
     ],
     routes: &[
         ("/", "home with categories and search"),
-        ("/category/<slug>?color=&min_price=&max_price=&rating=&sort=&page=", "a category with filters"),
-        ("/search?q=<words>&category=&color=&min_price=&max_price=&rating=&sort=&page=", "product search"),
-        ("/product/<slug>?color=<colour>&size=<size>", "a product page"),
-        ("/cart/add?product=<slug>&color=&size=&qty=", "add-to-cart confirmation"),
-        ("/img/<slug>.png, /img/<slug>/<colour>.png", "product pictures"),
+        (
+            "/category/<slug>?color=&min_price=&max_price=&rating=&sort=&page=",
+            "a category with filters",
+        ),
+        (
+            "/search?q=<words>&category=&color=&min_price=&max_price=&rating=&sort=&page=",
+            "product search",
+        ),
+        (
+            "/product/<slug>?color=<colour>&size=<size>",
+            "a product page",
+        ),
+        (
+            "/cart/add?product=<slug>&color=&size=&qty=",
+            "add-to-cart confirmation",
+        ),
+        (
+            "/img/<slug>.png, /img/<slug>/<colour>.png",
+            "product pictures",
+        ),
     ],
     build,
 };
@@ -78,7 +95,11 @@ struct Product {
 
 impl Product {
     fn spec(&self, colour: Option<&str>) -> ImageSpec {
-        let default = self.colors.first().or(self.color.as_ref()).map_or("gray", String::as_str);
+        let default = self
+            .colors
+            .first()
+            .or(self.color.as_ref())
+            .map_or("gray", String::as_str);
         ImageSpec {
             kind: self.kind.clone(),
             color: colour.unwrap_or(default).to_string(),
@@ -91,14 +112,20 @@ impl Product {
     /// The chosen colour option, if `wanted` is one of them (case-insensitive).
     fn option(&self, wanted: Option<&str>) -> Option<&str> {
         let wanted = wanted?;
-        self.colors.iter().find(|c| c.eq_ignore_ascii_case(wanted)).map(String::as_str)
+        self.colors
+            .iter()
+            .find(|c| c.eq_ignore_ascii_case(wanted))
+            .map(String::as_str)
     }
 }
 
 struct Shop(Data);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load("shop.json", include_str!("../../../../data/sandbox/shop.json"))?;
+    let data: Data = load(
+        "shop.json",
+        include_str!("../../../../data/sandbox/shop.json"),
+    )?;
     let specs: Vec<(String, ImageSpec)> = data
         .products
         .iter()
@@ -108,13 +135,17 @@ fn build() -> Result<Box<dyn Site>, SandboxError> {
             all
         })
         .collect();
-    check_specs("shop.json", specs.iter().map(|(s, spec)| (s.as_str(), spec)))?;
+    check_specs(
+        "shop.json",
+        specs.iter().map(|(s, spec)| (s.as_str(), spec)),
+    )?;
     Ok(Box::new(Shop(data)))
 }
 
 fn title_case(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+    c.next()
+        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }
 
 const PRICE_RANGES: &[(&str, &str, &str)] = &[
@@ -126,7 +157,11 @@ const PRICE_RANGES: &[(&str, &str, &str)] = &[
 
 impl Shop {
     fn category_name<'a>(&'a self, slug: &'a str) -> &'a str {
-        self.0.categories.iter().find(|c| c.slug == slug).map_or(slug, |c| c.name.as_str())
+        self.0
+            .categories
+            .iter()
+            .find(|c| c.slug == slug)
+            .map_or(slug, |c| c.name.as_str())
     }
 
     fn card(&self, p: &Product) -> String {
@@ -149,15 +184,41 @@ impl Shop {
 
     fn search_form(&self, q: &str, category: &str) -> String {
         let mut cats = vec![(String::new(), "All categories".to_string())];
-        cats.extend(self.0.categories.iter().map(|c| (c.slug.clone(), c.name.clone())));
-        form("/search", "Product search", &[input("Search products", "q", "search", q), select("Category", "category", &cats, category)], "Search")
+        cats.extend(
+            self.0
+                .categories
+                .iter()
+                .map(|c| (c.slug.clone(), c.name.clone())),
+        );
+        form(
+            "/search",
+            "Product search",
+            &[
+                input("Search products", "q", "search", q),
+                select("Category", "category", &cats, category),
+            ],
+            "Search",
+        )
     }
 
     fn home(&self, ctx: &Ctx) -> Resp {
-        let mut body = format!("<h1>Welcome to OneStop Market</h1>{}<h2>Shop by category</h2><ul class=\"cards\">", self.search_form("", ""));
+        let mut body = format!(
+            "<h1>Welcome to OneStop Market</h1>{}<h2>Shop by category</h2><ul class=\"cards\">",
+            self.search_form("", "")
+        );
         for c in &self.0.categories {
-            let n = self.0.products.iter().filter(|p| p.category == c.slug).count();
-            let _ = write!(body, "<li><a href=\"/category/{}\">{}</a> ({n} products)</li>", esc(&c.slug), esc(&c.name));
+            let n = self
+                .0
+                .products
+                .iter()
+                .filter(|p| p.category == c.slug)
+                .count();
+            let _ = write!(
+                body,
+                "<li><a href=\"/category/{}\">{}</a> ({n} products)</li>",
+                esc(&c.slug),
+                esc(&c.name)
+            );
         }
         body.push_str("</ul><h2>Top rated</h2><ul class=\"cards\">");
         let mut top: Vec<&Product> = self.0.products.iter().collect();
@@ -193,23 +254,47 @@ impl Shop {
     }
 
     fn facets(&self, req: &Req, found: &[&Product]) -> String {
-        let mut colours: Vec<&str> = found.iter().flat_map(|p| p.colors.iter().map(String::as_str)).collect();
+        let mut colours: Vec<&str> = found
+            .iter()
+            .flat_map(|p| p.colors.iter().map(String::as_str))
+            .collect();
         colours.sort_unstable();
         colours.dedup();
-        let colour_opts: Vec<(String, String)> = colours.iter().map(|c| (c.to_string(), title_case(c))).collect();
+        let colour_opts: Vec<(String, String)> = colours
+            .iter()
+            .map(|c| (c.to_string(), title_case(c)))
+            .collect();
         let mut out = String::from("<aside aria-label=\"Filters\"><h2>Filter</h2>");
-        out.push_str(&facet(req, "Sort by", "sort", &opts(&[
-            ("price_asc", "Price: low to high"),
-            ("price_desc", "Price: high to low"),
-            ("rating", "Customer rating"),
-            ("name", "Name"),
-        ])));
+        out.push_str(&facet(
+            req,
+            "Sort by",
+            "sort",
+            &opts(&[
+                ("price_asc", "Price: low to high"),
+                ("price_desc", "Price: high to low"),
+                ("rating", "Customer rating"),
+                ("name", "Name"),
+            ]),
+        ));
         out.push_str("<section><h3>Price</h3><ul>");
         for (lo, hi, label) in PRICE_RANGES {
-            let _ = write!(out, "<li><a href=\"{}\">{label}</a></li>", esc(&req.with_all(&[("min_price", lo), ("max_price", hi)])));
+            let _ = write!(
+                out,
+                "<li><a href=\"{}\">{label}</a></li>",
+                esc(&req.with_all(&[("min_price", lo), ("max_price", hi)]))
+            );
         }
-        let _ = write!(out, "<li><a href=\"{}\">Any price</a></li></ul></section>", esc(&req.with_all(&[("min_price", ""), ("max_price", "")])));
-        out.push_str(&facet(req, "Customer rating", "rating", &opts(&[("4", "4 stars and up"), ("4.5", "4.5 stars and up")])));
+        let _ = write!(
+            out,
+            "<li><a href=\"{}\">Any price</a></li></ul></section>",
+            esc(&req.with_all(&[("min_price", ""), ("max_price", "")]))
+        );
+        out.push_str(&facet(
+            req,
+            "Customer rating",
+            "rating",
+            &opts(&[("4", "4 stars and up"), ("4.5", "4.5 stars and up")]),
+        ));
         if !colour_opts.is_empty() {
             out.push_str(&facet(req, "Colour", "color", &colour_opts));
         }
@@ -217,7 +302,14 @@ impl Shop {
         out
     }
 
-    fn listing(&self, ctx: &Ctx, req: &Req, title: &str, intro: &str, found: Vec<&Product>) -> Resp {
+    fn listing(
+        &self,
+        ctx: &Ctx,
+        req: &Req,
+        title: &str,
+        intro: &str,
+        found: Vec<&Product>,
+    ) -> Resp {
         let facets = self.facets(req, &found);
         let found = self.filtered(req, found);
         let (items, nav) = paginate(req, &found, PER_PAGE);
@@ -236,7 +328,12 @@ impl Shop {
         if !self.0.categories.iter().any(|c| c.slug == slug) {
             return html::not_found(ctx, &req.path);
         }
-        let found = self.0.products.iter().filter(|p| p.category == slug).collect();
+        let found = self
+            .0
+            .products
+            .iter()
+            .filter(|p| p.category == slug)
+            .collect();
         self.listing(ctx, req, self.category_name(slug), "", found)
     }
 
@@ -248,9 +345,24 @@ impl Shop {
             .products
             .iter()
             .filter(|p| cat.is_empty() || p.category == cat)
-            .filter(|p| matches_words(&format!("{} {} {} {}", p.name, p.brand, p.description, p.colors.join(" ")), q))
+            .filter(|p| {
+                matches_words(
+                    &format!(
+                        "{} {} {} {}",
+                        p.name,
+                        p.brand,
+                        p.description,
+                        p.colors.join(" ")
+                    ),
+                    q,
+                )
+            })
             .collect();
-        let title = if q.is_empty() { "All products".to_string() } else { format!("Search results for \"{q}\"") };
+        let title = if q.is_empty() {
+            "All products".to_string()
+        } else {
+            format!("Search results for \"{q}\"")
+        };
         self.listing(ctx, req, &title, &self.search_form(q, cat), found)
     }
 }
@@ -267,7 +379,8 @@ impl Site for Shop {
             ["cart", "add"] => self.add_to_cart(ctx, req),
             ["img", file] => image(ctx, file, |s| self.find(s).map(|p| p.spec(None))),
             ["img", slug, file] => image(ctx, file, |c| {
-                self.find(slug).and_then(|p| p.option(Some(c)).map(|c| p.spec(Some(c))))
+                self.find(slug)
+                    .and_then(|p| p.option(Some(c)).map(|c| p.spec(Some(c))))
             }),
             _ => html::not_found(ctx, &req.path),
         }

@@ -15,9 +15,14 @@ impl Shop {
         let Some(p) = self.find(slug) else {
             return html::not_found(ctx, &req.path);
         };
-        let chosen = p.option(req.get("color")).or(p.colors.first().map(String::as_str));
+        let chosen = p
+            .option(req.get("color"))
+            .or(p.colors.first().map(String::as_str));
         let (src, alt) = match chosen {
-            Some(c) if !p.colors.is_empty() => (format!("/img/{}/{c}.png", p.slug), format!("{}, {}", p.name, title_case(c))),
+            Some(c) if !p.colors.is_empty() => (
+                format!("/img/{}/{c}.png", p.slug),
+                format!("{}, {}", p.name, title_case(c)),
+            ),
             _ => (format!("/img/{}.png", p.slug), p.name.clone()),
         };
         let mut body = format!(
@@ -39,25 +44,47 @@ impl Shop {
             for c in &p.colors {
                 let name = title_case(c);
                 if Some(c.as_str()) == chosen {
-                    let _ = write!(body, "<li><strong aria-current=\"true\">{} (selected)</strong></li>", esc(&name));
+                    let _ = write!(
+                        body,
+                        "<li><strong aria-current=\"true\">{} (selected)</strong></li>",
+                        esc(&name)
+                    );
                 } else {
-                    let _ = write!(body, "<li><a href=\"{}\">{}</a></li>", esc(&req.with("color", c)), esc(&name));
+                    let _ = write!(
+                        body,
+                        "<li><a href=\"{}\">{}</a></li>",
+                        esc(&req.with("color", c)),
+                        esc(&name)
+                    );
                 }
             }
             body.push_str("</ul></section>");
         }
         body.push_str(&cart_form(p, chosen, req.get("size")));
-        let _ = write!(body, "<h2>Description</h2><p>{}</p></section></div>", esc(&p.description));
+        let _ = write!(
+            body,
+            "<h2>Description</h2><p>{}</p></section></div>",
+            esc(&p.description)
+        );
         page(ctx, &p.name, &body)
     }
 
     pub(super) fn add_to_cart(&self, ctx: &Ctx, req: &Req) -> Resp {
         let Some(p) = req.get("product").and_then(|s| self.find(s)) else {
-            return page(ctx, "Cart", "<h1>Cart</h1><p role=\"alert\">That product does not exist.</p>").with_status(400);
+            return page(
+                ctx,
+                "Cart",
+                "<h1>Cart</h1><p role=\"alert\">That product does not exist.</p>",
+            )
+            .with_status(400);
         };
         let qty = req.num("qty").unwrap_or(1).clamp(1, 99);
-        let size = req.get("size").and_then(|s| p.sizes.iter().find(|z| z.eq_ignore_ascii_case(s)));
-        let colour = p.option(req.get("color")).or(p.colors.first().map(String::as_str));
+        let size = req
+            .get("size")
+            .and_then(|s| p.sizes.iter().find(|z| z.eq_ignore_ascii_case(s)));
+        let colour = p
+            .option(req.get("color"))
+            .or(p.colors.first().map(String::as_str));
         if !p.sizes.is_empty() && size.is_none() {
             let body = format!(
                 "<h1>Choose a size</h1><p role=\"alert\">Please choose a size for {} before adding it to the cart.</p><p><a href=\"/product/{}\">Back to the product</a></p>",
@@ -68,12 +95,19 @@ impl Shop {
         }
         let mut options = Vec::new();
         if !p.colors.is_empty() {
-            options.push(format!("Colour: {}", title_case(colour.unwrap_or_default())));
+            options.push(format!(
+                "Colour: {}",
+                title_case(colour.unwrap_or_default())
+            ));
         }
         if let Some(s) = size {
             options.push(format!("Size: {s}"));
         }
-        let options = if options.is_empty() { String::new() } else { format!(" ({})", options.join(", ")) };
+        let options = if options.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", options.join(", "))
+        };
         let body = format!(
             "<h1>Added to your cart</h1><p role=\"status\">You added {qty} × <a href=\"/product/{}\">{}</a>{} to your cart.</p>\
 <p>Subtotal: <span class=\"price\">${}</span></p><p><a href=\"/\">Continue shopping</a></p>",
@@ -92,7 +126,11 @@ fn cart_form(p: &Product, colour: Option<&str>, size: Option<&str>) -> String {
         esc(&p.slug)
     );
     if let (Some(c), false) = (colour, p.colors.is_empty()) {
-        let _ = write!(f, "<input type=\"hidden\" name=\"color\" value=\"{}\">", esc(c));
+        let _ = write!(
+            f,
+            "<input type=\"hidden\" name=\"color\" value=\"{}\">",
+            esc(c)
+        );
     }
     if !p.sizes.is_empty() {
         let mut sizes = vec![(String::new(), "Choose a size".to_string())];
