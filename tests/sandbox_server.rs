@@ -12,6 +12,7 @@ use hopbench::sandbox::{Config, Sandbox, SandboxError, SITES};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::Duration;
 
 /// Port bases handed out to this process's tests, 40 apart so they never overlap.
 static NEXT: AtomicU16 = AtomicU16::new(0);
@@ -249,14 +250,23 @@ fn the_cli_prints_the_table_and_stops_on_sigterm() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // Lines arrive through a channel so every wait below is bounded.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let wait = Duration::from_secs(20);
     let mut seen = String::new();
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        seen.push_str(&line);
-        seen.push('\n');
-        if line.starts_with("ready") {
-            break;
+    while !seen.contains("ready") {
+        match rx.recv_timeout(wait) {
+            Ok(line) => seen.push_str(&(line + "\n")),
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no ready line within {wait:?}: {seen}");
+            }
         }
     }
     assert!(
@@ -269,9 +279,20 @@ fn the_cli_prints_the_table_and_stops_on_sigterm() {
         .status()
         .unwrap();
     assert!(killed.success());
-    let rest: Vec<String> = lines.map(Result::unwrap).collect();
-    assert!(child.wait().unwrap().success());
-    assert_eq!(rest, vec!["stopped".to_string()]);
+    let last = rx.recv_timeout(wait);
+    let deadline = std::time::Instant::now() + wait;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the sandbox did not exit after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success());
+    assert_eq!(last.as_deref(), Ok("stopped"));
 }
 
 #[test]

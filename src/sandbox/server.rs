@@ -5,6 +5,7 @@ use super::http::{Req, Resp};
 use super::site::{Ctx, Site, SiteDef, SiteUrls};
 use super::SandboxError;
 use std::net::TcpListener;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use tiny_http::{Header, Method, Response, Server};
@@ -15,6 +16,7 @@ pub(super) struct Running {
     host: String,
     port: u16,
     server: Option<Arc<Server>>,
+    stopping: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -38,9 +40,11 @@ impl Running {
             .map_err(|e| SandboxError::Server(format!("{}: {e}", def.name)))?;
         let server = Arc::new(server);
         let worker = Arc::clone(&server);
+        let stopping = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stopping);
         let thread = std::thread::Builder::new()
             .name(format!("sandbox-{}", def.key))
-            .spawn(move || serve(def, site.as_ref(), &worker, &urls))
+            .spawn(move || serve(def, site.as_ref(), &worker, &urls, &flag))
             .map_err(|e| {
                 SandboxError::Server(format!("{}: cannot start a thread: {e}", def.name))
             })?;
@@ -50,6 +54,7 @@ impl Running {
             host: host.to_string(),
             port,
             server: Some(server),
+            stopping,
             thread: Some(thread),
         })
     }
@@ -60,6 +65,7 @@ impl Running {
         let Some(server) = self.server.take() else {
             return;
         };
+        self.stopping.store(true, Ordering::SeqCst);
         server.unblock();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -82,10 +88,27 @@ impl Drop for Running {
     }
 }
 
-/// Answers requests until `unblock` makes `recv` fail.
-fn serve(def: &'static SiteDef, site: &dyn Site, server: &Server, urls: &Arc<SiteUrls>) {
+/// Answers requests until `stop` sets `stopping` and unblocks `recv` (requests queued
+/// before that are still answered).
+fn serve(
+    def: &'static SiteDef,
+    site: &dyn Site,
+    server: &Server,
+    urls: &Arc<SiteUrls>,
+    stopping: &AtomicBool,
+) {
     let ctx = Ctx { def, urls };
-    while let Ok(request) = server.recv() {
+    loop {
+        let request = match server.recv() {
+            Ok(request) => request,
+            Err(_) if stopping.load(Ordering::SeqCst) => return,
+            // An accept error (e.g. out of file descriptors) must not end the site.
+            Err(e) => {
+                eprintln!("hopbench sandbox: {}: {e}", def.name);
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                continue;
+            }
+        };
         let resp = match request.method() {
             Method::Get | Method::Head => site.handle(&ctx, &Req::parse(request.url())),
             _ => Resp {
