@@ -107,6 +107,42 @@ fn every_site_answers_its_home_page_and_404s_helpfully() {
     assert!(redirect
         .head
         .contains("Location: /events/tokyo?category=food"));
+    // Search, filter, sort and pagination URLs over HTTP (details: src/sandbox/sites/tests.rs).
+    let cheapest = String::from_utf8(
+        get(
+            port_of(base, "flights"),
+            "/flights/search?from=TYO&to=SFO&date=2026-12-01&sort=price",
+        )
+        .body,
+    )
+    .unwrap();
+    assert!(cheapest.find("EJ741") < cheapest.find("EJ779") && cheapest.contains("EJ741"));
+    let page2 = String::from_utf8(
+        get(
+            port_of(base, "hotels"),
+            "/hotels/search?city=tokyo&sort=price&page=2",
+        )
+        .body,
+    )
+    .unwrap();
+    assert!(
+        page2.contains("Page 2 of 2 (7 results)")
+            && page2.contains("Ginza Grand Palace")
+            && !page2.contains("Tokyo Bay Capsule Stay")
+    );
+    let vans =
+        String::from_utf8(get(port_of(base, "cars"), "/cars/search?city=paris&type=van").body)
+            .unwrap();
+    assert!(vans.contains("Nomad Van") && !vans.contains("Piccolo Hatch"));
+    // Only GET: every form in the sandbox is a GET form.
+    let mut post = TcpStream::connect(("127.0.0.1", base)).unwrap();
+    write!(post, "POST / HTTP/1.0\r\nContent-Length: 0\r\n\r\n").unwrap();
+    let mut raw = String::new();
+    post.read_to_string(&mut raw).unwrap();
+    assert!(
+        raw.starts_with("HTTP/1.0 405") || raw.starts_with("HTTP/1.1 405"),
+        "{raw}"
+    );
     // Cross-site links carry this run's ports.
     let article = String::from_utf8(get(base, "/wiki/Paris").body).unwrap();
     assert!(article.contains(&format!(
