@@ -144,9 +144,9 @@ fn dress(c: &mut Canvas, m: Rgb, a: Rgb) {
 }
 
 fn shoe(c: &mut Canvas, m: Rgb, a: Rgb) {
-    c.rect(40, 70, 80, 40, m);
-    c.ellipse(140, 95, 70, 22, m);
-    c.rect(30, 108, 190, 10, a);
+    c.rect(40, 40, 70, 74, m);
+    c.ellipse(140, 90, 76, 30, m);
+    c.rect(30, 112, 190, 12, a);
 }
 
 fn bag(c: &mut Canvas, m: Rgb, a: Rgb) {

@@ -120,6 +120,11 @@ pub(crate) fn check_specs<'a>(
         let bad_colour = colours.into_iter().flatten().find(|c| !is_colour(c));
         let problem = if !shapes::is_kind(&spec.kind) {
             Some(format!("unknown image kind {:?}", spec.kind))
+        } else if spec.bg.as_deref() == Some(spec.color.as_str()) {
+            Some(format!(
+                "colour {:?} on the same background is invisible",
+                spec.color
+            ))
         } else {
             bad_colour.map(|c| format!("unknown colour {c:?}"))
         };

@@ -100,11 +100,18 @@ impl Product {
             .first()
             .or(self.color.as_ref())
             .map_or("gray", String::as_str);
+        let colour = colour.unwrap_or(default);
+        // A light product on a light backdrop would vanish: give it a dark one.
+        let bg = if ["white", "cream", "beige"].contains(&colour) {
+            "navy"
+        } else {
+            "cream"
+        };
         ImageSpec {
             kind: self.kind.clone(),
-            color: colour.unwrap_or(default).to_string(),
+            color: colour.to_string(),
             accent: self.accent.clone(),
-            bg: Some("white".to_string()),
+            bg: Some(bg.to_string()),
             label: Some(self.brand.clone()),
         }
     }
