@@ -4,6 +4,8 @@
 //! The only browser-facing code is the wasm glue in `glue`, compiled for wasm32 only.
 
 pub mod action;
+// The CLI and the report read and write files: the native binary's, not the extension's.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod condition;
 pub mod evaluator;
@@ -13,6 +15,8 @@ pub mod judge;
 pub mod metrics;
 pub mod model;
 pub mod observation;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 pub mod task;
 pub mod tracker;
 

@@ -1,6 +1,8 @@
 //! The `hopbench` command line, as a table of subcommands: adding one (sandbox, run,
-//! report) is one entry in `COMMANDS` and one small module.
+//! report) is one entry in `COMMANDS` and one small module. Native only.
 
+mod report;
+mod tasks;
 mod validate;
 
 use std::ffi::OsString;
@@ -28,6 +30,18 @@ pub const COMMANDS: &[Command] = &[
         run: validate::run,
     },
     Command {
+        name: "tasks",
+        args: "PATH...",
+        summary: "list the tasks of files or folders as JSON lines (used by the runner)",
+        run: tasks::run,
+    },
+    Command {
+        name: "report",
+        args: "DIR... [--out OUT]",
+        summary: "merge run folders' results.jsonl; write summary.json and report.html",
+        run: report::run,
+    },
+    Command {
         name: "help",
         args: "",
         summary: "print this help",
@@ -47,6 +61,9 @@ pub enum CliError {
         command: &'static str,
         message: String,
     },
+    /// The command ran but its input is bad (e.g. a results line); no usage is printed.
+    #[error("{0}")]
+    Failed(String),
     #[error("cannot write the output: {0}")]
     Output(#[from] io::Error),
 }
@@ -72,6 +89,10 @@ pub fn run(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Err(CliError::Output(e)) => {
             // Nothing more can be written to `out`; stderr may still work.
             let _ = writeln!(err, "hopbench: cannot write the output: {e}");
+            EXIT_FAILED
+        }
+        Err(CliError::Failed(message)) => {
+            let _ = writeln!(err, "hopbench: {message}");
             EXIT_FAILED
         }
         Err(e) => {
