@@ -78,7 +78,15 @@ fn describe(file: &Path) -> Line<'_> {
                     line.id = Some(task.id);
                     line.hops = Some(task.hops.len());
                 }
-                Err(e) => line.error = Some(e.to_string()),
+                // The importer named the short name; the person wants the real path.
+                Err(e) => {
+                    let message = e.to_string();
+                    let rest = message.strip_prefix(&format!("{file_name}: "));
+                    line.error = Some(match rest {
+                        Some(rest) => format!("{}: {rest}", file.display()),
+                        None => message,
+                    });
+                }
             }
         }
     }

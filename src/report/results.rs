@@ -213,10 +213,13 @@ fn parse_line(raw: &str) -> Result<ResultLine, String> {
         // The line number is ours; serde's "at line 1 column N" would only confuse.
         let message = strip_position(&inner.to_string());
         let column = inner.column();
-        if path == "." || path.is_empty() {
-            format!("{message} (column {column})")
-        } else {
+        // A syntax error has no meaningful field path (serde_path_to_error says `?`);
+        // a missing field is reported on the object itself (path `.`).
+        let data = inner.classify() == serde_json::error::Category::Data;
+        if data && path != "." && !path.is_empty() {
             format!("`{path}`: {message}")
+        } else {
+            format!("{message} (column {column})")
         }
     })?;
     result.check()?;
