@@ -36,7 +36,8 @@ body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2433;background:#f
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 table{border-collapse:collapse;margin:8px 0}
 th,td{border:1px solid #d5d9e0;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f2f4f7}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f2f4f7}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+#tasks td:first-child{white-space:nowrap}
 .muted{color:#667085}.small{font-size:12px}
 .PASS{color:#067647;font-weight:600}.FAIL{color:#b42318;font-weight:600}
 .ERROR{color:#b54708;font-weight:600}

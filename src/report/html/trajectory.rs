@@ -154,11 +154,11 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
     );
     item(
         "tokens",
-        step.tokens.as_ref().map(plain).unwrap_or_default(),
+        step.tokens.as_ref().map(tokens_text).unwrap_or_default(),
     );
     item(
         "timings",
-        step.timings.as_ref().map(plain).unwrap_or_default(),
+        step.timings.as_ref().map(fields_text).unwrap_or_default(),
     );
     item("note", step.note.as_ref().map(plain).unwrap_or_default());
     body.push_str("</dl>\n");
@@ -205,9 +205,10 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
     if let Some(text) = obs.and_then(|o| o.text.as_deref()) {
         let _ = writeln!(
             body,
-            "<details class=\"observation\"><summary>Observation ({} lines)</summary>\
+            "<details class=\"observation\"><summary>Observation ({} line{})</summary>\
              <pre>{}</pre></details>",
             text.lines().count(),
+            if text.lines().count() == 1 { "" } else { "s" },
             esc(text)
         );
     }
@@ -220,6 +221,27 @@ fn plain(value: &Value) -> String {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+/// `1,000 in / 100 out` from `{input, output}`.
+fn tokens_text(tokens: &Value) -> String {
+    let n = |k: &str| tokens.get(k).and_then(Value::as_u64);
+    match (n("input"), n("output")) {
+        (Some(i), Some(o)) => format!("{} in / {} out", thousands(i), thousands(o)),
+        _ => plain(tokens),
+    }
+}
+
+/// `observe_ms 120 · act_ms 300` from a flat object; anything else as JSON.
+fn fields_text(value: &Value) -> String {
+    match value.as_object() {
+        Some(map) if map.values().all(|v| !v.is_object() && !v.is_array()) => map
+            .iter()
+            .map(|(k, v)| format!("{k} {}", plain(v)))
+            .collect::<Vec<_>>()
+            .join(" · "),
+        _ => plain(value),
     }
 }
 
