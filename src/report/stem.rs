@@ -53,10 +53,7 @@ mod tests {
         let long = "x".repeat(300);
         let stem = task_file_stem(&long);
         assert_eq!(stem.len(), CUT_AT + 17);
-        assert_eq!(
-            stem,
-            format!("{}~{:016x}", "x".repeat(160), fnv1a64(long.as_bytes()))
-        );
+        assert_eq!(stem, format!("{}~e78ddf9f1ba85555", "x".repeat(160)));
         assert_eq!(fnv1a64(b"hopbench"), 0xaa4d_32b5_f8e0_c136);
     }
 
