@@ -270,6 +270,51 @@ cmd_validate() {
   exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- validate "$@"
 }
 
+# `hopbench report DIR... [--out OUT]` from the caller's directory.
+cmd_report() {
+  (($# > 0)) || die "usage: ./build.sh report DIR... [--out OUT]"
+  has cargo || missing "Rust toolchain (cargo)" \
+    "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
+  cd "$CALLER_PWD"
+  exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- report "$@"
+}
+
+# What the runner needs: Chromium, node tools, dist/ (rebuilt when stale) and the
+# native CLI it calls for `tasks` and `report`.
+prepare_runner() {
+  ensure_browser
+  if dist_is_stale; then
+    "$ROOT/build.sh" build
+  else
+    ensure_node_modules
+    skip "dist/ is up to date"
+  fi
+  say "cargo build --release --bin $CRATE"
+  cargo build --quiet --release --bin "$CRATE"
+}
+
+wants_help() {
+  local arg
+  for arg in "$@"; do
+    [[ "$arg" == "-h" || "$arg" == "--help" ]] && return 0
+  done
+  return 1
+}
+
+# Headless runs of a task file or folder (runner/run.mjs; options: ./build.sh run --help).
+cmd_run() {
+  wants_help "$@" || prepare_runner
+  cd "$CALLER_PWD"
+  HOPBENCH_BIN="$ROOT/target/release/$CRATE" exec node "$ROOT/runner/run.mjs" "$@"
+}
+
+# The sandbox, the bundled tasks/ with the replay agent, into out/demo (runner/demo.mjs).
+cmd_demo() {
+  wants_help "$@" || prepare_runner
+  cd "$CALLER_PWD"
+  HOPBENCH_BIN="$ROOT/target/release/$CRATE" exec node "$ROOT/runner/demo.mjs" "$@"
+}
+
 # True when dist/ is missing or older than any source it is built from.
 dist_is_stale() {
   [[ -f dist/manifest.json && -f "dist/pkg/${CRATE}_bg.wasm" ]] || return 0
@@ -304,6 +349,9 @@ COMMAND_TABLE=(
   "build|cmd_build|install missing tools, build the wasm core, assemble dist/ (default)"
   "test|cmd_test|lint, native tests, build, then the browser e2e tests (what CI runs)"
   "validate|cmd_validate|check task files with the native CLI: validate PATH..."
+  "run|cmd_run|run tasks headless through the extension: run --tasks PATH [options] (--help)"
+  "demo|cmd_demo|sandbox + bundled tasks/ + replay agent into out/demo, then the report"
+  "report|cmd_report|merge run folders into summary.json and report.html: report DIR... [--out OUT]"
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "help|cmd_help|list subcommands"
 )

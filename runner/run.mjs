@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_KEY_ENV, USAGE, UsageError, parseArgs } from './args.mjs';
 import { launchWithExtension } from './browser.mjs';
 import { ensureBuilt } from './build.mjs';
+import { watchInterrupt } from './interrupt.mjs';
 import { mergeSettings, openDriver, runOverrides } from './extension.mjs';
 import { chromiumPath, distDir, nativeBin, repoRoot, taskFileStem } from './paths.mjs';
 import { makeProgress, runPool } from './progress.mjs';
@@ -52,6 +53,15 @@ export async function main(argv, { defaults = {}, env = process.env } = {}) {
 }
 
 async function runAll(options, env) {
+  const interrupt = watchInterrupt(say);
+  try {
+    return await runAllWatched(options, env, interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function runAllWatched(options, env, interrupt) {
   const { key, note: keyNote } = readApiKey(options, env, DEFAULT_KEY_ENV);
   const redact = makeRedactor(key);
   const out = resolve(options.out ?? join(repoRoot, 'out', defaultOutName(options)));
@@ -69,12 +79,11 @@ async function runAll(options, env) {
   const pending = pendingTasks(selected, finished, options.retryErrors);
   say(planLine(options, tasks.length, selected.length, pending.length, out));
 
-  let interrupted = false;
-  if (pending.length > 0) {
+  if (pending.length > 0 && !interrupt.interrupted) {
     if (keyNote) say(keyNote);
-    interrupted = await runPending(pending, options, key, out, redact);
+    await runPending(pending, options, key, out, redact, interrupt);
   }
-  if (interrupted) {
+  if (interrupt.interrupted) {
     say(`interrupted: finished tasks are in ${join(out, 'results.jsonl')}; run the same command again to continue`);
     return 130;
   }
@@ -84,18 +93,17 @@ async function runAll(options, env) {
   return bad.length > 0 ? 1 : 0;
 }
 
-/** Runs the tasks in one browser; true when interrupted (Ctrl-C). */
-async function runPending(pending, options, key, out, redact) {
+/** Runs the tasks in one browser, each in its own session window. */
+async function runPending(pending, options, key, out, redact, interrupt) {
   const progress = makeProgress({ total: pending.length, redact });
   const browser = await launchWithExtension({ extensionDir: distDir, chromiumPath });
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    say('interrupt: stopping; tasks in flight are not recorded and run again next time');
-    browser.close().catch(() => undefined);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await browser.close();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  interrupt.onInterrupt(close);
   try {
     const driver = await openDriver(browser);
     if (options.provider !== 'replay') {
@@ -109,18 +117,18 @@ async function runPending(pending, options, key, out, redact) {
         progress.started(index + 1, task);
         const onProgress = (p) => progress.step(index + 1, task, p);
         const done = await runTask(driver, task, { overrides, timeoutMs: options.taskTimeoutMs, onProgress });
-        if (interrupted) return;
+        if (interrupt.interrupted) return;
         record(out, task, done, redact, progress);
         progress.finished(index + 1, task, done.line);
       },
-      () => interrupted,
+      () => interrupt.interrupted,
     );
+  } catch (error) {
+    // Closing the browser on interrupt makes the calls in flight fail; that is expected.
+    if (!interrupt.interrupted) throw error;
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    if (!interrupted) await browser.close();
+    await close();
   }
-  return interrupted;
 }
 
 /** Trajectory first, then the result line: a recorded line always has its files. */

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { UsageError } from './args.mjs';
 
 /**
- * @typedef {{ file: string, fileName: string, id: string, hops: number }} TaskEntry
+ * @typedef {{ file: string, fileName: string, id: string, hops: number, startUrls: string[] }} TaskEntry
  * @returns {{ tasks: TaskEntry[], bad: {file: string, error: string}[] }}
  */
 export function listTasks(bin, path) {
@@ -20,7 +20,11 @@ export function listTasks(bin, path) {
   for (const text of out.stdout.split('\n').filter(Boolean)) {
     const line = JSON.parse(text);
     if (line.error) bad.push({ file: line.file, error: line.error });
-    else tasks.push({ file: line.file, fileName: line.file_name, id: line.id, hops: line.hops });
+    else {
+      tasks.push({
+        file: line.file, fileName: line.file_name, id: line.id, hops: line.hops, startUrls: line.start_urls ?? [],
+      });
+    }
   }
   return { tasks, bad };
 }

@@ -56,6 +56,10 @@ fn a_folder_lists_ids_hops_and_the_file_name_to_send() {
         "tests/fixtures/mmina/shopping/1.json"
     );
     assert_eq!(lines(&out)[0]["format"], "mmina");
+    assert_eq!(
+        lines(&out)[4]["start_urls"],
+        serde_json::json!(["https://library.kiwix.org/viewer#wikipedia_en_all_maxi_2024-01/A/User%3AThe_other_Kiwix_guy/Landing"])
+    );
 }
 
 #[test]

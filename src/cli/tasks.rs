@@ -24,6 +24,9 @@ struct Line<'a> {
     id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hops: Option<usize>,
+    /// The demo waits for these to answer before it starts (they are the sandbox's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    start_urls: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -66,6 +69,7 @@ fn describe(file: &Path) -> Line<'_> {
         format: None,
         id: None,
         hops: None,
+        start_urls: Vec::new(),
         error: None,
     };
     match std::fs::read_to_string(file) {
@@ -77,6 +81,7 @@ fn describe(file: &Path) -> Line<'_> {
                 Ok(task) => {
                     line.id = Some(task.id);
                     line.hops = Some(task.hops.len());
+                    line.start_urls = task.start_urls;
                 }
                 // The importer named the short name; the person wants the real path.
                 Err(e) => {
