@@ -4,6 +4,7 @@
 //! The only browser-facing code is the wasm glue in `glue`, compiled for wasm32 only.
 
 pub mod action;
+pub mod agent;
 // The CLI and the report read and write files: the native binary's, not the extension's.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
