@@ -247,6 +247,9 @@ fn trajectory_page_shows_each_step_escaped_and_without_the_key() {
     assert!(page.contains("3/3 hops done; all hops complete"));
     assert!(page.contains("<p class=\"err\">no element [9] in the last observation</p>"));
     assert!(page.contains("hop 1 at step 1, hop 2 at step 2, hop 3 at step 3"));
+    assert!(page.contains(
+        "<p class=\"err\">model call failed: server: 503 &lt;Service Unavailable&gt; (try again later)</p>"
+    ));
     assert!(page.contains("<a href=\"../report.html\">"));
     assert!(!page.contains("<script"));
     assert!(

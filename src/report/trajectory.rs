@@ -25,6 +25,8 @@ pub struct Step {
     pub step: Option<u64>,
     pub observation: Option<Observation>,
     pub reply: Option<Reply>,
+    /// `{error: {kind, message, hint}, attempts}` when the model call failed for good.
+    pub model_error: Option<Value>,
     pub action: Option<Value>,
     pub result: Option<Value>,
     pub progress: Option<Value>,

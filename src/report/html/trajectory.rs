@@ -195,6 +195,13 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
         }
         body.push_str("</div>\n");
     }
+    if let Some(text) = step.model_error.as_ref().map(model_error_text) {
+        let _ = writeln!(
+            body,
+            "<p class=\"err\">model call failed: {}</p>",
+            esc(&text)
+        );
+    }
     if let Some(reply) = step.reply.as_ref().and_then(|r| r.text.as_deref()) {
         let _ = writeln!(
             body,
@@ -222,6 +229,17 @@ fn plain(value: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// `server: 503 Service Unavailable (try again later)` from `{error: {kind, message, hint}}`.
+fn model_error_text(value: &Value) -> String {
+    let error = value.get("error").unwrap_or(value);
+    let field = |k: &str| error.get(k).and_then(Value::as_str).unwrap_or_default();
+    let mut text = format!("{}: {}", field("kind"), field("message"));
+    if !field("hint").is_empty() {
+        text.push_str(&format!(" ({})", field("hint")));
+    }
+    text
 }
 
 /// `1,000 in / 100 out` from `{input, output}`.
