@@ -9,22 +9,32 @@ import { chromium } from 'playwright-core';
 
 const WORKER_TIMEOUT_MS = 15_000;
 
-/** Flags from the platform notes: without them the extension is not loaded or
- * Chromium tries to reach the internet, which this machine refuses. */
+/** Flags from the platform notes: without them Chromium tries to reach the internet,
+ * which this machine refuses. */
+export const BASE_ARGS = Object.freeze([
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]);
+
+/** The base flags plus loading our unpacked extension. */
 export function chromiumArgs(extensionDir) {
   return [
-    '--headless=new',
+    ...BASE_ARGS,
     // Playwright passes --disable-extensions; this re-enables ours only.
     `--disable-extensions-except=${extensionDir}`,
     `--load-extension=${extensionDir}`,
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
   ];
+}
+
+/** A plain headless Chromium without the extension (e.g. to open a report). */
+export function launchPlain({ chromiumPath }) {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...BASE_ARGS] });
 }
 
 /**
