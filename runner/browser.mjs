@@ -37,18 +37,25 @@ export function launchPlain({ chromiumPath }) {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...BASE_ARGS] });
 }
 
+/** A new empty browser profile folder; whoever asked for it removes it. */
+export function newProfileDir() {
+  return mkdtempSync(join(tmpdir(), 'hopbench-chromium-'));
+}
+
 /**
- * Starts Chromium with the unpacked extension in `extensionDir`, in a fresh profile
- * under the system temp folder (deleted by `close`, with whatever the extension stored
- * in it). `onContext` runs before the extension's worker is awaited, so a caller can
- * watch every page and worker from the start.
- * @param {{ extensionDir: string, chromiumPath: string,
+ * Starts Chromium with the unpacked extension in `extensionDir`. Without `profileDir`
+ * it uses a fresh profile under the system temp folder, deleted by `close` with
+ * whatever the extension stored in it (settings, keys); with one, the caller owns and
+ * removes it (a test that restarts the browser on the same profile). `onContext` runs
+ * before the extension's worker is awaited, so a caller can watch every page and
+ * worker from the start.
+ * @param {{ extensionDir: string, chromiumPath: string, profileDir?: string,
  *   onContext?: (context: import('playwright-core').BrowserContext) => void }} options
  * @returns {Promise<{ context: import('playwright-core').BrowserContext,
  *   worker: import('playwright-core').Worker, extensionId: string,
  *   extensionUrl: (path: string) => string, close: () => Promise<void> }>}
  */
-export async function launchWithExtension({ extensionDir, chromiumPath, onContext }) {
+export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext }) {
   if (!existsSync(join(extensionDir, 'manifest.json'))) {
     throw new Error(`no built extension at ${extensionDir}: run ./build.sh first`);
   }
@@ -58,7 +65,9 @@ export async function launchWithExtension({ extensionDir, chromiumPath, onContex
         'or set HOPBENCH_CHROMIUM=/path/to/chromium',
     );
   }
-  const userDataDir = mkdtempSync(join(tmpdir(), 'hopbench-chromium-'));
+  const ownsProfile = profileDir === undefined;
+  const userDataDir = profileDir ?? newProfileDir();
+  const removeProfile = () => ownsProfile && rmSync(userDataDir, { recursive: true, force: true });
   let context;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -82,13 +91,13 @@ export async function launchWithExtension({ extensionDir, chromiumPath, onContex
         try {
           await context.close();
         } finally {
-          rmSync(userDataDir, { recursive: true, force: true });
+          removeProfile();
         }
       },
     };
   } catch (error) {
     await context?.close();
-    rmSync(userDataDir, { recursive: true, force: true });
+    removeProfile();
     throw error;
   }
 }

@@ -10,7 +10,6 @@ const MESSAGES = Object.freeze({
   getRun: 'getRun',
   stopRun: 'stopRun',
   exportRun: 'exportRun',
-  endSession: 'endSession',
 });
 
 export class ExtensionError extends Error {}
@@ -64,7 +63,6 @@ export async function openDriver(browser) {
     getRun: async (runId) => (await call('getRun', { runId })).run,
     stopRun: (runId) => call('stopRun', { runId }),
     exportRun: async (runId) => (await call('exportRun', { runId })).trajectory,
-    endSession: (sessionId) => call('endSession', { sessionId }),
     close: () => page.close(),
   };
 }
@@ -87,9 +85,9 @@ export function mergeSettings(current, options, apiKey) {
   return settings;
 }
 
-/** START_RUN's per-run overrides (agent_start's config). */
+/** START_RUN's per-run overrides: the provider (`replay` or a model provider), steps, mode. */
 export function runOverrides(options) {
-  const overrides = { replay: options.provider === 'replay' };
+  const overrides = { provider: options.provider };
   if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
   if (options.observation !== undefined) overrides.observation_mode = options.observation;
   return overrides;

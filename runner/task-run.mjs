@@ -20,10 +20,9 @@ export async function runTask(driver, task, { overrides, timeoutMs, onProgress }
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let runId;
-  let sessionId;
   try {
     const taskText = readFileSync(task.file, 'utf8');
-    ({ runId, sessionId } = await driver.startRun(taskText, task.fileName, overrides));
+    ({ runId } = await driver.startRun(taskText, task.fileName, overrides));
   } catch (error) {
     return { line: resultLine({ task, error: `the run did not start: ${message(error)}`, elapsedMs: elapsed() }), trajectory: null, exportError: null };
   }
@@ -49,9 +48,6 @@ export async function runTask(driver, task, { overrides, timeoutMs, onProgress }
   } catch (e) {
     exportError = message(e);
   }
-  // The session window is no use once the run is recorded; a run that already closed
-  // it answers with an error, which changes nothing.
-  await driver.endSession(sessionId).catch(() => undefined);
   return { line: resultLine({ task, run, error, elapsedMs }), trajectory, exportError };
 }
 

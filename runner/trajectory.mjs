@@ -29,7 +29,14 @@ export function extractMedia(value, stem) {
     }
     if (Array.isArray(v)) return v.map(visit);
     if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visit(x)]));
+      // The export's media entries are `{id, mime, ..., dataUrl}`: once written out,
+      // the field holds a file name and says so.
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => {
+          const y = visit(x);
+          return [k === 'dataUrl' && y !== x ? 'file' : k, y];
+        }),
+      );
     }
     return v;
   };

@@ -10,19 +10,25 @@
 // Later tests can serve local sites on 127.0.0.1 and open them with ext.openPage(url);
 // their errors are collected the same way (filter by ConsoleEntry.url if needed).
 
-import { launchWithExtension } from '../../runner/browser.mjs';
+import { launchWithExtension, newProfileDir } from '../../runner/browser.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
+
+export { newProfileDir };
 
 /**
  * @typedef {{ source: string, kind: string, text: string, url: string }} ConsoleEntry
- * @param {{ extensionDir?: string }} [options]
+ * @param {{ extensionDir?: string, profileDir?: string }} [options] `profileDir`: a
+ *   browser profile the caller owns and removes, so a test can close the browser and
+ *   launch it again on the same profile (what survives a restart); default: a fresh
+ *   temporary profile removed on close.
  */
-export async function launchExtension({ extensionDir = distDir } = {}) {
+export async function launchExtension({ extensionDir = distDir, profileDir } = {}) {
   /** @type {ConsoleEntry[]} */
   const errors = [];
   const browser = await launchWithExtension({
     extensionDir,
     chromiumPath,
+    profileDir,
     onContext: (context) => watchContext(context, errors),
   });
   return makeHandle(browser, errors);

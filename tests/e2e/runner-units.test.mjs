@@ -116,9 +116,13 @@ test('errors: a run that did not start, ended in error, or timed out is ERROR wi
 test('media data URLs become files beside the JSON, named by the task stem', () => {
   const png = `data:image/png;base64,${Buffer.from('PNGDATA').toString('base64')}`;
   const jpg = `data:image/jpeg;base64,${Buffer.from('JPG').toString('base64')}`;
-  const exported = { steps: [{ observation: { screenshot: 'm1' } }], media: { m1: png, m2: jpg, m3: png }, note: 'data:text/plain;base64,aGk=' };
+  const exported = {
+    steps: [{ observation: { screenshot: 'm1' } }],
+    media: { m1: { id: 'm1', mime: 'image/png', dataUrl: png }, m2: jpg, m3: png },
+    note: 'data:text/plain;base64,aGk=',
+  };
   const { value, files } = extractMedia(exported, 'suite~2Ft');
-  assert.deepEqual(value.media, { m1: 'suite~2Ft-1.png', m2: 'suite~2Ft-2.jpg', m3: 'suite~2Ft-1.png' });
+  assert.deepEqual(value.media, { m1: { id: 'm1', mime: 'image/png', file: 'suite~2Ft-1.png' }, m2: 'suite~2Ft-2.jpg', m3: 'suite~2Ft-1.png' });
   assert.equal(value.note, 'data:text/plain;base64,aGk=');
   assert.deepEqual(files.map((f) => [f.name, f.bytes.toString()]), [['suite~2Ft-1.png', 'PNGDATA'], ['suite~2Ft-2.jpg', 'JPG']]);
 });
@@ -148,5 +152,5 @@ test('settings: the options go over the extension settings; masked-key fields ar
   const current = { model: { provider: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', api_key_set: true, api_key_last4: 'abcd' }, max_steps: 30, prompt_style: 'cot' };
   const saved = mergeSettings(current, { provider: 'anthropic', model: 'claude-x', maxSteps: 10 }, 'key-123456789');
   assert.deepEqual(saved, { model: { provider: 'anthropic', base_url: 'https://api.openai.com/v1', model: 'claude-x', api_key: 'key-123456789' }, max_steps: 10, prompt_style: 'cot' });
-  assert.deepEqual(runOverrides({ provider: 'replay', observation: 'text' }), { replay: true, observation_mode: 'text' });
+  assert.deepEqual(runOverrides({ provider: 'replay', observation: 'text', maxSteps: 5 }), { provider: 'replay', max_steps: 5, observation_mode: 'text' });
 });
