@@ -10,6 +10,7 @@ import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
 import { sessionHandlers } from './worker/session-handlers.js';
+import { restrictStorageToExtension, settingsHandlers } from './worker/settings-handlers.js';
 import { registerSessionListeners } from './worker/session.js';
 import {
   PAGE_TO_WORKER,
@@ -109,6 +110,7 @@ const HANDLERS = Object.freeze({
     },
   },
   ...sessionHandlers(coreModule),
+  ...settingsHandlers(coreModule),
 });
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
@@ -116,6 +118,7 @@ registerCdpListeners();
 registerSessionListeners();
 registerHopListeners(coreModule);
 registerObserveListeners();
+restrictStorageToExtension();
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   // hasOwn: a type such as "constructor" must not reach Object.prototype.

@@ -41,3 +41,12 @@ document.getElementById('show-observation').addEventListener('click', async () =
     show('error', `cannot show the observation: ${errorText(error)}`);
   }
 });
+
+// The options page: model provider, key, run settings, connection test.
+document.getElementById('open-settings').addEventListener('click', async () => {
+  try {
+    await chrome.runtime.openOptionsPage();
+  } catch (error) {
+    show('error', `cannot open the settings: ${errorText(error)}`);
+  }
+});

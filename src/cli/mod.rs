@@ -2,6 +2,10 @@
 //! report) is one entry in `COMMANDS` and one small module. Native only.
 
 mod report;
+#[cfg(not(target_arch = "wasm32"))]
+mod sandbox;
+#[cfg(not(target_arch = "wasm32"))]
+mod signals;
 mod tasks;
 mod validate;
 
@@ -28,6 +32,12 @@ pub const COMMANDS: &[Command] = &[
         args: "PATH...",
         summary: "check task files (hopbench, MMInA or WebArena; files or folders)",
         run: validate::run,
+    },
+    Command {
+        name: "sandbox",
+        args: "[--port-base N] [--host ADDR]",
+        summary: "serve the offline sandbox websites (default ports 8600-8610) until Ctrl-C",
+        run: run_sandbox,
     },
     Command {
         name: "tasks",
@@ -61,9 +71,9 @@ pub enum CliError {
         command: &'static str,
         message: String,
     },
-    /// The command ran but its input is bad (e.g. a results line); no usage is printed.
+    /// The command was called correctly but could not do its job (a port in use).
     #[error("{0}")]
-    Failed(String),
+    Runtime(String),
     #[error("cannot write the output: {0}")]
     Output(#[from] io::Error),
 }
@@ -91,7 +101,7 @@ pub fn run(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             let _ = writeln!(err, "hopbench: cannot write the output: {e}");
             EXIT_FAILED
         }
-        Err(CliError::Failed(message)) => {
+        Err(CliError::Runtime(message)) => {
             let _ = writeln!(err, "hopbench: {message}");
             EXIT_FAILED
         }
@@ -114,9 +124,22 @@ pub fn usage() -> String {
         text.push_str(&format!("  {synopsis:width$}  {}\n", c.summary));
     }
     text.push_str(
-        "\nexit status: 0 all ok, 1 some file is bad, 2 usage error (e.g. a path that does not exist)",
+        "\nexit status: 0 all ok, 1 some file is bad (validate, tasks, report) or the sandbox cannot start, 2 usage error (e.g. a path that does not exist)",
     );
     text
+}
+
+/// The sandbox is native-only (it stays out of the extension's wasm).
+fn run_sandbox(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return sandbox::run(args, out);
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = (args, out);
+        Err(CliError::Runtime(
+            "the sandbox is not part of the wasm build".into(),
+        ))
+    }
 }
 
 fn help(_args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {

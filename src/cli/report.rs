@@ -20,7 +20,8 @@ pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError
         .clone()
         .or_else(|| args.dirs.first().cloned())
         .ok_or_else(|| usage_error("give at least one run folder"))?;
-    let written = write_report(&args.dirs, &target).map_err(|e| CliError::Failed(e.to_string()))?;
+    let written =
+        write_report(&args.dirs, &target).map_err(|e| CliError::Runtime(e.to_string()))?;
     let summary = &written.summary;
     for note in &summary.notes {
         writeln!(out, "note: {note}")?;

@@ -49,12 +49,12 @@ pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError
     }
     let mut failed = false;
     for path in &paths {
-        let files = task_files(path).map_err(|e| CliError::Failed(e.to_string()))?;
+        let files = task_files(path).map_err(|e| CliError::Runtime(e.to_string()))?;
         for file in &files {
             let line = describe(file);
             failed |= line.error.is_some();
             let json = serde_json::to_string(&line)
-                .map_err(|e| CliError::Failed(format!("cannot print {}: {e}", file.display())))?;
+                .map_err(|e| CliError::Runtime(format!("cannot print {}: {e}", file.display())))?;
             writeln!(out, "{json}")?;
         }
     }
