@@ -10,8 +10,7 @@ import { UsageError, parseArgs } from './args.mjs';
 import { ensureBuilt } from './build.mjs';
 import { nativeBin, repoRoot } from './paths.mjs';
 import { main as run } from './run.mjs';
-import { startOrigins, startSandbox } from './sandbox.mjs';
-import { listTasks } from './tasks.mjs';
+import { startSandbox } from './sandbox.mjs';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -32,9 +31,7 @@ export async function demo(argv) {
     rmSync(defaults.out, { recursive: true, force: true });
   }
   ensureBuilt(say);
-  const { tasks } = listTasks(nativeBin, options.tasks);
-  const origins = startOrigins(tasks);
-  say(`starting the sandbox (${nativeBin} sandbox), waiting for ${origins.length} site${origins.length === 1 ? '' : 's'}`);
+  say(`starting the sandbox (${nativeBin} sandbox)`);
   // The run handles Ctrl-C itself (runner/interrupt.mjs); the demo only makes sure the
   // sandbox goes down with it.
   let sandbox = null;
@@ -46,7 +43,7 @@ export async function demo(argv) {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   signals.forEach((s) => process.on(s, onSignal));
   try {
-    sandbox = await startSandbox(nativeBin, origins, say);
+    sandbox = await startSandbox(nativeBin, say);
     if (interrupted) return 130;
     return await run(argv, { defaults });
   } catch (error) {
