@@ -24,7 +24,7 @@ struct Line<'a> {
     id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hops: Option<usize>,
-    /// The demo waits for these to answer before it starts (they are the sandbox's).
+    /// Where the task starts (for people reading the list; the runner sends the file).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     start_urls: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
