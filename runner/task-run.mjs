@@ -3,6 +3,7 @@
 // Never throws for a task's own failure: everything becomes the result line's error.
 
 import { readFileSync } from 'node:fs';
+import { unreachableStart } from './preflight.mjs';
 import { resultLine } from './result-line.mjs';
 
 const POLL_MS = 500;
@@ -11,7 +12,7 @@ const STOP_GRACE_MS = 5_000;
 
 /**
  * @param {object} driver from openDriver
- * @param {{ file: string, fileName: string, id: string, hops: number }} task
+ * @param {{ file: string, fileName: string, id: string, hops: number, startUrls: string[] }} task
  * @param {{ overrides: object, timeoutMs: number,
  *   onProgress: (p: {hop: number, hops: number, step: number}) => void }} options
  * @returns {Promise<{ line: object, trajectory: object | null, exportError: string | null }>}
@@ -19,6 +20,10 @@ const STOP_GRACE_MS = 5_000;
 export async function runTask(driver, task, { overrides, timeoutMs, onProgress }) {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
+  const unreachable = await unreachableStart(task.startUrls);
+  if (unreachable) {
+    return { line: resultLine({ task, error: unreachable, elapsedMs: elapsed() }), trajectory: null, exportError: null };
+  }
   let runId;
   try {
     const taskText = readFileSync(task.file, 'utf8');
