@@ -4,7 +4,6 @@
 
 /** The messages.js constructors the runner uses, by what they are for. */
 const MESSAGES = Object.freeze({
-  getSettings: 'getSettings',
   saveSettings: 'saveSettings',
   startRun: 'startRun',
   getRun: 'getRun',
@@ -53,11 +52,8 @@ export async function openDriver(browser) {
 
   return {
     call,
-    /** Settings as the extension holds them (the key masked). */
-    async settings() {
-      return (await call('getSettings')).settings;
-    },
-    saveSettings: (settings) => call('saveSettings', { settings }),
+    /** @returns {Promise<{field: string, message: string}[]>} the extension's notes */
+    saveSettings: async (settings) => (await call('saveSettings', { settings })).notes ?? [],
     /** @returns {Promise<{runId: string, sessionId: string}>} */
     startRun: (taskText, fileName, overrides) => call('startRun', { taskText, fileName, overrides }),
     getRun: async (runId) => (await call('getRun', { runId })).run,
@@ -68,19 +64,17 @@ export async function openDriver(browser) {
 }
 
 /**
- * The settings to save: the extension's own, with what the options override. The key
- * goes in only here; `GET_SETTINGS` never returns it, so it is not read back.
+ * What SAVE_SETTINGS gets: only what the options set. The extension merges it over its
+ * own settings, and a new provider starts from that provider's defaults (base URL,
+ * model), so leaving a field out means "the extension's default". The key goes in
+ * only here; the extension never hands it back.
  */
-export function mergeSettings(current, options, apiKey) {
-  const model = { ...(current?.model ?? {}) };
-  // What the extension adds to show a masked key is not part of the settings.
-  delete model.api_key_set;
-  delete model.api_key_last4;
-  if (options.provider !== 'replay') model.provider = options.provider;
+export function settingsToSave(options, apiKey) {
+  const model = { provider: options.provider };
   if (options.baseUrl !== undefined) model.base_url = options.baseUrl;
   if (options.model !== undefined) model.model = options.model;
   if (apiKey !== undefined) model.api_key = apiKey;
-  const settings = { ...(current ?? {}), model };
+  const settings = { model };
   if (options.maxSteps !== undefined) settings.max_steps = options.maxSteps;
   return settings;
 }

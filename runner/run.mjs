@@ -11,7 +11,7 @@ import { DEFAULT_KEY_ENV, USAGE, UsageError, parseArgs } from './args.mjs';
 import { launchWithExtension } from './browser.mjs';
 import { ensureBuilt } from './build.mjs';
 import { watchInterrupt } from './interrupt.mjs';
-import { mergeSettings, openDriver, runOverrides } from './extension.mjs';
+import { openDriver, runOverrides, settingsToSave } from './extension.mjs';
 import { chromiumPath, distDir, nativeBin, repoRoot, taskFileStem } from './paths.mjs';
 import { makeProgress, runPool } from './progress.mjs';
 import { appendResult, prepareRunFolder, readFinished, runConfig } from './run-folder.mjs';
@@ -107,7 +107,8 @@ async function runPending(pending, options, key, out, redact, interrupt) {
   try {
     const driver = await openDriver(browser);
     if (options.provider !== 'replay') {
-      await driver.saveSettings(mergeSettings(await driver.settings(), options, key));
+      const notes = await driver.saveSettings(settingsToSave(options, key));
+      notes.forEach((n) => progress.note(`settings: ${n.field}: ${n.message}`));
     }
     const overrides = runOverrides(options);
     await runPool(

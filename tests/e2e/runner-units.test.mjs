@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KEY_ENV, UsageError, parseArgs } from '../../runner/args.mjs';
-import { mergeSettings, runOverrides } from '../../runner/extension.mjs';
+import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
 import { taskFileStem } from '../../runner/paths.mjs';
 import { resultLine } from '../../runner/result-line.mjs';
 import { appendResult, prepareRunFolder, readFinished } from '../../runner/run-folder.mjs';
@@ -148,9 +148,13 @@ test('the run folder: an unfinished last line is set aside, a bad line stops, co
   }
 });
 
-test('settings: the options go over the extension settings; masked-key fields are dropped', () => {
-  const current = { model: { provider: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', api_key_set: true, api_key_last4: 'abcd' }, max_steps: 30, prompt_style: 'cot' };
-  const saved = mergeSettings(current, { provider: 'anthropic', model: 'claude-x', maxSteps: 10 }, 'key-123456789');
-  assert.deepEqual(saved, { model: { provider: 'anthropic', base_url: 'https://api.openai.com/v1', model: 'claude-x', api_key: 'key-123456789' }, max_steps: 10, prompt_style: 'cot' });
+test('settings: only what the options set goes to the extension, which fills in its defaults', () => {
+  assert.deepEqual(settingsToSave({ provider: 'anthropic', model: 'claude-x', maxSteps: 10 }, 'key-123456789'), {
+    model: { provider: 'anthropic', model: 'claude-x', api_key: 'key-123456789' },
+    max_steps: 10,
+  });
+  assert.deepEqual(settingsToSave({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' }, undefined), {
+    model: { provider: 'openai', base_url: 'http://127.0.0.1:11434/v1' },
+  });
   assert.deepEqual(runOverrides({ provider: 'replay', observation: 'text', maxSteps: 5 }), { provider: 'replay', max_steps: 5, observation_mode: 'text' });
 });
