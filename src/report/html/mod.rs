@@ -46,7 +46,7 @@ th{background:#f2f4f7}td.num,th.num{text-align:right;font-variant-numeric:tabula
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f8f9fb;border:1px solid #e4e7ec;padding:8px;margin:4px 0;max-height:40em;overflow:auto}
 .step{border:1px solid #d5d9e0;border-radius:6px;padding:10px 14px;margin:14px 0}
 .step h3{margin:0 0 6px;font-size:15px}
-.shot{max-width:100%;border:1px solid #d5d9e0}
+.shot{max-width:100%;max-height:480px;border:1px solid #d5d9e0}
 .thumbs img{max-height:120px;margin:4px;border:1px solid #d5d9e0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}
 dt{color:#667085}dd{margin:0;overflow-wrap:anywhere}
