@@ -94,8 +94,8 @@ fn summary(body: &mut String, r: &ResultLine, t: Option<&Trajectory>) {
         item(
             "settings",
             format!(
-                "<code>{}</code>",
-                esc(&without_secrets(settings).to_string())
+                "<details><summary>as the run used them</summary><pre>{}</pre></details>",
+                esc(&pretty(&without_secrets(settings)))
             ),
         );
     }
@@ -220,6 +220,10 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
         );
     }
     body.push_str("</section>\n");
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
 /// A string as it is; anything else as compact JSON; null as nothing.
