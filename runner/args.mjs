@@ -30,7 +30,7 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --parallel N          tasks at once, each in its own session window (default 1)
   --shard i/n           run only tasks i, i+n, i+2n, ... (1 <= i <= n)
   --max-steps N         agent steps per task (default: the extension's, 30)
-  --observation MODE    text, text+images, text+screenshot or som
+  --observation MODE    text, text+images (the extension's default), text+screenshot or som
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
   -h, --help            this text`;
 

@@ -36,6 +36,7 @@ export async function demo(argv) {
   // sandbox goes down with it.
   let sandbox = null;
   let interrupted = false;
+  let report = null;
   const onSignal = () => {
     interrupted = true;
     sandbox?.stop();
@@ -45,7 +46,9 @@ export async function demo(argv) {
   try {
     sandbox = await startSandbox(nativeBin, say);
     if (interrupted) return 130;
-    return await run(argv, { defaults });
+    const status = await run(argv, { defaults });
+    if (status === 0) report = join(options.out, 'report.html');
+    return status;
   } catch (error) {
     process.stderr.write(`demo: ${error.message}\n`);
     return 1;
@@ -55,6 +58,8 @@ export async function demo(argv) {
       await sandbox.stop();
       say('sandbox stopped');
     }
+    // Last, so the path is what stays on the screen.
+    if (report) say(`demo done: open ${report} in a browser`);
   }
 }
 
