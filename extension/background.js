@@ -9,6 +9,7 @@ import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
+import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
 import { registerSessionListeners } from './worker/session.js';
 import {
@@ -109,6 +110,7 @@ const HANDLERS = Object.freeze({
     },
   },
   ...sessionHandlers(coreModule),
+  ...runHandlers(coreModule),
 });
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
@@ -116,6 +118,12 @@ registerCdpListeners();
 registerSessionListeners();
 registerHopListeners(coreModule);
 registerObserveListeners();
+registerRunListeners(coreModule);
+
+// A run the previous worker was driving goes on from its saved record (docs/agent-run.md
+// "Resuming"). Also on every message below, since a message may be what woke us.
+const resume = () => resumeRuns(coreModule).catch((error) => console.error('hopbench: resuming runs failed:', error));
+resume();
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   // hasOwn: a type such as "constructor" must not reach Object.prototype.
@@ -126,6 +134,7 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     sendResponse(errorReply('sender is not a page of this extension'));
     return false;
   }
+  resume();
   if (!handler.isValid(msg)) {
     sendResponse(errorReply(`malformed ${msg.type} message`));
     return false;
