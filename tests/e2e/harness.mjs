@@ -37,16 +37,20 @@ function chromiumArgs(extensionDir) {
 
 /**
  * @typedef {{ source: string, kind: string, text: string, url: string }} ConsoleEntry
- * @param {{ extensionDir?: string }} [options]
+ * @param {{ extensionDir?: string, profileDir?: string }} [options] `profileDir`: a
+ *   browser profile the caller owns and removes, so a test can close the browser and
+ *   launch it again on the same profile (what survives a restart); default: a fresh
+ *   temporary profile removed on close.
  */
-export async function launchExtension({ extensionDir = distDir } = {}) {
+export async function launchExtension({ extensionDir = distDir, profileDir } = {}) {
   if (!existsSync(join(extensionDir, 'manifest.json'))) {
     throw new Error(`no built extension at ${extensionDir}: run ./build.sh first`);
   }
   if (!existsSync(chromiumPath)) {
     throw new Error(`no Chromium at ${chromiumPath}: run ./build.sh test to install it`);
   }
-  const userDataDir = mkdtempSync(join(tmpdir(), 'hopbench-e2e-'));
+  const ownsProfile = profileDir === undefined;
+  const userDataDir = profileDir ?? newProfileDir();
   /** @type {ConsoleEntry[]} */
   const errors = [];
   let context;
@@ -63,12 +67,17 @@ export async function launchExtension({ extensionDir = distDir } = {}) {
     watchContext(context, errors);
     const worker = await findServiceWorker(context);
     const extensionId = new URL(worker.url()).host;
-    return makeHandle({ context, worker, extensionId, errors, userDataDir });
+    return makeHandle({ context, worker, extensionId, errors, userDataDir: ownsProfile ? userDataDir : null });
   } catch (error) {
     await context?.close();
-    rmSync(userDataDir, { recursive: true, force: true });
+    if (ownsProfile) rmSync(userDataDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** A new empty browser profile folder; whoever asked for it removes it. */
+export function newProfileDir() {
+  return mkdtempSync(join(tmpdir(), 'hopbench-e2e-'));
 }
 
 async function findServiceWorker(context) {
@@ -136,7 +145,7 @@ function makeHandle({ context, worker, extensionId, errors, userDataDir }) {
       try {
         await context.close();
       } finally {
-        rmSync(userDataDir, { recursive: true, force: true });
+        if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
       }
     },
   };
