@@ -4,6 +4,7 @@
 //! The only browser-facing code is the wasm glue in `glue`, compiled for wasm32 only.
 
 pub mod action;
+pub mod agent;
 pub mod cli;
 pub mod condition;
 pub mod evaluator;

@@ -5,6 +5,7 @@
 //! convert arguments, call the core, convert the result or the error.
 
 mod action;
+mod agent;
 mod console;
 mod error;
 mod exports;
@@ -13,6 +14,7 @@ mod observation;
 mod panic_hook;
 
 pub use action::{canonical_action, parse_action};
+pub use agent::{agent_feed, agent_start};
 pub use error::to_js_error;
 pub use exports::{core_version, take_last_panic};
 pub use hops::{

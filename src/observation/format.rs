@@ -21,6 +21,13 @@ pub fn tabs_line(tabs: &[TabInfo]) -> String {
     line
 }
 
+/// Python's `repr()` of a string as a new `String` (see [`push_py_repr`]).
+pub fn py_repr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    push_py_repr(&mut out, text);
+    out
+}
+
 /// Python's `repr()` of a string: single quotes unless the text contains a single
 /// quote and no double quote; backslash, quote and non-printable characters escaped.
 pub fn push_py_repr(out: &mut String, text: &str) {

@@ -15,7 +15,7 @@ mod render;
 #[cfg(test)]
 mod tests;
 
-pub use format::tabs_line;
+pub use format::{py_repr, tabs_line};
 pub use input::ObservationInput;
 pub use layout::Rect;
 pub use registry::{ElementRef, IdRegistry, RegistryError};

@@ -3,12 +3,14 @@
 //! The JSON Schema is `schema/task.schema.json`; README's "Task format" explains it.
 
 mod load;
+mod reference;
 mod validate;
 
 #[cfg(test)]
 mod tests;
 
 pub use load::{parse_task, TaskError};
+pub use reference::{ElementTarget, ReferenceError, ReferenceStep};
 
 use crate::condition::{AnswerCondition, Condition};
 use serde::{Deserialize, Serialize};
@@ -34,7 +36,7 @@ pub struct Task {
     /// The actions a person would take to solve the task, in the action language with
     /// each element written as `{role 'name'}` instead of an `[id]` (ids are only known
     /// once a page is observed). The replay agent follows it; bundled tasks carry one so
-    /// tests prove every task solvable.
+    /// tests prove every task solvable. Steps are read by [`ReferenceStep`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reference_trajectory: Vec<String>,
     /// Where the task came from and how it was mapped, when imported.

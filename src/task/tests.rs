@@ -118,3 +118,36 @@ fn a_task_needs_hops() {
         vec!["hops: needs at least one hop".to_string()]
     );
 }
+
+#[test]
+fn reference_trajectory_steps_must_be_actions_once_their_element_is_an_id() {
+    let with = |steps: &str| {
+        VALID.replace(
+            r#""final_answer""#,
+            &format!(r#""reference_trajectory": {steps}, "final_answer""#),
+        )
+    };
+    let good = with(
+        r#"["click {link 'Tokyo Tower'}", "type {searchbox 'Search'} [tokyo] [1]", "stop [Tokyo]"]"#,
+    );
+    assert_eq!(errors_of(&good), Vec::<String>::new());
+    assert_eq!(parse_task(&good).unwrap().reference_trajectory.len(), 3);
+
+    let bad = with(
+        r#"["click {link 'Tokyo Tower'}", "click [4]", "scrol [down]", "stop [x]", "go_back"]"#,
+    );
+    let e = errors_of(&bad);
+    assert_eq!(e.len(), 3, "{e:?}");
+    assert!(
+        e[0].starts_with("reference_trajectory[1]: \"click [4]\": `click` needs its element written as {role 'name'}"),
+        "{e:?}"
+    );
+    assert!(
+        e[1].starts_with("reference_trajectory[2]") && e[1].contains("unknown action `scrol`"),
+        "{e:?}"
+    );
+    assert!(
+        e[2].starts_with("reference_trajectory[4]") && e[2].contains("after the stop"),
+        "{e:?}"
+    );
+}

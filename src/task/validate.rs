@@ -1,6 +1,7 @@
 //! Semantic checks of a whole task; every problem is reported with its JSON path.
 
-use super::Task;
+use super::{ReferenceStep, Task};
+use crate::action::ActionKind;
 use crate::condition::{Condition, FieldError};
 
 impl Task {
@@ -42,7 +43,34 @@ impl Task {
             Condition::Answer(answer.condition.clone())
                 .validate("final_answer.condition", &mut errors);
         }
+        check_reference_trajectory(&self.reference_trajectory, &mut errors);
         errors
+    }
+}
+
+/// Each step must be an action once its `{role 'name'}` becomes an id, and nothing may
+/// follow a `stop`, since the replay ends there and the later steps would never run.
+fn check_reference_trajectory(steps: &[String], errors: &mut Vec<FieldError>) {
+    let mut stopped_at = None;
+    for (i, text) in steps.iter().enumerate() {
+        let path = format!("reference_trajectory[{i}]");
+        if let Some(stop) = stopped_at {
+            errors.push(FieldError::new(
+                path,
+                format!(
+                    "comes after the stop in reference_trajectory[{stop}]; a replay ends at stop"
+                ),
+            ));
+            continue;
+        }
+        match ReferenceStep::parse(text) {
+            Ok(step) => {
+                if step.kind() == ActionKind::Stop {
+                    stopped_at = Some(i);
+                }
+            }
+            Err(e) => errors.push(FieldError::new(path, format!("{text:?}: {e}"))),
+        }
     }
 }
 

@@ -1,0 +1,53 @@
+//! What the machine asks the driver to do. Each command but `record` and `finish`
+//! is answered by exactly one event carrying the same `step`.
+
+use serde::{Deserialize, Serialize};
+
+use super::config::ObservationMode;
+use super::record::StepRecord;
+use crate::model::ModelRequest;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Command {
+    /// Observe the session's current tab; answer with `observed`.
+    Observe {
+        step: u32,
+        mode: ObservationMode,
+        /// Replay looks elements up by role and name, which must work for elements
+        /// below the fold too, so it observes the whole page.
+        whole_page: bool,
+    },
+    /// Run the model call; answer with `model_replied` or `model_failed`.
+    CallModel { step: u32, request: ModelRequest },
+    /// Carry out this action text (canonical spelling) in the session; answer with
+    /// `acted`. Navigations it causes belong to `step`.
+    Act { step: u32, action_text: String },
+    /// Store the finished step. Exactly one per step; no answer expected.
+    Record { step: u32, record: Box<StepRecord> },
+    /// The run is over; the verdict comes from the session's tracker.
+    Finish {
+        cause: FinishCause,
+        reason: String,
+        /// The answer of `stop [answer]`, when the run ended with one.
+        answer: Option<String>,
+    },
+}
+
+/// Why a run ended, for the driver's run status and for metrics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishCause {
+    /// The agent issued `stop [answer]`.
+    Answered,
+    /// The tracker reported every hop done.
+    AllHopsDone,
+    /// An early-stop rule fired (step limit, unparseable outputs, repeats).
+    EarlyStop,
+    /// Replay ran out of reference steps without a `stop`.
+    ReplayEnded,
+    /// Replay could not carry out a reference step (its element is not on the page).
+    ReplayFailed,
+    /// `stop_requested`.
+    Stopped,
+}

@@ -1,0 +1,100 @@
+//! Settings of one agent run, as the driver passes them to `agent_start`.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::AgentError;
+
+/// How the model is asked to answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromptStyle {
+    /// Reason first, then end with "In summary, the next action I will perform is ```...```".
+    Cot,
+    /// Reply with the fenced action only.
+    Direct,
+}
+
+/// What the model gets besides the accessibility-tree text; the same names as the
+/// extension's observation modes (`extension/observe-settings.js`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ObservationMode {
+    #[serde(rename = "text")]
+    Text,
+    /// The viewport's images, each labelled with its element id.
+    #[serde(rename = "text+images")]
+    TextImages,
+    /// A screenshot of the viewport.
+    #[serde(rename = "text+screenshot")]
+    TextScreenshot,
+    /// A screenshot with interactive elements boxed and marked with their ids.
+    #[serde(rename = "som")]
+    Som,
+}
+
+impl ObservationMode {
+    /// The name the extension uses for this mode.
+    pub fn name(self) -> &'static str {
+        match self {
+            ObservationMode::Text => "text",
+            ObservationMode::TextImages => "text+images",
+            ObservationMode::TextScreenshot => "text+screenshot",
+            ObservationMode::Som => "som",
+        }
+    }
+}
+
+/// Every field has a default so a driver can pass only what the person changed; an
+/// unknown field is refused, since a misspelt setting silently ignored would make a
+/// run differ from what the person asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AgentConfig {
+    /// The run ends once this many steps are recorded (MMInA: 30).
+    pub max_steps: u32,
+    pub prompt_style: PromptStyle,
+    pub observation_mode: ObservationMode,
+    pub temperature: f32,
+    pub max_tokens: u32,
+    /// Follow the task's `reference_trajectory` instead of calling a model.
+    pub replay: bool,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig {
+            max_steps: 30,
+            prompt_style: PromptStyle::Cot,
+            observation_mode: ObservationMode::Text,
+            temperature: 0.0,
+            max_tokens: 1024,
+            replay: false,
+        }
+    }
+}
+
+impl AgentConfig {
+    /// Reads the config JSON; `{}` gives the defaults.
+    pub fn from_json(text: &str) -> Result<AgentConfig, AgentError> {
+        let config: AgentConfig =
+            serde_json::from_str(text).map_err(|e| AgentError::Config(e.to_string()))?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Values serde accepts but a run cannot use.
+    pub fn check(&self) -> Result<(), AgentError> {
+        let problem = if self.max_steps == 0 {
+            Some("max_steps must be at least 1".to_string())
+        } else if !self.temperature.is_finite() || self.temperature < 0.0 {
+            Some(format!(
+                "temperature must be a number from 0 up (got {})",
+                self.temperature
+            ))
+        } else if self.max_tokens == 0 {
+            Some("max_tokens must be at least 1".to_string())
+        } else {
+            None
+        };
+        problem.map_or(Ok(()), |p| Err(AgentError::Config(p)))
+    }
+}

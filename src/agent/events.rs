@@ -1,0 +1,103 @@
+//! What the driver feeds the machine: the outcome of each command it carried out,
+//! and a person's Stop. Unknown fields are allowed, so a driver may pass along more
+//! than the machine reads (e.g. the settle report of an action).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::evaluator::Progress;
+use crate::model::ModelReply;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// The result of `observe`.
+    Observed {
+        step: u32,
+        text: String,
+        url: String,
+        /// The viewport's images, already labelled with their ids (`text+images`).
+        #[serde(default)]
+        images: Vec<ObservedImage>,
+        /// A screenshot (`text+screenshot`) or the set-of-marks screenshot (`som`).
+        #[serde(default)]
+        screenshot: Option<Picture>,
+    },
+    /// The result of `call_model` when the model answered.
+    ModelReplied {
+        step: u32,
+        reply: ModelReply,
+        /// The failed tries before the answer, as the model client reports them.
+        #[serde(default)]
+        attempts: Vec<Value>,
+    },
+    /// The result of `call_model` when every try failed.
+    ModelFailed {
+        step: u32,
+        error: ModelFailure,
+        #[serde(default)]
+        attempts: Vec<Value>,
+    },
+    /// The result of `act`.
+    Acted {
+        step: u32,
+        /// What the action did, as the worker reports it; `null` when nothing happened.
+        #[serde(default)]
+        effect: Value,
+        /// Why the action was not carried out (unknown id, bad URL, ...).
+        #[serde(default)]
+        error: Option<String>,
+        /// The session tracker's progress after the action.
+        #[serde(default)]
+        progress: Option<Progress>,
+    },
+    /// The person pressed Stop (or the driver gave up); valid at any step.
+    StopRequested { reason: String },
+}
+
+impl AgentEvent {
+    /// The step the event answers; `None` for events that belong to no step.
+    pub fn step(&self) -> Option<u32> {
+        match self {
+            AgentEvent::Observed { step, .. }
+            | AgentEvent::ModelReplied { step, .. }
+            | AgentEvent::ModelFailed { step, .. }
+            | AgentEvent::Acted { step, .. } => Some(*step),
+            AgentEvent::StopRequested { .. } => None,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AgentEvent::Observed { .. } => "observed",
+            AgentEvent::ModelReplied { .. } => "model_replied",
+            AgentEvent::ModelFailed { .. } => "model_failed",
+            AgentEvent::Acted { .. } => "acted",
+            AgentEvent::StopRequested { .. } => "stop_requested",
+        }
+    }
+}
+
+/// One labelled image of the viewport.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObservedImage {
+    /// The element id painted on the image.
+    pub id: u32,
+    pub mime: String,
+    pub base64: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Picture {
+    pub mime: String,
+    pub base64: String,
+}
+
+/// Why a model call failed for good, as the model client reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelFailure {
+    pub kind: String,
+    pub message: String,
+    #[serde(default)]
+    pub hint: Option<String>,
+}

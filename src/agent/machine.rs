@@ -1,0 +1,204 @@
+//! Starting a run and dispatching events: which event is expected when, stale and
+//! duplicate events, the start of each step (early stop, replay end) and the end.
+
+use std::path::Path;
+
+use super::commands::{Command, FinishCause};
+use super::config::AgentConfig;
+use super::error::AgentError;
+use super::events::AgentEvent;
+use super::objective::objective;
+use super::state::{Agent, Draft, Phase};
+use crate::action::{check_early_stop, EarlyStopConfig};
+use crate::import::import_str;
+
+/// What one event produced. `ignored` says why an event changed nothing (a stale or
+/// duplicated delivery, or anything after the end), so a driver can log it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fed {
+    pub commands: Vec<Command>,
+    pub ignored: Option<String>,
+}
+
+impl Fed {
+    fn ignored(why: String) -> Fed {
+        Fed {
+            commands: Vec::new(),
+            ignored: Some(why),
+        }
+    }
+}
+
+impl From<Vec<Command>> for Fed {
+    fn from(commands: Vec<Command>) -> Fed {
+        Fed {
+            commands,
+            ignored: None,
+        }
+    }
+}
+
+impl Agent {
+    /// Reads the task (any supported format; `file_name` names it in errors and gives
+    /// MMInA files their subset) and returns the machine with its first commands.
+    pub fn start(
+        task_text: &str,
+        file_name: &str,
+        config: AgentConfig,
+    ) -> Result<(Agent, Vec<Command>), AgentError> {
+        config.check()?;
+        let task = import_str(task_text, Path::new(file_name)).outcome?;
+        if config.replay && task.reference_trajectory.is_empty() {
+            return Err(AgentError::NoReferenceTrajectory { task_id: task.id });
+        }
+        let mut agent = Agent {
+            objective: objective(&task),
+            task,
+            config,
+            step: 1,
+            phase: Phase::Observing,
+            draft: Draft::default(),
+            history: Vec::new(),
+            previous_action: None,
+            feedback: None,
+            progress: None,
+        };
+        let commands = agent.begin_step();
+        Ok((agent, commands))
+    }
+
+    /// Feeds one event. Only the event the current phase waits for, for the current
+    /// step, changes anything; `stop_requested` is accepted at any time before the end.
+    pub fn feed(&mut self, event: AgentEvent) -> Fed {
+        if self.is_finished() {
+            return Fed::ignored(format!("{} arrived after the run finished", event.kind()));
+        }
+        if let AgentEvent::StopRequested { reason } = event {
+            return self.on_stop_requested(&reason).into();
+        }
+        if event.step() != Some(self.step) {
+            return Fed::ignored(format!(
+                "{} for step {} is stale: the run is at step {}",
+                event.kind(),
+                event.step().unwrap_or_default(),
+                self.step
+            ));
+        }
+        let commands = match (&self.phase, event) {
+            (
+                Phase::Observing,
+                AgentEvent::Observed {
+                    text,
+                    url,
+                    images,
+                    screenshot,
+                    ..
+                },
+            ) => self.on_observed(text, url, &images, screenshot.as_ref()),
+            (
+                Phase::Thinking,
+                AgentEvent::ModelReplied {
+                    reply, attempts, ..
+                },
+            ) => self.on_model_replied(reply, attempts),
+            (
+                Phase::Thinking,
+                AgentEvent::ModelFailed {
+                    error, attempts, ..
+                },
+            ) => self.on_model_failed(error, attempts),
+            (
+                Phase::Acting,
+                AgentEvent::Acted {
+                    effect,
+                    error,
+                    progress,
+                    ..
+                },
+            ) => self.on_acted(effect, error, progress),
+            (phase, event) => {
+                return Fed::ignored(format!(
+                    "{} for step {} is not expected now: waiting for {}",
+                    event.kind(),
+                    self.step,
+                    phase.waiting_for()
+                ))
+            }
+        };
+        commands.into()
+    }
+
+    /// Starts the step `self.step`: ends the run if an early-stop rule fires or a
+    /// replay has no reference step left, otherwise asks for an observation. The rules
+    /// are checked before observing rather than right before the model call: nothing
+    /// changes the history in between, and the observation would be wasted.
+    pub(super) fn begin_step(&mut self) -> Vec<Command> {
+        let rules = if self.config.replay {
+            // A reference trajectory may well scroll three times in a row; only the
+            // step budget applies to it.
+            EarlyStopConfig {
+                max_steps: self.config.max_steps as usize,
+                parse_failures: 0,
+                repeats: 0,
+            }
+        } else {
+            EarlyStopConfig {
+                max_steps: self.config.max_steps as usize,
+                ..EarlyStopConfig::default()
+            }
+        };
+        if let Some(stop) = check_early_stop(&self.history, &rules) {
+            let reason = format!("Early stop: {}", stop.reason());
+            return self.finish(FinishCause::EarlyStop, reason, None);
+        }
+        let trajectory = &self.task.reference_trajectory;
+        if self.config.replay && self.history.len() >= trajectory.len() {
+            let reason = format!(
+                "the reference trajectory ended after {} steps without a stop",
+                trajectory.len()
+            );
+            return self.finish(FinishCause::ReplayEnded, reason, None);
+        }
+        self.phase = Phase::Observing;
+        vec![Command::Observe {
+            step: self.step,
+            mode: self.config.observation_mode,
+            whole_page: self.config.replay,
+        }]
+    }
+
+    pub(super) fn finish(
+        &mut self,
+        cause: FinishCause,
+        reason: String,
+        answer: Option<String>,
+    ) -> Vec<Command> {
+        self.phase = Phase::Finished {
+            cause,
+            reason: reason.clone(),
+            answer: answer.clone(),
+        };
+        vec![Command::Finish {
+            cause,
+            reason,
+            answer,
+        }]
+    }
+
+    /// A person's Stop. A step that has an observation is recorded as it stands (it
+    /// started, so it gets its one record); a step still waiting for its observation
+    /// never began.
+    fn on_stop_requested(&mut self, reason: &str) -> Vec<Command> {
+        let mut commands = Vec::new();
+        if self.draft.observation.is_some() {
+            let note = match self.phase {
+                Phase::Acting => "stopped while the action ran; its effect is unknown",
+                _ => "stopped before the step finished",
+            };
+            self.draft.note = Some(note.to_string());
+            commands.push(self.record_step(None));
+        }
+        commands.extend(self.finish(FinishCause::Stopped, format!("stopped: {reason}"), None));
+        commands
+    }
+}

@@ -1,0 +1,38 @@
+//! One agent run as a serialisable state machine. The driver (the extension's service
+//! worker, or a test) carries out the commands it returns and feeds back what
+//! happened as events; the state is persisted after every transition, so a run
+//! survives the worker being stopped. Contract: docs/agent-run.md.
+//!
+//! A step: `observe` → `observed` → `call_model` → `model_replied` → `act` → `acted`
+//! → `record`, then the next step's `observe` or `finish`. Replies without an action
+//! and failed model calls are recorded as no-op steps at once (no `act`); replay
+//! makes up the reply from the task's reference trajectory instead of calling a model.
+
+mod commands;
+mod config;
+mod error;
+mod events;
+mod lines;
+mod machine;
+mod objective;
+pub mod prompt;
+mod record;
+mod replay;
+mod state;
+mod steps;
+
+pub use commands::{Command, FinishCause};
+pub use config::{AgentConfig, ObservationMode, PromptStyle};
+pub use error::AgentError;
+pub use events::{AgentEvent, ModelFailure, ObservedImage, Picture};
+pub use lines::{element_text, find_element};
+pub use machine::Fed;
+pub use objective::objective;
+pub use record::{
+    ActResult, ActionRecord, ModelErrorRecord, ObservationRecord, PromptRecord, ReplyRecord,
+    StepRecord, Tokens,
+};
+pub use state::{Agent, Phase};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,46 @@
+//! The prompts: a system text per (style, observation mode) with the role, what the
+//! agent is shown, the 12 actions, the rules and two worked examples; and the user
+//! turn with the current observation, URL, objective, previous action and feedback.
+//!
+//! To add a prompt style: a `PromptStyle` variant, a file here with its reply rule
+//! and the example replies in that style (see `cot.rs`), and its arm in
+//! [`system_prompt`].
+
+mod actions;
+mod cot;
+mod direct;
+mod examples;
+mod feedback;
+mod intro;
+mod previous;
+mod user;
+
+pub use examples::{Example, EXAMPLES};
+pub use feedback::{act_failed_feedback, malformed_feedback};
+pub use previous::previous_action_text;
+pub use user::{turn_parts, turn_text, TurnInput};
+
+use super::config::{ObservationMode, PromptStyle};
+
+/// The whole system prompt for one style and observation mode.
+pub fn system_prompt(style: PromptStyle, mode: ObservationMode) -> String {
+    let (reply_rule, examples) = match style {
+        PromptStyle::Cot => (cot::REPLY_RULE, examples::examples_text(|e| e.cot_reply)),
+        PromptStyle::Direct => (
+            direct::REPLY_RULE,
+            examples::examples_text(|e| e.direct_reply),
+        ),
+    };
+    [
+        intro::role_and_inputs(mode),
+        actions::ACTIONS.to_string(),
+        intro::rules(reply_rule),
+        format!("Here are two examples of a turn and a good reply.\n\n{examples}"),
+        intro::CLOSING.to_string(),
+    ]
+    .join("\n\n")
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

@@ -1,0 +1,85 @@
+//! The record of one finished step, as the core knows it. The driver adds what only
+//! it knows (run id, start time, timings, the media ids of images and screenshots)
+//! before storing it; see docs/agent-run.md.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::events::ModelFailure;
+use crate::evaluator::Progress;
+use crate::model::Usage;
+
+/// Every field is always present (`null` when it does not apply), so a trajectory
+/// viewer never has to guess the shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    pub step: u32,
+    pub observation: ObservationRecord,
+    pub prompt: PromptRecord,
+    /// `null` when the model call failed.
+    pub reply: Option<ReplyRecord>,
+    /// Set when the model call failed after its retries.
+    pub model_error: Option<ModelErrorRecord>,
+    /// The parsed action; `null` when the reply held none.
+    pub action: Option<ActionRecord>,
+    /// `null` when no action was carried out.
+    pub result: Option<ActResult>,
+    /// The tracker's progress after the step (the last known one for no-op steps).
+    pub progress: Option<Progress>,
+    pub tokens: Tokens,
+    /// Why the step went as it did: malformed reply, failed call, replay source...
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObservationRecord {
+    pub text: String,
+    pub url: String,
+}
+
+/// The prompt's text; images and screenshots are kept by the driver as media.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptRecord {
+    pub system: String,
+    pub user: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplyRecord {
+    pub text: String,
+    pub usage: Usage,
+    pub attempts: Vec<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelErrorRecord {
+    pub error: ModelFailure,
+    pub attempts: Vec<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionRecord {
+    /// Canonical action text, e.g. `click [12]`.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActResult {
+    pub effect: Value,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+}
+
+impl From<Usage> for Tokens {
+    fn from(usage: Usage) -> Self {
+        Tokens {
+            input: usage.input_tokens,
+            output: usage.output_tokens,
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! The agent's state: one serde value the driver stores after every transition, so a
+//! stopped service worker can pick the run up where it was.
+
+use serde::{Deserialize, Serialize};
+
+use super::commands::FinishCause;
+use super::config::AgentConfig;
+use super::error::AgentError;
+use super::record::{ModelErrorRecord, ObservationRecord, ReplyRecord};
+use crate::action::Action;
+use crate::evaluator::Progress;
+use crate::task::Task;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Agent {
+    pub(super) task: Task,
+    /// The OBJECTIVE line, fixed for the run.
+    pub(super) objective: String,
+    pub(super) config: AgentConfig,
+    /// The step being worked on, from 1. Events for any other step are stale.
+    pub(super) step: u32,
+    pub(super) phase: Phase,
+    /// What the current step has gathered so far; becomes its record.
+    pub(super) draft: Draft,
+    /// The parsed action of each recorded step (`None` for a no-op step), oldest
+    /// first: the early-stop rules read it, and its length is the replay position.
+    pub(super) history: Vec<Option<Action>>,
+    /// The last step's action with its element's line, for PREVIOUS ACTION.
+    pub(super) previous_action: Option<String>,
+    /// Why the last step did nothing, for the next prompt's FEEDBACK line.
+    pub(super) feedback: Option<String>,
+    /// The tracker's latest progress, reported with every `acted`.
+    pub(super) progress: Option<Progress>,
+}
+
+/// Which event the machine waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "name", rename_all = "snake_case")]
+pub enum Phase {
+    /// `observe` was issued; waiting for `observed`.
+    Observing,
+    /// `call_model` was issued; waiting for `model_replied` or `model_failed`.
+    Thinking,
+    /// `act` was issued; waiting for `acted`.
+    Acting,
+    Finished {
+        cause: FinishCause,
+        reason: String,
+        answer: Option<String>,
+    },
+}
+
+impl Phase {
+    pub fn waiting_for(&self) -> &'static str {
+        match self {
+            Phase::Observing => "observed",
+            Phase::Thinking => "model_replied or model_failed",
+            Phase::Acting => "acted",
+            Phase::Finished { .. } => "nothing (the run has finished)",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Draft {
+    pub observation: Option<ObservationRecord>,
+    pub user_prompt: Option<String>,
+    pub reply: Option<ReplyRecord>,
+    pub model_error: Option<ModelErrorRecord>,
+    pub action: Option<Action>,
+    pub note: Option<String>,
+}
+
+impl Agent {
+    pub fn from_json(state: &str) -> Result<Agent, AgentError> {
+        serde_json::from_str(state).map_err(|e| AgentError::State(e.to_string()))
+    }
+
+    pub fn to_json(&self) -> Result<String, AgentError> {
+        serde_json::to_string(self).map_err(|e| AgentError::State(e.to_string()))
+    }
+
+    /// The step being worked on; once the run has finished it may be one past the
+    /// last recorded step (see [`Agent::steps_recorded`]).
+    pub fn step(&self) -> u32 {
+        self.step
+    }
+
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    pub fn config(&self) -> &AgentConfig {
+        &self.config
+    }
+
+    pub fn task(&self) -> &Task {
+        &self.task
+    }
+
+    /// Steps recorded so far.
+    pub fn steps_recorded(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        matches!(self.phase, Phase::Finished { .. })
+    }
+}

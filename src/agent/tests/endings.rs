@@ -1,0 +1,158 @@
+//! How runs end: early-stop rules, the step limit, the last hop, a person's Stop.
+
+use super::harness::*;
+use crate::agent::{AgentConfig, AgentEvent, Command, FinishCause};
+
+fn run(script: Script) -> Run {
+    run_with(config(), script)
+}
+
+fn run_with(config: AgentConfig, script: Script) -> Run {
+    let (agent, first) = start(&task_json(&[]), config);
+    drive(agent, first, script, false)
+}
+
+#[test]
+fn three_failed_calls_in_a_row_stop_the_run_early() {
+    let run = run(Script::new(
+        vec![TOKYO_PAGE],
+        vec![Say::Fail, Say::Fail, Say::Fail],
+    ));
+    assert_eq!(run.records().len(), 3);
+    let (cause, reason, answer) = run.finish();
+    assert_eq!(cause, FinishCause::EarlyStop);
+    assert_eq!(
+        reason,
+        "Early stop: the last 3 outputs could not be parsed as an action"
+    );
+    assert_eq!(answer, None);
+}
+
+#[test]
+fn the_same_action_three_times_stops_the_run_early() {
+    let run = run(Script::new(
+        vec![TOKYO_PAGE],
+        vec![
+            reply("```scroll [down]```"),
+            reply("```scroll [down]```"),
+            reply("```scroll [down]```"),
+            reply("```stop [x]```"),
+        ],
+    ));
+    assert_eq!(run.acts(), ["scroll [down]"; 3]);
+    assert_eq!(run.records().len(), 3);
+    assert_eq!(
+        run.finish(),
+        (
+            FinishCause::EarlyStop,
+            "Early stop: the same action `scroll [down]` was repeated 3 times in a row",
+            None
+        )
+    );
+    assert_eq!(run.kinds().last(), Some(&"finish"));
+    assert_eq!(
+        run.kinds()[run.kinds().len() - 2],
+        "record",
+        "no observation is wasted"
+    );
+}
+
+#[test]
+fn max_steps_ends_the_run_after_that_many_records() {
+    let config = AgentConfig {
+        max_steps: 2,
+        ..config()
+    };
+    let run = run_with(
+        config,
+        Script::new(
+            vec![TOKYO_PAGE],
+            vec![
+                reply("```click [12]```"),
+                reply("```click [13]```"),
+                reply("```click [20]```"),
+            ],
+        ),
+    );
+    assert_eq!(run.acts(), ["click [12]", "click [13]"]);
+    assert_eq!(run.records().len(), 2);
+    assert_eq!(
+        run.finish(),
+        (
+            FinishCause::EarlyStop,
+            "Early stop: reached the step limit (2 of 2 steps)",
+            None
+        )
+    );
+}
+
+#[test]
+fn an_action_that_completes_the_last_hop_finishes_the_run() {
+    let run = run(Script::new(
+        vec![TOKYO_PAGE, EVENTS_PAGE],
+        vec![
+            reply("```click [12]```"),
+            reply("```type [40] [Tokyo] [1]```"),
+        ],
+    )
+    .acting(|action| ActOutcome {
+        error: None,
+        at_end: action.starts_with("type"),
+    }));
+    assert_eq!(run.acts(), ["click [12]", "type [40] [Tokyo] [1]"]);
+    assert_eq!(
+        run.finish(),
+        (FinishCause::AllHopsDone, "all hops completed", None)
+    );
+    let last = run.records()[1];
+    assert!(last.progress.as_ref().unwrap().at_end);
+}
+
+#[test]
+fn stop_requested_records_a_started_step_then_finishes() {
+    let (mut agent, _) = start(&task_json(&[]), config());
+    agent.feed(AgentEvent::Observed {
+        step: 1,
+        text: TOKYO_PAGE.into(),
+        url: "http://wiki.test/".into(),
+        images: Vec::new(),
+        screenshot: None,
+    });
+    let fed = agent.feed(AgentEvent::StopRequested {
+        reason: "the person pressed Stop".into(),
+    });
+    match &fed.commands[..] {
+        [Command::Record { step: 1, record }, Command::Finish {
+            cause: FinishCause::Stopped,
+            reason,
+            answer: None,
+        }] => {
+            assert_eq!(
+                record.note.as_deref(),
+                Some("stopped before the step finished")
+            );
+            assert_eq!(reason, "stopped: the person pressed Stop");
+        }
+        other => panic!("expected record then finish, got {other:?}"),
+    }
+    let after = agent.feed(AgentEvent::StopRequested {
+        reason: "again".into(),
+    });
+    assert!(after.commands.is_empty() && after.ignored.is_some());
+}
+
+#[test]
+fn stop_requested_before_any_observation_records_nothing() {
+    let (mut agent, _) = start(&task_json(&[]), config());
+    let fed = agent.feed(AgentEvent::StopRequested {
+        reason: "closed".into(),
+    });
+    assert!(matches!(
+        &fed.commands[..],
+        [Command::Finish {
+            cause: FinishCause::Stopped,
+            ..
+        }]
+    ));
+    assert_eq!(agent.steps_recorded(), 0);
+}

@@ -1,0 +1,116 @@
+//! The JSON the driver exchanges with the machine, field by field, as
+//! docs/agent-run.md promises it.
+
+use serde_json::{json, Value};
+
+use super::harness::*;
+use crate::agent::{AgentEvent, Command};
+
+fn to_value(command: &Command) -> Value {
+    serde_json::to_value(command).unwrap()
+}
+
+fn keys(value: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = value
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+#[test]
+fn commands_and_records_have_the_documented_fields() {
+    let (agent, first) = start(&task_json(&[]), config());
+    assert_eq!(
+        to_value(&first[0]),
+        json!({"kind": "observe", "step": 1, "mode": "text", "whole_page": false})
+    );
+    let run = drive(
+        agent,
+        first,
+        Script::new(vec![TOKYO_PAGE], vec![reply("```stop [Tokyo]```")]),
+        false,
+    );
+    let call = to_value(&run.commands[1]);
+    assert_eq!(keys(&call), ["kind", "request", "step"]);
+    assert_eq!(
+        keys(&call["request"]),
+        ["max_tokens", "messages", "system", "temperature"]
+    );
+    assert_eq!(call["request"]["messages"][0]["role"], "user");
+    assert_eq!(call["request"]["messages"][0]["parts"][0]["type"], "text");
+    assert_eq!(
+        to_value(&run.commands[2]),
+        json!({"kind": "act", "step": 1, "action_text": "stop [Tokyo]"})
+    );
+    let record = to_value(&run.commands[3]);
+    assert_eq!(keys(&record), ["kind", "record", "step"]);
+    assert_eq!(
+        keys(&record["record"]),
+        [
+            "action",
+            "model_error",
+            "note",
+            "observation",
+            "progress",
+            "prompt",
+            "reply",
+            "result",
+            "step",
+            "tokens"
+        ]
+    );
+    assert_eq!(keys(&record["record"]["prompt"]), ["system", "user"]);
+    assert_eq!(
+        keys(&record["record"]["reply"]),
+        ["attempts", "text", "usage"]
+    );
+    assert_eq!(
+        record["record"]["tokens"],
+        json!({"input": 1000, "output": 50})
+    );
+    assert_eq!(
+        to_value(&run.commands[4]),
+        json!({"kind": "finish", "cause": "answered",
+               "reason": "the agent stopped with the answer \"Tokyo\"", "answer": "Tokyo"})
+    );
+}
+
+#[test]
+fn events_read_from_driver_json_with_optional_fields_left_out() {
+    let observed: AgentEvent = serde_json::from_value(json!({
+        "kind": "observed", "step": 1, "text": "[1] RootWebArea 'x'", "url": "http://x.test/",
+        "images": [{"id": 7, "mime": "image/png", "base64": "AAAA"}],
+        "screenshot": null
+    }))
+    .unwrap();
+    assert_eq!(observed.step(), Some(1));
+    let acted: AgentEvent = serde_json::from_value(json!({
+        "kind": "acted", "step": 2, "effect": {"answer": "Tokyo"}, "settle": {"ms": 40},
+        "progress": {"done": 2, "total": 2, "at_end": true, "current": null,
+                     "hops": [{"index": 0, "description": "a", "state": "done", "step": 1, "time_ms": 5}]}
+    }))
+    .unwrap();
+    let AgentEvent::Acted {
+        error, progress, ..
+    } = acted
+    else {
+        panic!("acted expected")
+    };
+    assert_eq!(error, None);
+    assert!(progress.unwrap().at_end);
+    let failed: AgentEvent = serde_json::from_value(json!({
+        "kind": "model_failed", "step": 3, "error": {"kind": "auth", "message": "401"}
+    }))
+    .unwrap();
+    assert_eq!(failed.kind(), "model_failed");
+    let replied: AgentEvent = serde_json::from_value(json!({
+        "kind": "model_replied", "step": 3,
+        "reply": {"text": "```go_back```", "usage": {"input_tokens": 3, "output_tokens": 4}}
+    }))
+    .unwrap();
+    assert_eq!(replied.step(), Some(3));
+}
