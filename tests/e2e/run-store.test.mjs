@@ -9,18 +9,8 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, newProfileDir } from './harness.mjs';
+import { store } from './run-helpers.mjs';
 import { send, sendOk } from './session-helpers.mjs';
-
-/** Calls `store[fn](...args)` of worker/run-store.js inside the extension page. */
-function store(page, fn, ...args) {
-  return page.evaluate(
-    async ([name, fnArgs]) => {
-      const module = await import('./worker/run-store.js');
-      return module[name](...fnArgs);
-    },
-    [fn, args],
-  );
-}
 
 function summary(id, extra = {}) {
   return {
