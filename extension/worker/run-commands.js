@@ -14,6 +14,18 @@ import { pickSession, readSessions } from './session.js';
 export const INTERRUPTED_ACT_ERROR =
   'the worker stopped while the action ran; its effect is what the page now shows';
 
+const INTERRUPTED_LOAD_WAIT_MS = 10_000;
+
+/** Resolves once the tab is loaded, closed, or `timeoutMs` passed. */
+async function tabLoaded(tabId, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const tab = await chrome.tabs.get(tabId).catch(() => null); // Closed: nothing to wait for.
+    if (!tab || tab.status === 'complete') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * @typedef {{ core: object, record: object, signal: AbortSignal,
  *   modelCall: (request: object, signal: AbortSignal) => Promise<object> }} RunContext
@@ -79,8 +91,14 @@ async function act(ctx, cmd) {
   };
 }
 
-/** The `acted` event for an act that was started before the worker stopped. */
+/**
+ * The `acted` event for an act that was started before the worker stopped. A
+ * navigation it began may still be loading: the next observation should show where
+ * it led, so the current tab is given a bounded wait to finish loading first.
+ */
 export async function interruptedAct(ctx, cmd) {
+  const session = pickSession(await readSessions(), ctx.record.sessionId);
+  if (session.currentTabId !== null) await tabLoaded(session.currentTabId, INTERRUPTED_LOAD_WAIT_MS);
   return {
     kind: 'acted',
     step: cmd.step,

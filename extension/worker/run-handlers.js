@@ -15,15 +15,18 @@ import {
 import { forgetTracker, progressOf } from './hops.js';
 import { abortInFlight, driveRun } from './run-driver.js';
 import { runConfiguration } from './run-settings.js';
-import { activeRunIds, addRun, readRecord, requestStop } from './run-state.js';
+import {
+  BACKSTOP_ALARM,
+  activeRunIds,
+  addRun,
+  ensureBackstop,
+  readRecord,
+  requestStop,
+} from './run-state.js';
 import { deleteRunData, exportRunData, getRun, getSteps, listRuns, putRun } from './run-store.js';
 import { closeSession } from './session.js';
 import { openTaskSession } from './session-handlers.js';
 
-// While runs are active, an alarm wakes a stopped worker to resume them even when
-// nothing else happens (e.g. it was stopped during a long model call). 30 s is the
-// shortest period Chrome allows.
-const BACKSTOP_ALARM = 'hopbench.run-backstop';
 const STOP_WAIT_MS = 15_000;
 
 /** Resumes every active run not already driven by this worker; clears the alarm when none is left. */
@@ -35,12 +38,6 @@ export async function resumeRuns(readyCore) {
   }
   await ensureBackstop();
   await Promise.all(ids.map((id) => driveRun(readyCore, id)));
-}
-
-async function ensureBackstop() {
-  if (!(await chrome.alarms.get(BACKSTOP_ALARM))) {
-    await chrome.alarms.create(BACKSTOP_ALARM, { periodInMinutes: 0.5 });
-  }
 }
 
 /** Call once, synchronously, at the worker's top level. */

@@ -10,6 +10,7 @@
 //                  driver's next write of run.<id> cannot lose it)
 //   runs.active    [runId]: the runs to resume
 //   runs.current   the last started run, shown by the side panel
+//   alarm hopbench.run-backstop  exists while runs are active
 //
 // The record is rewritten after every transition; the run's lasting data (summary,
 // steps, media) lives in IndexedDB (run-store.js).
@@ -42,13 +43,28 @@ export function addRun(record) {
   });
 }
 
-/** Forgets a run that ended: its record, its stop request and its active entry. */
+/**
+ * Forgets a run that ended: its record, its stop request and its active entry; the
+ * backstop alarm goes with the last active run.
+ */
 export function removeRun(runId) {
   return navigator.locks.request(ACTIVE_LOCK, async () => {
-    const active = await activeRunIds();
-    await chrome.storage.local.set({ [ACTIVE_KEY]: active.filter((id) => id !== runId) });
+    const active = (await activeRunIds()).filter((id) => id !== runId);
+    await chrome.storage.local.set({ [ACTIVE_KEY]: active });
     await chrome.storage.local.remove([RUN_RECORD_KEY(runId), STOP_KEY(runId)]);
+    if (active.length === 0) await chrome.alarms.clear(BACKSTOP_ALARM);
   });
+}
+
+// While runs are active, an alarm wakes a stopped worker to resume them even when
+// nothing else happens (e.g. it was stopped during a long model call). 30 s is the
+// shortest period Chrome allows.
+export const BACKSTOP_ALARM = 'hopbench.run-backstop';
+
+export async function ensureBackstop() {
+  if (!(await chrome.alarms.get(BACKSTOP_ALARM))) {
+    await chrome.alarms.create(BACKSTOP_ALARM, { periodInMinutes: 0.5 });
+  }
 }
 
 export async function activeRunIds() {

@@ -1,0 +1,47 @@
+// Stopping the extension's service worker from a test, as the Stop button of
+// chrome://serviceworker-internals does: CDP `ServiceWorker.stopWorker` on a session of
+// one of the extension's pages, which sees the extension origin's worker versions.
+// Chrome starts the worker again for its next event (a message, an alarm, a
+// navigation); Playwright's Worker handle follows the restart.
+
+const STOP_TIMEOUT_MS = 10_000;
+
+/** @param {import('playwright-core').Page} extPage an extension page (e.g. runs.html) */
+export async function workerControl(extPage) {
+  // Not URL.origin: node gives "null" for chrome-extension: URLs.
+  const { protocol, host } = new URL(extPage.url());
+  const prefix = `${protocol}//${host}/`;
+  const cdp = await extPage.context().newCDPSession(extPage);
+  const versions = new Map();
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions: updated }) => {
+    for (const v of updated) versions.set(v.versionId, v);
+  });
+  await cdp.send('ServiceWorker.enable');
+  const ours = () => [...versions.values()].find((v) => v.scriptURL.startsWith(prefix));
+
+  async function waitFor(predicate, what, timeoutMs = STOP_TIMEOUT_MS) {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > deadline) {
+        throw new Error(`the service worker did not become ${what} within ${timeoutMs} ms: ${JSON.stringify(ours())}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  return {
+    /** `running`, `stopped`, `starting` or `stopping` (CDP runningStatus). */
+    status: () => ours()?.runningStatus,
+    /** Stops the worker and waits until Chrome reports it stopped. */
+    async stop() {
+      await waitFor(() => ours() !== undefined, 'known');
+      await cdp.send('ServiceWorker.stopWorker', { versionId: ours().versionId });
+      await waitFor(() => ours().runningStatus === 'stopped', 'stopped');
+    },
+    /** Waits until the worker runs again (started by an event, not by this helper). */
+    waitUntilRunning(timeoutMs = STOP_TIMEOUT_MS) {
+      return waitFor(() => ours()?.runningStatus === 'running', 'running again', timeoutMs);
+    },
+    detach: () => cdp.detach(),
+  };
+}
