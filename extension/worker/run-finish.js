@@ -35,7 +35,7 @@ export async function finishRun(readyCore, record, end) {
       status: 'error',
       error:
         `the run's session ended before the run did (was the browser closed?); ` +
-        `the ${run.step ?? 0} steps recorded are kept`,
+        `its recorded steps (${run.step ?? 0}) are kept`,
     });
   }
   if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });

@@ -8,7 +8,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { rmSync } from 'node:fs';
+import { launchExtension, newProfileDir } from './harness.mjs';
 import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
@@ -92,5 +93,49 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
 
   test('nothing logged an error', () => {
     assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});
+
+describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
+  const profileDir = newProfileDir();
+  let ext;
+  let sites;
+
+  before(async () => {
+    sites = await startSites({ names: ['wiki', 'events'] });
+  });
+
+  after(async () => {
+    await ext?.close();
+    await sites?.close();
+    rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  test('ends as error on the next start, keeping the steps it recorded', async () => {
+    ext = await launchExtension({ profileDir });
+    let popup = await ext.openExtensionPage('popup.html');
+    // Step 2 clicks through to the events site; its page is held, so the browser
+    // closes while step 2's act is in flight and step 1 is recorded.
+    const held = sites.hold('events', '/');
+    const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/closed' }), fileName: 'closed.json', agent: 'replay' });
+    await held.arrived;
+    await ext.close();
+    held.release();
+
+    ext = await launchExtension({ profileDir });
+    popup = await ext.openExtensionPage('popup.html');
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'error');
+    assert.match(run.error, /session ended before the run did \(was the browser closed\?\); its recorded steps \(1\) are kept/);
+    const steps = await store(popup, 'getSteps', runId);
+    assert.deepEqual(steps.map((s) => s.step), [1]);
+    const { trajectory } = await sendOk(popup, 'exportRun', { runId });
+    assert.deepEqual(trajectory.steps.map((s) => s.step), [1]);
+    assert.equal(
+      await popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`),
+      null,
+      'the driver record is gone',
+    );
+    assert.deepEqual(ext.errors.filter((e) => !/hopbench: run .* failed/.test(e.text)), [], ext.describeErrors());
   });
 });
