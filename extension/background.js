@@ -11,6 +11,7 @@ import { observeTab, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
 import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
+import { restrictStorageToExtension, settingsHandlers } from './worker/settings-handlers.js';
 import { registerSessionListeners } from './worker/session.js';
 import {
   PAGE_TO_WORKER,
@@ -55,12 +56,19 @@ async function readyCore() {
  * leaked memory; the worker restarts with a fresh one when Chrome next stops it.
  */
 function withPanicMessage(fn) {
+  let result;
   try {
-    return fn();
+    result = fn();
   } catch (error) {
-    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-    throw new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
+    throw panicMessage(error);
   }
+  // Async exports (model_call) reject with the trap instead of throwing it.
+  return result instanceof Promise ? result.catch((error) => Promise.reject(panicMessage(error))) : result;
+}
+
+function panicMessage(error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return error;
+  return new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
 }
 
 /** The initialised core module, for handlers and listeners outside this file. */
@@ -111,6 +119,7 @@ const HANDLERS = Object.freeze({
   },
   ...sessionHandlers(coreModule),
   ...runHandlers(coreModule),
+  ...settingsHandlers(coreModule),
 });
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
@@ -124,6 +133,7 @@ registerRunListeners(coreModule);
 // "Resuming"). Also on every message below, since a message may be what woke us.
 const resume = () => resumeRuns(coreModule).catch((error) => console.error('hopbench: resuming runs failed:', error));
 resume();
+restrictStorageToExtension();
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   // hasOwn: a type such as "constructor" must not reach Object.prototype.

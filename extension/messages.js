@@ -146,6 +146,10 @@ export const PAGE_TO_WORKER = Object.freeze({
   LIST_RUNS: 'page-to-worker/list-runs',
   EXPORT_RUN: 'page-to-worker/export-run',
   DELETE_RUN: 'page-to-worker/delete-run',
+  // Agent settings and model connection (options page); see the section at the end.
+  GET_SETTINGS: 'page-to-worker/get-settings',
+  SAVE_SETTINGS: 'page-to-worker/save-settings',
+  TEST_CONNECTION: 'page-to-worker/test-connection',
 });
 
 /** The 12 actions, in the parsed-object shape of the core's `Action` (serde tag `kind`). */
@@ -382,4 +386,57 @@ export function deleteRun({ runId }) {
 
 export function isDeleteRun(msg) {
   return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.DELETE_RUN && isRunId(msg.runId);
+}
+// --- Agent settings and model connection (options page to the worker) --------------
+//
+// The API keys live in chrome.storage.local and the worker only. Pages send a key
+// once, inside SAVE_SETTINGS, and never get it back. Replies:
+//   GET_SETTINGS    { ok, settings (masked: api_key_set, api_key_last4), observation }
+//   SAVE_SETTINGS   { ok, settings (masked), observation, notes: [{field, message}] }
+//                   or { ok: false, error, problems: [{field, message}] }
+//   TEST_CONNECTION { ok, which, endpoint: {provider, base_url, model}, outcome }
+//                   `outcome` = the core's CallOutcome: { ok, reply: {text, usage} |
+//                   error: {kind, message, hint}, attempts: [{kind, message, delay_ms}] }
+
+export const CONNECTION_TARGETS = Object.freeze(['model', 'judge']);
+
+export function getSettings() {
+  return { type: PAGE_TO_WORKER.GET_SETTINGS };
+}
+
+export function isGetSettings(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.GET_SETTINGS;
+}
+
+/**
+ * @param {{ settings: object, observation?: {mode?: string} }} fields `settings` in the
+ *   shape of agent-settings.js, endpoints with `api_key` only when a new key was typed
+ *   (or `clear_api_key: true`); `observation` changes settings.observation.
+ */
+export function saveSettings({ settings, observation }) {
+  return { type: PAGE_TO_WORKER.SAVE_SETTINGS, settings, observation };
+}
+
+export function isSaveSettings(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.SAVE_SETTINGS &&
+    isPlainObject(msg.settings) &&
+    isPlainObject(msg.settings.model) &&
+    (msg.settings.judge === undefined || msg.settings.judge === null || isPlainObject(msg.settings.judge)) &&
+    (msg.observation === undefined || isPlainObject(msg.observation))
+  );
+}
+
+/** Sends one small request with the saved settings of the agent or judge model. */
+export function testConnection({ which = 'model' } = {}) {
+  return { type: PAGE_TO_WORKER.TEST_CONNECTION, which };
+}
+
+export function isTestConnection(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.TEST_CONNECTION &&
+    CONNECTION_TARGETS.includes(msg.which)
+  );
 }

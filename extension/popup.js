@@ -158,10 +158,6 @@ const openTab = (path) => (event) => {
 };
 $('open-runs').addEventListener('click', openTab('runs.html'));
 $('open-panel').addEventListener('click', openTab('sidepanel.html'));
-$('open-options').addEventListener('click', (event) => {
-  event.preventDefault();
-  chrome.runtime.openOptionsPage().catch(report('cannot open the options page'));
-});
 
 // Opens what a model would see of the active tab of this window.
 $('show-observation').addEventListener('click', async () => {
@@ -171,6 +167,15 @@ $('show-observation').addEventListener('click', async () => {
     await chrome.tabs.create({ url: chrome.runtime.getURL(`observation.html?tab=${tab.id}`), index: tab.index + 1 });
   } catch (error) {
     show('error', `cannot show the observation: ${errorText(error)}`);
+  }
+});
+
+// The options page: model provider, key, run settings, connection test.
+$('open-settings').addEventListener('click', async () => {
+  try {
+    await chrome.runtime.openOptionsPage();
+  } catch (error) {
+    show('error', `cannot open the settings: ${errorText(error)}`);
   }
 });
 

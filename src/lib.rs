@@ -14,6 +14,7 @@ pub mod judge;
 pub mod metrics;
 pub mod model;
 pub mod observation;
+pub mod provider;
 pub mod task;
 pub mod tracker;
 

@@ -1,7 +1,9 @@
 // The model call of one step: the stored model settings (with the key, read here and
-// nowhere else in a run) handed to the core's model client, cancellable by Stop.
+// nowhere else in a run) handed to the core's model client, cancellable by Stop. The
+// client never rejects: failures come back as `{ok: false, error}` (a Rust panic
+// rejects; the worker's core proxy turns it into the panic's message).
 
-import { loadAgentSettings } from './run-settings.js';
+import { loadAgentSettings } from '../agent-settings.js';
 
 // Chrome stops a worker that made no extension API call for 30 s, and a model call
 // may take minutes (call_timeout_ms). While one is in flight, a trivial API call every
@@ -28,13 +30,6 @@ async function whileWorking(promise) {
  */
 export async function callModel(core, request, signal) {
   const agent = await loadAgentSettings();
-  if (!agent.model?.provider) {
-    return {
-      ok: false,
-      error: { kind: 'config', message: 'no model is configured', hint: 'set a model in the options page' },
-      attempts: [],
-    };
-  }
   const options = { max_tries: agent.max_tries, timeout_ms: agent.call_timeout_ms };
   return whileWorking(core.model_call(agent.model, request, options, signal));
 }

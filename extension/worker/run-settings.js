@@ -1,26 +1,9 @@
-// What a run is started with: the stored agent settings (docs/agent-run.md, key
-// `settings.agent`), the observation mode, and the START_RUN overrides. The API key
-// is read only where the model is called (run-model.js); the copy kept with the run
-// (and exported) never holds it.
+// What a run is started with: the stored agent settings (agent-settings.js), the
+// observation mode, and the START_RUN overrides. The copy kept with the run (and
+// exported) never holds an API key, not even the last characters the options page shows.
 
+import { agentSettingsProblems, describeProblems, loadAgentSettings } from '../agent-settings.js';
 import { loadObservationSettings } from '../observe-settings.js';
-
-export const AGENT_SETTINGS_KEY = 'settings.agent';
-
-const DEFAULT_AGENT_SETTINGS = Object.freeze({
-  model: null,
-  judge: null,
-  max_steps: 30,
-  prompt_style: 'cot',
-  max_tries: 4,
-  call_timeout_ms: 120_000,
-});
-
-/** The stored agent settings over the defaults, key included: for the model call only. */
-export async function loadAgentSettings() {
-  const stored = (await chrome.storage.local.get(AGENT_SETTINGS_KEY))[AGENT_SETTINGS_KEY];
-  return { ...DEFAULT_AGENT_SETTINGS, ...(stored ?? {}) };
-}
 
 /** A copy of the settings without API keys: what a run keeps and exports. */
 export function withoutKeys(settings) {
@@ -42,8 +25,9 @@ export async function runConfiguration(overrides) {
   const observation = await loadObservationSettings();
   const replay = overrides.provider === 'replay';
   if (!replay) {
-    if (!agent.model?.provider) {
-      throw new Error('no model is configured: set one in the options page (or run with the replay agent)');
+    const problems = agentSettingsProblems(agent);
+    if (problems.length > 0) {
+      throw new Error(`the model settings are incomplete (${describeProblems(problems)}): fix them in Settings, or run with the replay agent`);
     }
     if (overrides.provider !== undefined && overrides.provider !== agent.model.provider) {
       throw new Error(
@@ -57,8 +41,8 @@ export async function runConfiguration(overrides) {
     prompt_style: agent.prompt_style,
     observation_mode: overrides.observation_mode ?? observation.mode,
     replay,
-    ...(agent.model?.temperature !== undefined ? { temperature: agent.model.temperature } : {}),
-    ...(agent.model?.max_tokens !== undefined ? { max_tokens: agent.model.max_tokens } : {}),
+    temperature: agent.model.temperature,
+    max_tokens: agent.model.max_tokens,
   };
   return {
     agentConfig,

@@ -9,9 +9,11 @@ mod agent;
 mod console;
 mod error;
 mod exports;
+mod fetch;
 mod hops;
 mod observation;
 mod panic_hook;
+mod provider;
 
 pub use action::{canonical_action, parse_action};
 pub use agent::{agent_feed, agent_start};
@@ -21,6 +23,7 @@ pub use hops::{
     tracker_answer, tracker_navigation, tracker_progress, tracker_start, tracker_verdict,
 };
 pub use observation::{observe, resolve_element};
+pub use provider::{model_call, test_connection};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

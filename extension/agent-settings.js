@@ -1,0 +1,231 @@
+// Agent settings (docs/agent-run.md, "Settings"): which model and how a run goes.
+// Shared by the service worker (which alone reads the API keys) and the options page
+// (which only ever sees the masked view). Stored in chrome.storage.local under one key.
+
+export const AGENT_SETTINGS_KEY = 'settings.agent';
+
+/** The three APIs, with the defaults an empty field falls back to. */
+export const PROVIDERS = Object.freeze({
+  openai: Object.freeze({
+    label: 'OpenAI-compatible (OpenAI, Ollama, LM Studio, vLLM, OpenRouter)',
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    // Local servers (Ollama, LM Studio) take no key.
+    keyRequired: false,
+    maxTemperature: 2,
+  }),
+  anthropic: Object.freeze({
+    label: 'Anthropic',
+    baseUrl: 'https://api.anthropic.com/v1',
+    model: 'claude-sonnet-4-5',
+    keyRequired: true,
+    // The Messages API refuses temperatures above 1.
+    maxTemperature: 1,
+  }),
+  gemini: Object.freeze({
+    label: 'Gemini',
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+    model: 'gemini-2.5-flash',
+    keyRequired: true,
+    maxTemperature: 2,
+  }),
+});
+
+export const PROMPT_STYLES = Object.freeze(['cot', 'direct']);
+
+/** Limits, also shown by the options page next to each field. */
+export const LIMITS = Object.freeze({
+  max_tokens: [1, 200_000],
+  max_steps: [1, 200],
+  max_tries: [1, 10],
+  call_timeout_ms: [1_000, 600_000],
+});
+
+export function defaultEndpoint(provider = 'openai') {
+  const p = PROVIDERS[provider];
+  return { provider, base_url: p.baseUrl, model: p.model, api_key: '', temperature: 0, max_tokens: 1024 };
+}
+
+export const DEFAULT_AGENT_SETTINGS = Object.freeze({
+  model: Object.freeze(defaultEndpoint('openai')),
+  /** Same shape as `model`, or null: then the agent's model judges fuzzy answers. */
+  judge: null,
+  max_steps: 30,
+  prompt_style: 'cot',
+  max_tries: 4,
+  call_timeout_ms: 120_000,
+});
+
+const ENDPOINT_FIELDS = ['provider', 'base_url', 'model', 'api_key', 'temperature', 'max_tokens'];
+
+// --- validation -------------------------------------------------------------------
+
+/**
+ * Every problem of a full settings object (key included), as `{field, message}` with
+ * `field` the path the options page marks (`model.base_url`, `max_steps`, ...).
+ */
+export function agentSettingsProblems(settings) {
+  const problems = [];
+  const add = (field, message) => problems.push({ field, message });
+  endpointProblems(settings.model, 'model', add);
+  if (settings.judge !== null) endpointProblems(settings.judge, 'judge', add);
+  integerIn(settings.max_steps, 'max_steps', add);
+  integerIn(settings.max_tries, 'max_tries', add);
+  integerIn(settings.call_timeout_ms, 'call_timeout_ms', add);
+  if (!PROMPT_STYLES.includes(settings.prompt_style)) {
+    add('prompt_style', `must be one of ${PROMPT_STYLES.join(', ')} (got ${JSON.stringify(settings.prompt_style)})`);
+  }
+  return problems;
+}
+
+/** `field: message` lines, for errors shown as text. */
+export function describeProblems(problems) {
+  return problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+}
+
+function endpointProblems(endpoint, prefix, add) {
+  if (typeof endpoint !== 'object' || endpoint === null) {
+    add(prefix, 'must be an object with provider, base_url, model and api_key');
+    return;
+  }
+  const provider = PROVIDERS[endpoint.provider];
+  if (!Object.hasOwn(PROVIDERS, endpoint.provider ?? '')) {
+    add(`${prefix}.provider`, `must be one of ${Object.keys(PROVIDERS).join(', ')} (got ${JSON.stringify(endpoint.provider)})`);
+  }
+  if (!isHttpUrl(endpoint.base_url)) {
+    add(`${prefix}.base_url`, `must be an http:// or https:// URL (got ${JSON.stringify(endpoint.base_url)})`);
+  }
+  if (typeof endpoint.model !== 'string' || endpoint.model.trim() === '') {
+    add(`${prefix}.model`, 'must name a model, e.g. ' + (provider?.model ?? 'gpt-4o-mini'));
+  }
+  // The key's value never goes into a message.
+  if (typeof endpoint.api_key !== 'string' || /[^\x21-\x7e]/.test(endpoint.api_key)) {
+    add(`${prefix}.api_key`, 'may hold only visible ASCII characters (no spaces or line breaks); paste it again');
+  } else if (provider?.keyRequired && endpoint.api_key === '') {
+    add(`${prefix}.api_key`, `${PROVIDERS[endpoint.provider].label} needs an API key`);
+  }
+  const maxTemperature = provider?.maxTemperature ?? 2;
+  const t = endpoint.temperature;
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > maxTemperature) {
+    add(`${prefix}.temperature`, `must be a number from 0 to ${maxTemperature} (got ${JSON.stringify(t)})`);
+  }
+  integerIn(endpoint.max_tokens, `${prefix}.max_tokens`, add, LIMITS.max_tokens);
+}
+
+function integerIn(value, field, add, range = LIMITS[field]) {
+  const [min, max] = range;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    add(field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+}
+
+function isHttpUrl(value) {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false; // Not a URL at all: reported by the caller.
+  }
+}
+
+function originOf(value) {
+  return isHttpUrl(value) ? new URL(value).origin : '';
+}
+
+// --- the view pages get --------------------------------------------------------------
+
+/**
+ * Settings without keys: each endpoint has `api_key_set` and, for keys long enough
+ * that 4 characters give little away, `api_key_last4` to tell keys apart.
+ */
+export function maskAgentSettings(settings) {
+  const mask = (endpoint) => {
+    if (endpoint === null) return null;
+    const { api_key: key, ...rest } = endpoint;
+    return { ...rest, api_key_set: key !== '', api_key_last4: key.length >= 12 ? key.slice(-4) : '' };
+  };
+  return { ...settings, model: mask(settings.model), judge: mask(settings.judge) };
+}
+
+// --- merging what a page sends -----------------------------------------------------
+
+/**
+ * The settings to store from `stored` (full, with keys) and `incoming` (from the
+ * options page: endpoints carry `api_key` only when a new key was typed, and
+ * `clear_api_key: true` to remove the saved one). Returns `{settings, notes}`.
+ *
+ * A saved key is kept only while provider and server stay the same: sending one
+ * service's key to another server (a typo'd or local URL) would hand it to a stranger.
+ */
+export function mergeAgentSettings(stored, incoming) {
+  const notes = [];
+  const endpoint = (name) => {
+    const next = incoming[name];
+    if (next === null) return null;
+    const before = stored[name];
+    const provider = next?.provider ?? before?.provider ?? 'openai';
+    // Fields the page left out keep their saved value, unless the provider changed.
+    const base = before?.provider === provider ? before : defaultEndpoint(provider);
+    const merged = { ...base, api_key: '' };
+    for (const field of ENDPOINT_FIELDS) {
+      if (field !== 'api_key' && next?.[field] !== undefined) merged[field] = next[field];
+    }
+    if (typeof merged.base_url === 'string') merged.base_url = merged.base_url.trim();
+    if (typeof merged.model === 'string') merged.model = merged.model.trim();
+    const typed = typeof next?.api_key === 'string' ? next.api_key.trim() : '';
+    if (typed !== '') {
+      merged.api_key = typed;
+    } else if (next?.clear_api_key === true || !before?.api_key) {
+      merged.api_key = '';
+    } else if (before.provider === merged.provider && originOf(before.base_url) === originOf(merged.base_url)) {
+      merged.api_key = before.api_key;
+    } else {
+      merged.api_key = '';
+      notes.push({
+        field: `${name}.api_key`,
+        message: `the saved key was for ${originOf(before.base_url) || before.base_url}, so it was not kept for ${originOf(merged.base_url) || merged.base_url}; enter the key for this server`,
+      });
+    }
+    return merged;
+  };
+  const settings = {
+    ...stored,
+    model: endpoint('model'),
+    judge: incoming.judge === undefined ? stored.judge : endpoint('judge'),
+  };
+  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms']) {
+    if (incoming[field] !== undefined) settings[field] = incoming[field];
+  }
+  return { settings, notes };
+}
+
+// --- storage (service worker only: these return the keys) -------------------------
+
+/** The full settings, keys included, merged over the defaults. */
+export async function loadAgentSettings() {
+  const stored = (await chrome.storage.local.get(AGENT_SETTINGS_KEY))[AGENT_SETTINGS_KEY] ?? {};
+  const settings = {
+    ...DEFAULT_AGENT_SETTINGS,
+    ...stored,
+    model: { ...DEFAULT_AGENT_SETTINGS.model, ...(stored.model ?? {}) },
+    judge: stored.judge ? { ...defaultEndpoint(stored.judge.provider), ...stored.judge } : null,
+  };
+  return settings;
+}
+
+/**
+ * Merges, validates and stores what a page sent. Throws an Error carrying
+ * `problems` when anything is invalid; nothing is stored then.
+ */
+export async function saveAgentSettings(incoming) {
+  const { settings, notes } = mergeAgentSettings(await loadAgentSettings(), incoming);
+  const problems = agentSettingsProblems(settings);
+  if (problems.length > 0) {
+    const error = new Error(`settings not saved: ${describeProblems(problems)}`);
+    error.problems = problems;
+    throw error;
+  }
+  await chrome.storage.local.set({ [AGENT_SETTINGS_KEY]: settings });
+  return { settings, notes };
+}

@@ -1,0 +1,149 @@
+//! What can go wrong with a model call, as data: a kind the retry rules and hints
+//! key on, a message for people, and the wait the server asked for.
+
+use super::config::ProviderConfig;
+use super::error_body;
+use super::http::HttpReply;
+use super::http_date::parse_retry_after;
+use super::url;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// HTTP 429.
+    RateLimited,
+    /// HTTP 5xx (and Anthropic's 529 "overloaded").
+    Server,
+    /// No complete reply within the per-try timeout (or HTTP 408).
+    Timeout,
+    /// fetch failed: DNS, refused connection, TLS, CORS.
+    Network,
+    /// HTTP 401, a 403 from a remote service, or a key the server calls invalid.
+    Auth,
+    /// HTTP 404: wrong base URL or model name.
+    NotFound,
+    /// Other 4xx: the server refused what was sent.
+    BadRequest,
+    /// HTTP 403 from a server on this machine or network: it checks the Origin header
+    /// (Ollama, LM Studio) and does not accept `chrome-extension://`.
+    OriginRejected,
+    /// A 2xx reply that is not the JSON this API sends.
+    Malformed,
+    /// A well-formed reply without any text.
+    Empty,
+    /// The caller aborted (Stop).
+    Cancelled,
+    /// The settings cannot work (no model, no key, bad URL); nothing was sent.
+    Config,
+}
+
+impl ErrorKind {
+    /// Failures that may pass by themselves; only these are tried again.
+    pub fn is_transient(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::RateLimited | ErrorKind::Server | ErrorKind::Timeout | ErrorKind::Network
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{message}")]
+pub struct CallError {
+    pub kind: ErrorKind,
+    /// One line for people; never contains the key.
+    pub message: String,
+    /// The wait the server asked for (Retry-After), in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+}
+
+impl CallError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        CallError {
+            kind,
+            message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+
+    pub fn config(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Config, message)
+    }
+
+    pub fn malformed(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Malformed, message)
+    }
+
+    pub fn empty(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Empty, message)
+    }
+
+    /// The same error with every occurrence of `key` in its message replaced.
+    pub fn redacted(mut self, key: &str) -> Self {
+        self.message = redact(&self.message, key);
+        self
+    }
+}
+
+/// `text` with every occurrence of `key` replaced by `[API key]`. Keys shorter than 8
+/// characters are not real keys, and replacing them would garble ordinary words.
+pub fn redact(text: &str, key: &str) -> String {
+    if key.len() >= 8 && text.contains(key) {
+        text.replace(key, "[API key]")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The error a non-2xx reply stands for. `url` is the endpoint that was called (it
+/// never carries the key: all three APIs take it in a header).
+pub fn from_status(config: &ProviderConfig, url: &str, reply: &HttpReply) -> CallError {
+    let detail = error_body::detail(&reply.body);
+    let kind = classify(config, reply.status, detail.as_deref().unwrap_or_default());
+    let what = match &detail {
+        Some(detail) => format!(": {detail}"),
+        None => String::new(),
+    };
+    let mut error = CallError::new(
+        kind,
+        format!(
+            "{} answered HTTP {} for {url}{what}",
+            config.provider.label(),
+            reply.status
+        ),
+    );
+    if matches!(kind, ErrorKind::RateLimited | ErrorKind::Server) {
+        error.retry_after_ms = reply
+            .retry_after
+            .as_deref()
+            .and_then(|value| parse_retry_after(value, reply.now_ms));
+    }
+    error
+}
+
+fn classify(config: &ProviderConfig, status: u16, detail: &str) -> ErrorKind {
+    match status {
+        401 => ErrorKind::Auth,
+        403 if url::is_local(config.base()) || mentions_origin(detail) => ErrorKind::OriginRejected,
+        403 => ErrorKind::Auth,
+        404 => ErrorKind::NotFound,
+        408 => ErrorKind::Timeout,
+        429 => ErrorKind::RateLimited,
+        // Gemini answers a wrong key with 400 INVALID_ARGUMENT "API key not valid".
+        400 if says_key_invalid(detail) => ErrorKind::Auth,
+        500..=599 => ErrorKind::Server,
+        _ => ErrorKind::BadRequest,
+    }
+}
+
+fn mentions_origin(detail: &str) -> bool {
+    let lower = detail.to_ascii_lowercase();
+    lower.contains("origin") || lower.contains("cors")
+}
+
+fn says_key_invalid(detail: &str) -> bool {
+    let lower = detail.to_ascii_lowercase();
+    lower.contains("api_key_invalid") || lower.contains("api key not valid")
+}

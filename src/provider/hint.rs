@@ -1,0 +1,125 @@
+//! What the person should change after a failed call. The message says what
+//! happened; the hint says what to do, in terms of the options page's fields.
+
+use super::config::{ProviderConfig, ProviderKind};
+use super::error::{CallError, ErrorKind};
+use super::url;
+
+/// Ollama's default port: a local server there is almost surely Ollama.
+const OLLAMA_PORT: u16 = 11434;
+/// LM Studio's default server port.
+const LM_STUDIO_PORT: u16 = 1234;
+
+/// One or two sentences; `extension_origin` is `chrome-extension://<id>` (used in the
+/// origin advice; a placeholder is written when it is empty).
+pub fn hint(error: &CallError, config: &ProviderConfig, extension_origin: &str) -> String {
+    let base = config.base();
+    let label = config.provider.label();
+    match error.kind {
+        ErrorKind::Auth => auth(config),
+        ErrorKind::NotFound => format!(
+            "Check the base URL ({base}) and the model name ({model}) in the options: \
+             nothing answers at that address. {example}",
+            model = config.model.trim(),
+            example = base_url_example(config.provider),
+        ),
+        ErrorKind::OriginRejected => origin(base, extension_origin),
+        ErrorKind::RateLimited if mentions_quota(&error.message) => format!(
+            "Your {label} account has no quota or credit left: check its billing page, \
+             or pick another model or provider."
+        ),
+        ErrorKind::RateLimited => format!(
+            "{label} is limiting how often you may call it. Wait a minute and try again, \
+             or raise the limits of your plan."
+        ),
+        ErrorKind::Server => {
+            format!("{label} failed on its side. Try again later, or pick another model.")
+        }
+        ErrorKind::Timeout => "The model did not answer in time. Raise the call timeout in \
+             the options, pick a faster model, or send less (observation mode text only)."
+            .to_string(),
+        ErrorKind::Network if url::is_local(base) => format!(
+            "Nothing answered at {base}: is the local server running (e.g. `ollama serve`, \
+             or LM Studio's server started) and is the port right?"
+        ),
+        ErrorKind::Network => format!(
+            "Could not reach {base}: check the base URL for typos and your internet connection."
+        ),
+        ErrorKind::BadRequest => format!(
+            "{label} refused the request. Check the model name; if the model cannot read \
+             images, set the observation mode to text; keep max tokens within the model's limit."
+        ),
+        ErrorKind::Malformed => format!(
+            "The reply did not look like {label}'s API: check that the provider matches the \
+             server at {base} (e.g. an OpenAI-compatible server must be set as \
+             \"OpenAI-compatible\")."
+        ),
+        ErrorKind::Empty => "The model answered without any text. Raise max tokens if it \
+             stopped at the limit, or try another model."
+            .to_string(),
+        ErrorKind::Cancelled => "The call was stopped before it finished.".to_string(),
+        ErrorKind::Config => {
+            "Fix the setting named above in hopbench's options page, then test again.".to_string()
+        }
+    }
+}
+
+fn auth(config: &ProviderConfig) -> String {
+    let label = config.provider.label();
+    if config.api_key.is_empty() {
+        return format!(
+            "The server at {} wants an API key and none is saved: enter the key in the options.",
+            config.base()
+        );
+    }
+    format!(
+        "Check the API key in the options: {label} refused it. Paste the key again (keys \
+         belong to one provider: an OpenAI key does not work for Anthropic or Gemini) and \
+         make sure it has access to the model."
+    )
+}
+
+fn origin(base: &str, extension_origin: &str) -> String {
+    let origin = if extension_origin.is_empty() {
+        "chrome-extension://<extension id>"
+    } else {
+        extension_origin
+    };
+    let ollama = format!(
+        "set OLLAMA_ORIGINS={origin} in the environment of the Ollama server and restart \
+         Ollama (e.g. `OLLAMA_ORIGINS={origin} ollama serve`)"
+    );
+    let lm_studio = "turn on \"Enable CORS\" in LM Studio's server settings and restart the server";
+    match url::port_of(base) {
+        Some(OLLAMA_PORT) => {
+            format!("The local server refused this extension's origin ({origin}): {ollama}.")
+        }
+        Some(LM_STUDIO_PORT) => {
+            format!("The local server refused this extension's origin ({origin}): {lm_studio}.")
+        }
+        _ => format!(
+            "The server at {base} refused this extension's origin ({origin}). For Ollama, \
+             {ollama}; for LM Studio, {lm_studio}; other servers: allow that origin in \
+             their CORS settings."
+        ),
+    }
+}
+
+fn base_url_example(provider: ProviderKind) -> &'static str {
+    match provider {
+        ProviderKind::Openai => {
+            "OpenAI-compatible base URLs usually end in /v1 (https://api.openai.com/v1, \
+             http://localhost:11434/v1 for Ollama, http://localhost:1234/v1 for LM Studio)."
+        }
+        ProviderKind::Anthropic => "Anthropic's base URL is https://api.anthropic.com/v1.",
+        ProviderKind::Gemini => {
+            "Gemini's base URL is https://generativelanguage.googleapis.com/v1beta and \
+             model names look like gemini-2.5-flash."
+        }
+    }
+}
+
+fn mentions_quota(message: &str) -> bool {
+    let lower = message.to_ascii_lowercase();
+    lower.contains("quota") || lower.contains("billing") || lower.contains("credit")
+}

@@ -1,0 +1,100 @@
+// The settings module's pure parts, run in node: validation names the field, the
+// masked view hides the key, and saving keeps or drops a stored key as documented.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  DEFAULT_AGENT_SETTINGS,
+  agentSettingsProblems,
+  defaultEndpoint,
+  maskAgentSettings,
+  mergeAgentSettings,
+} from '../../extension/agent-settings.js';
+
+const KEY = 'sk-test-abcdefghijklmnop-WXYZ';
+
+function stored(overrides = {}) {
+  return { ...DEFAULT_AGENT_SETTINGS, model: { ...defaultEndpoint('openai'), api_key: KEY }, ...overrides };
+}
+
+describe('agent settings', () => {
+  test('the defaults are valid', () => {
+    assert.deepEqual(agentSettingsProblems(DEFAULT_AGENT_SETTINGS), []);
+  });
+
+  test('each problem names its field', () => {
+    const bad = {
+      ...DEFAULT_AGENT_SETTINGS,
+      model: { ...defaultEndpoint('anthropic'), base_url: 'api.anthropic.com', temperature: 1.5, max_tokens: 0 },
+      judge: { ...defaultEndpoint('gemini'), model: ' ', api_key: 'has space' },
+      max_steps: 0,
+      prompt_style: 'verbose',
+      call_timeout_ms: 10,
+    };
+    const fields = agentSettingsProblems(bad).map((p) => p.field);
+    assert.deepEqual(fields, [
+      'model.base_url',
+      'model.api_key',
+      'model.temperature',
+      'model.max_tokens',
+      'judge.model',
+      'judge.api_key',
+      'max_steps',
+      'call_timeout_ms',
+      'prompt_style',
+    ]);
+    const messages = agentSettingsProblems(bad).map((p) => p.message).join('\n');
+    assert.match(messages, /Anthropic needs an API key/);
+    assert.match(messages, /from 0 to 1 \(got 1.5\)/);
+    assert.ok(!messages.includes('has space'), 'a key value never appears in a message');
+  });
+
+  test('the masked view has no key, only whether one is set and its last 4', () => {
+    const masked = maskAgentSettings(stored({ judge: { ...defaultEndpoint('gemini'), api_key: 'short' } }));
+    assert.equal(masked.model.api_key, undefined);
+    assert.equal(masked.model.api_key_set, true);
+    assert.equal(masked.model.api_key_last4, 'WXYZ');
+    assert.equal(masked.judge.api_key_last4, '', 'short keys show nothing');
+    assert.ok(!JSON.stringify(masked).includes(KEY));
+  });
+
+  test('an empty key field keeps the saved key for the same server', () => {
+    const incoming = { model: { ...defaultEndpoint('openai'), model: 'gpt-4.1', api_key: undefined } };
+    const { settings, notes } = mergeAgentSettings(stored(), incoming);
+    assert.equal(settings.model.api_key, KEY);
+    assert.equal(settings.model.model, 'gpt-4.1');
+    assert.deepEqual(notes, []);
+  });
+
+  test('a typed key replaces it and "remove saved key" clears it', () => {
+    const typed = mergeAgentSettings(stored(), { model: { ...defaultEndpoint('openai'), api_key: '  sk-new-key-123456  ' } });
+    assert.equal(typed.settings.model.api_key, 'sk-new-key-123456');
+    const cleared = mergeAgentSettings(stored(), { model: { ...defaultEndpoint('openai'), clear_api_key: true } });
+    assert.equal(cleared.settings.model.api_key, '');
+  });
+
+  test('the saved key is not sent to another server or provider', () => {
+    const otherServer = mergeAgentSettings(stored(), {
+      model: { ...defaultEndpoint('openai'), base_url: 'http://localhost:11434/v1' },
+    });
+    assert.equal(otherServer.settings.model.api_key, '');
+    assert.equal(otherServer.notes[0].field, 'model.api_key');
+    assert.match(otherServer.notes[0].message, /was for https:\/\/api\.openai\.com/);
+    const otherProvider = mergeAgentSettings(stored(), { model: defaultEndpoint('anthropic') });
+    assert.equal(otherProvider.settings.model.api_key, '');
+  });
+
+  test('the judge can be set and removed; fields left out keep their values', () => {
+    const withJudge = mergeAgentSettings(stored(), {
+      model: { provider: 'openai' },
+      judge: { ...defaultEndpoint('gemini'), api_key: 'judge-key-1234567890' },
+      max_steps: 12,
+    }).settings;
+    assert.equal(withJudge.judge.provider, 'gemini');
+    assert.equal(withJudge.model.api_key, KEY);
+    assert.equal(withJudge.max_steps, 12);
+    assert.deepEqual(agentSettingsProblems(withJudge), []);
+    const without = mergeAgentSettings(withJudge, { model: { provider: 'openai' }, judge: null }).settings;
+    assert.equal(without.judge, null);
+  });
+});
