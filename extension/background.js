@@ -9,6 +9,7 @@ import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
+import { isWorkerGoingAway } from './worker/run-driver.js';
 import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
 import { restrictStorageToExtension, settingsHandlers } from './worker/settings-handlers.js';
@@ -131,7 +132,12 @@ registerRunListeners(coreModule);
 
 // A run the previous worker was driving goes on from its saved record (docs/agent-run.md
 // "Resuming"). Also on every message below, since a message may be what woke us.
-const resume = () => resumeRuns(coreModule).catch((error) => console.error('hopbench: resuming runs failed:', error));
+const resume = () =>
+  resumeRuns(coreModule).catch((error) => {
+    // A worker being stopped cannot resume anything; the next one will.
+    if (isWorkerGoingAway(error)) console.warn('hopbench: not resuming runs, the worker is stopping');
+    else console.error('hopbench: resuming runs failed:', error);
+  });
 resume();
 restrictStorageToExtension();
 

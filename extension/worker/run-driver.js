@@ -28,6 +28,16 @@ const MAX_TRIES = 5;
  */
 const inFlight = new Map();
 
+/**
+ * True for the error of an extension API called while Chrome tears the worker down:
+ * "No SW" (Chromium extension_function_dispatcher.cc, DispatchForServiceWorker, when
+ * the worker's process is gone). The worker is stopping mid-command, which the record
+ * already allows for.
+ */
+export function isWorkerGoingAway(error) {
+  return error instanceof Error && error.message === 'No SW';
+}
+
 /** Cancels the run's model call in flight in this worker, if any. */
 export function abortInFlight(runId) {
   inFlight.get(runId)?.abort(new Error('the run was stopped'));
@@ -44,6 +54,11 @@ export function driveRun(readyCore, runId) {
     try {
       await loop(readyCore, runId);
     } catch (error) {
+      if (isWorkerGoingAway(error)) {
+        // Not the run's failure: the next worker resumes it from its record.
+        console.warn(`hopbench: run ${runId} paused, the worker is stopping`);
+        return;
+      }
       console.error(`hopbench: run ${runId} failed:`, error);
       await failRun(readyCore, runId, error).catch((failure) =>
         console.error(`hopbench: ending failed run ${runId} failed too:`, failure),

@@ -13,8 +13,14 @@ export async function workerControl(extPage) {
   const prefix = `${protocol}//${host}/`;
   const cdp = await extPage.context().newCDPSession(extPage);
   const versions = new Map();
+  // Every stop Chrome reported: a pending event may start the worker again within a
+  // millisecond, too fast to see by looking at its latest status.
+  let stopsSeen = 0;
   cdp.on('ServiceWorker.workerVersionUpdated', ({ versions: updated }) => {
-    for (const v of updated) versions.set(v.versionId, v);
+    for (const v of updated) {
+      if (v.runningStatus === 'stopped' && versions.get(v.versionId)?.runningStatus !== 'stopped') stopsSeen += 1;
+      versions.set(v.versionId, v);
+    }
   });
   await cdp.send('ServiceWorker.enable');
   const ours = () => [...versions.values()].find((v) => v.scriptURL.startsWith(prefix));
@@ -35,8 +41,9 @@ export async function workerControl(extPage) {
     /** Stops the worker and waits until Chrome reports it stopped. */
     async stop() {
       await waitFor(() => ours() !== undefined, 'known');
+      const before = stopsSeen;
       await cdp.send('ServiceWorker.stopWorker', { versionId: ours().versionId });
-      await waitFor(() => ours().runningStatus === 'stopped', 'stopped');
+      await waitFor(() => stopsSeen > before, 'stopped');
     },
     /** Waits until the worker runs again (started by an event, not by this helper). */
     waitUntilRunning(timeoutMs = STOP_TIMEOUT_MS) {
