@@ -294,6 +294,16 @@ cmd_validate() {
   exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- validate "$@"
 }
 
+# The offline sandbox web in the foreground; Ctrl-C (or SIGTERM) stops every site.
+# exec: the signal goes straight to the server, which shuts down cleanly.
+cmd_sandbox() {
+  has cargo || missing "Rust toolchain (cargo)" \
+    "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
+  say "cargo build --release --bin $CRATE (only if sources changed)"
+  cargo build --quiet --release --bin "$CRATE"
+  exec "target/release/$CRATE" sandbox "$@"
+}
+
 # True when dist/ is missing or older than any source it is built from.
 dist_is_stale() {
   [[ -f dist/manifest.json && -f "dist/pkg/${CRATE}_bg.wasm" ]] || return 0
@@ -328,6 +338,7 @@ COMMAND_TABLE=(
   "build|cmd_build|install missing tools, build the wasm core, assemble dist/ (default)"
   "test|cmd_test|lint, native tests, build, then the browser e2e tests (what CI runs)"
   "validate|cmd_validate|check task files with the native CLI: validate PATH..."
+  "sandbox|cmd_sandbox|serve the offline sandbox websites on 127.0.0.1:8600-8610: sandbox [--port-base N] [--host ADDR]"
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "help|cmd_help|list subcommands"
 )

@@ -15,6 +15,8 @@ pub mod metrics;
 pub mod model;
 pub mod observation;
 pub mod provider;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sandbox;
 pub mod task;
 pub mod tracker;
 

@@ -1,6 +1,10 @@
 //! The `hopbench` command line, as a table of subcommands: adding one (sandbox, run,
 //! report) is one entry in `COMMANDS` and one small module.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod sandbox;
+#[cfg(not(target_arch = "wasm32"))]
+mod signals;
 mod validate;
 
 use std::ffi::OsString;
@@ -28,6 +32,12 @@ pub const COMMANDS: &[Command] = &[
         run: validate::run,
     },
     Command {
+        name: "sandbox",
+        args: "[--port-base N] [--host ADDR]",
+        summary: "serve the offline sandbox websites (default ports 8600-8610) until Ctrl-C",
+        run: run_sandbox,
+    },
+    Command {
         name: "help",
         args: "",
         summary: "print this help",
@@ -47,6 +57,9 @@ pub enum CliError {
         command: &'static str,
         message: String,
     },
+    /// The command was called correctly but could not do its job (a port in use).
+    #[error("{0}")]
+    Runtime(String),
     #[error("cannot write the output: {0}")]
     Output(#[from] io::Error),
 }
@@ -74,6 +87,10 @@ pub fn run(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             let _ = writeln!(err, "hopbench: cannot write the output: {e}");
             EXIT_FAILED
         }
+        Err(CliError::Runtime(message)) => {
+            let _ = writeln!(err, "hopbench: {message}");
+            EXIT_FAILED
+        }
         Err(e) => {
             let _ = writeln!(err, "hopbench: {e}\n\n{}", usage());
             EXIT_USAGE
@@ -93,9 +110,22 @@ pub fn usage() -> String {
         text.push_str(&format!("  {synopsis:width$}  {}\n", c.summary));
     }
     text.push_str(
-        "\nexit status: 0 all ok, 1 some file is bad, 2 usage error (e.g. a path that does not exist)",
+        "\nexit status: 0 all ok, 1 some file is bad (validate) or the sandbox cannot start, 2 usage error (e.g. a path that does not exist)",
     );
     text
+}
+
+/// The sandbox is native-only (it stays out of the extension's wasm).
+fn run_sandbox(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return sandbox::run(args, out);
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = (args, out);
+        Err(CliError::Runtime(
+            "the sandbox is not part of the wasm build".into(),
+        ))
+    }
 }
 
 fn help(_args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
