@@ -57,7 +57,8 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
         max_tries: 2,
         call_timeout_ms: 120_000,
       },
-      observation: { mode: 'text' },
+      // Screenshots go to the model as images and into the trajectory as media.
+      observation: { mode: 'text+screenshot' },
     });
   });
 
@@ -88,8 +89,15 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
       assert.equal(typeof step.timings.model_ms, 'number');
       assert.equal(step.result.error, null);
     }
+    assert.ok(modelRequests().every((r) => r.images.length === 1 && r.images[0].mime === 'image/png'), 'each call carried the screenshot');
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
     assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3]);
+    for (const step of trajectory.steps) {
+      const media = trajectory.media[step.observation.screenshot];
+      assert.ok(media, `step ${step.step}'s screenshot ${step.observation.screenshot} is in the export`);
+      assert.equal(media.kind, 'screenshot');
+      assert.match(media.dataUrl, /^data:image\/png;base64,iVBORw0KGgo/);
+    }
     assert.equal(trajectory.settings.agent.model.base_url, fake.baseUrl('openai'));
     assert.doesNotMatch(JSON.stringify(trajectory), new RegExp(FAKE_KEY));
     assert.doesNotMatch(JSON.stringify(steps), new RegExp(FAKE_KEY));
@@ -101,7 +109,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     fake.reset();
     fake.script({ text: playAgent, delayMs: 60_000 });
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/stop-model', reference: false }), agent: 'model' });
-    await fake.waitForRequests(1);
+    await fake.waitForRequests(1, 30_000);
     const started = Date.now();
     const { run } = await sendOk(popup, 'stopRun', { runId });
     assert.ok(Date.now() - started < 5_000, 'Stop did not wait for the model');
@@ -132,7 +140,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/survival', reference: false }), agent: 'model' });
     const wake = () => sendOk(popup, 'getRun', { runId }); // what the side panel does anyway
 
-    await fake.waitForRequests(1);
+    await fake.waitForRequests(1, 30_000);
     await worker.stop(); // 1: during step 1's model call
     await wake();
 
@@ -141,7 +149,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     await wake();
     held.release();
 
-    await fake.waitForRequests(4);
+    await fake.waitForRequests(4, 30_000);
     await worker.stop(); // 3: during step 3's model call
     await wake();
 
