@@ -169,6 +169,30 @@ assemble_dist() {
   cp manifest.json dist/manifest.json
   cp -R extension/. dist/
   cp "pkg/$CRATE.js" "pkg/${CRATE}_bg.wasm" dist/pkg/
+  bundle_tasks
+}
+
+# Task files under tasks/ (any depth) go to dist/tasks/ with an index.json listing
+# them, which the popup offers as bundled tasks. Without a tasks/ folder: nothing.
+bundle_tasks() {
+  [[ -d tasks ]] || return 0
+  local files
+  files="$(cd tasks && find . -type f -name '*.json' ! -path './index.json' | sed 's|^\./||' | LC_ALL=C sort)"
+  if [[ -z "$files" ]]; then
+    skip "tasks/ holds no .json file: no bundled tasks"
+    return 0
+  fi
+  say "bundling $(printf '%s\n' "$files" | wc -l) task file(s) from tasks/"
+  mkdir -p dist/tasks
+  (cd tasks && printf '%s\n' "$files" | while IFS= read -r f; do
+    mkdir -p "../dist/tasks/$(dirname "$f")"
+    cp "$f" "../dist/tasks/$f"
+  done)
+  # node writes the JSON, so paths with quotes or backslashes stay valid.
+  printf '%s\n' "$files" | node -e '
+    const paths = require("fs").readFileSync(0, "utf8").split("\n").filter(Boolean);
+    process.stdout.write(JSON.stringify({ tasks: paths.map((path) => ({ path })) }, null, 2) + "\n");
+  ' >dist/tasks/index.json
 }
 
 report_size() {
@@ -328,7 +352,7 @@ cmd_demo() {
 # True when dist/ is missing or older than any source it is built from.
 dist_is_stale() {
   [[ -f dist/manifest.json && -f "dist/pkg/${CRATE}_bg.wasm" ]] || return 0
-  [[ -n "$(find src extension manifest.json Cargo.toml Cargo.lock -newer dist/manifest.json -print -quit)" ]]
+  [[ -n "$(find src extension manifest.json Cargo.toml Cargo.lock $([[ -d tasks ]] && echo tasks) -newer dist/manifest.json -print -quit)" ]]
 }
 
 # Observation timings and sizes on a generated 3,000-element page and the test pages.
