@@ -15,6 +15,8 @@ export const INTERRUPTED_ACT_ERROR =
   'the worker stopped while the action ran; its effect is what the page now shows';
 
 const INTERRUPTED_LOAD_WAIT_MS = 10_000;
+/** How long an observation waits for the current tab to finish loading. */
+const OBSERVE_LOAD_WAIT_MS = 10_000;
 
 /** Resolves once the tab is loaded, closed, or `timeoutMs` passed. */
 async function tabLoaded(tabId, timeoutMs) {
@@ -43,6 +45,11 @@ async function observe(ctx, cmd) {
   const { runId, sessionId } = ctx.record;
   const session = pickSession(await readSessions(), sessionId);
   if (session.currentTabId === null) throw new Error('the session has no tab left to observe');
+  // START_RUN returns as soon as the session window exists, so step 1 could observe
+  // the start tab before its page arrived (an empty RootWebArea at URL ""), and a
+  // replay then failed at random for want of its first element. Bounded: a page that
+  // never finishes loading is observed as it is.
+  await tabLoaded(session.currentTabId, OBSERVE_LOAD_WAIT_MS);
   const obs = await observeTab(session.currentTabId, {
     mode: cmd.mode,
     wholePage: cmd.whole_page,
