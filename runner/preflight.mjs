@@ -3,10 +3,12 @@
 // first (a screenshot of Chrome's error page, an element not found); checking here
 // gives the task the clear error "start URL unreachable" instead.
 //
-// Only network failures count (refused, no such host, TLS, timeout): a page that
-// answers with 404 or 500 still loads in the browser and is the agent's to deal with.
+// Only failures to connect count (refused, no such host, TLS, reset). Any HTTP answer,
+// even 404, 405 or 500, means the page loads in the browser and is the agent's to deal
+// with; a server that is merely slow to answer is left to the browser and the per-task
+// timeout (a busy server is not an unreachable one). HEAD keeps the check cheap.
 
-const TIMEOUT_MS = 10_000;
+const TIMEOUT_MS = 5_000;
 
 /** @returns {Promise<string | null>} the error for the first unreachable URL, or null */
 export async function unreachableStart(startUrls) {
@@ -19,9 +21,10 @@ export async function unreachableStart(startUrls) {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') continue;
     try {
-      const reply = await fetch(parsed, { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const reply = await fetch(parsed, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
       await reply.body?.cancel();
     } catch (error) {
+      if (error?.name === 'TimeoutError') continue;
       return `start URL unreachable: ${url} (${networkCause(error)})`;
     }
   }
@@ -29,7 +32,6 @@ export async function unreachableStart(startUrls) {
 }
 
 function networkCause(error) {
-  if (error?.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
   const cause = error?.cause;
   return cause?.code ?? cause?.message ?? error?.message ?? String(error);
 }
