@@ -1,6 +1,8 @@
-// Builds what the runner needs when it is missing: the extension in dist/ and the
-// native CLI (`hopbench tasks`, `hopbench report`). ./build.sh run has done both
-// already; running runner/run.mjs directly still works.
+// Builds what the runner needs: the extension in dist/ when missing, and the native CLI
+// (`hopbench tasks`, `hopbench report`). ./build.sh run does both itself and passes
+// HOPBENCH_BIN; run directly (node runner/run.mjs), the runner brings the CLI up to date
+// with cargo (a second or so when nothing changed), so an old binary never writes a
+// report in an old format.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,10 +14,12 @@ export function ensureBuilt(log) {
     log(`no extension in ${distDir}: building it (./build.sh build)`);
     run(join(repoRoot, 'build.sh'), ['build']);
   }
-  if (!existsSync(nativeBin)) {
-    log(`no native CLI at ${nativeBin}: building it (cargo build --release --bin hopbench)`);
-    run('cargo', ['build', '--release', '--bin', 'hopbench', '--manifest-path', join(repoRoot, 'Cargo.toml')]);
+  if (process.env.HOPBENCH_BIN) {
+    if (!existsSync(nativeBin)) throw new Error(`HOPBENCH_BIN names ${nativeBin}, which does not exist`);
+    return;
   }
+  log('cargo build --release --bin hopbench (the native CLI, if sources changed)');
+  run('cargo', ['build', '--quiet', '--release', '--bin', 'hopbench', '--manifest-path', join(repoRoot, 'Cargo.toml')]);
 }
 
 function run(command, args) {
