@@ -169,6 +169,30 @@ assemble_dist() {
   cp manifest.json dist/manifest.json
   cp -R extension/. dist/
   cp "pkg/$CRATE.js" "pkg/${CRATE}_bg.wasm" dist/pkg/
+  bundle_tasks
+}
+
+# Task files under tasks/ (any depth) go to dist/tasks/ with an index.json listing
+# them, which the popup offers as bundled tasks. Without a tasks/ folder: nothing.
+bundle_tasks() {
+  [[ -d tasks ]] || return 0
+  local files
+  files="$(cd tasks && find . -type f -name '*.json' ! -path './index.json' | sed 's|^\./||' | LC_ALL=C sort)"
+  if [[ -z "$files" ]]; then
+    skip "tasks/ holds no .json file: no bundled tasks"
+    return 0
+  fi
+  say "bundling $(printf '%s\n' "$files" | wc -l) task file(s) from tasks/"
+  mkdir -p dist/tasks
+  (cd tasks && printf '%s\n' "$files" | while IFS= read -r f; do
+    mkdir -p "../dist/tasks/$(dirname "$f")"
+    cp "$f" "../dist/tasks/$f"
+  done)
+  # node writes the JSON, so paths with quotes or backslashes stay valid.
+  printf '%s\n' "$files" | node -e '
+    const paths = require("fs").readFileSync(0, "utf8").split("\n").filter(Boolean);
+    process.stdout.write(JSON.stringify({ tasks: paths.map((path) => ({ path })) }, null, 2) + "\n");
+  ' >dist/tasks/index.json
 }
 
 report_size() {
@@ -280,10 +304,55 @@ cmd_sandbox() {
   exec "target/release/$CRATE" sandbox "$@"
 }
 
+# `hopbench report DIR... [--out OUT]` from the caller's directory.
+cmd_report() {
+  (($# > 0)) || die "usage: ./build.sh report DIR... [--out OUT]"
+  has cargo || missing "Rust toolchain (cargo)" \
+    "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
+  cd "$CALLER_PWD"
+  exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- report "$@"
+}
+
+# What the runner needs: Chromium, node tools, dist/ (rebuilt when stale) and the
+# native CLI it calls for `tasks` and `report`.
+prepare_runner() {
+  ensure_browser
+  if dist_is_stale; then
+    "$ROOT/build.sh" build
+  else
+    ensure_node_modules
+    skip "dist/ is up to date"
+  fi
+  say "cargo build --release --bin $CRATE"
+  cargo build --quiet --release --bin "$CRATE"
+}
+
+wants_help() {
+  local arg
+  for arg in "$@"; do
+    [[ "$arg" == "-h" || "$arg" == "--help" ]] && return 0
+  done
+  return 1
+}
+
+# Headless runs of a task file or folder (runner/run.mjs; options: ./build.sh run --help).
+cmd_run() {
+  wants_help "$@" || prepare_runner
+  cd "$CALLER_PWD"
+  HOPBENCH_BIN="$ROOT/target/release/$CRATE" exec node "$ROOT/runner/run.mjs" "$@"
+}
+
+# The sandbox, the bundled tasks/ with the replay agent, into out/demo (runner/demo.mjs).
+cmd_demo() {
+  wants_help "$@" || prepare_runner
+  cd "$CALLER_PWD"
+  HOPBENCH_BIN="$ROOT/target/release/$CRATE" exec node "$ROOT/runner/demo.mjs" "$@"
+}
+
 # True when dist/ is missing or older than any source it is built from.
 dist_is_stale() {
   [[ -f dist/manifest.json && -f "dist/pkg/${CRATE}_bg.wasm" ]] || return 0
-  [[ -n "$(find src extension manifest.json Cargo.toml Cargo.lock -newer dist/manifest.json -print -quit)" ]]
+  [[ -n "$(find src extension manifest.json Cargo.toml Cargo.lock $([[ -d tasks ]] && echo tasks) -newer dist/manifest.json -print -quit)" ]]
 }
 
 # Observation timings and sizes on a generated 3,000-element page and the test pages.
@@ -315,6 +384,9 @@ COMMAND_TABLE=(
   "test|cmd_test|lint, native tests, build, then the browser e2e tests (what CI runs)"
   "validate|cmd_validate|check task files with the native CLI: validate PATH..."
   "sandbox|cmd_sandbox|serve the offline sandbox websites on 127.0.0.1:8600-8610: sandbox [--port-base N] [--host ADDR]"
+  "run|cmd_run|run tasks headless through the extension: run --tasks PATH [options] (--help)"
+  "demo|cmd_demo|sandbox + bundled tasks/ + replay agent into out/demo, then the report"
+  "report|cmd_report|merge run folders into summary.json and report.html: report DIR... [--out OUT]"
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "help|cmd_help|list subcommands"
 )

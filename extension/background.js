@@ -9,6 +9,8 @@ import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
+import { isWorkerGoingAway } from './worker/run-driver.js';
+import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
 import { restrictStorageToExtension, settingsHandlers } from './worker/settings-handlers.js';
 import { registerSessionListeners } from './worker/session.js';
@@ -55,12 +57,19 @@ async function readyCore() {
  * leaked memory; the worker restarts with a fresh one when Chrome next stops it.
  */
 function withPanicMessage(fn) {
+  let result;
   try {
-    return fn();
+    result = fn();
   } catch (error) {
-    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-    throw new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
+    throw panicMessage(error);
   }
+  // Async exports (model_call) reject with the trap instead of throwing it.
+  return result instanceof Promise ? result.catch((error) => Promise.reject(panicMessage(error))) : result;
+}
+
+function panicMessage(error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return error;
+  return new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
 }
 
 /** The initialised core module, for handlers and listeners outside this file. */
@@ -110,6 +119,7 @@ const HANDLERS = Object.freeze({
     },
   },
   ...sessionHandlers(coreModule),
+  ...runHandlers(coreModule),
   ...settingsHandlers(coreModule),
 });
 
@@ -118,6 +128,17 @@ registerCdpListeners();
 registerSessionListeners();
 registerHopListeners(coreModule);
 registerObserveListeners();
+registerRunListeners(coreModule);
+
+// A run the previous worker was driving goes on from its saved record (docs/agent-run.md
+// "Resuming"). Also on every message below, since a message may be what woke us.
+const resume = () =>
+  resumeRuns(coreModule).catch((error) => {
+    // A worker being stopped cannot resume anything; the next one will.
+    if (isWorkerGoingAway(error)) console.warn('hopbench: not resuming runs, the worker is stopping');
+    else console.error('hopbench: resuming runs failed:', error);
+  });
+resume();
 restrictStorageToExtension();
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
@@ -129,6 +150,7 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     sendResponse(errorReply('sender is not a page of this extension'));
     return false;
   }
+  resume();
   if (!handler.isValid(msg)) {
     sendResponse(errorReply(`malformed ${msg.type} message`));
     return false;

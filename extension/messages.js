@@ -5,6 +5,8 @@
 // stay in one place) and a guard (receivers validate before acting). Every reply is
 // `{ ok: true, ...fields }` or `{ ok: false, error }`.
 
+import { OBSERVATION_MODES } from './observe-settings.js';
+
 /** Messages sent by extension pages (the popup, later the options/report pages). */
 export const POPUP_TO_WORKER = Object.freeze({
   GET_CORE_STATUS: 'popup-to-worker/get-core-status',
@@ -137,6 +139,13 @@ export const PAGE_TO_WORKER = Object.freeze({
   ACT: 'page-to-worker/act',
   GET_PROGRESS: 'page-to-worker/get-progress',
   GET_VERDICT: 'page-to-worker/get-verdict',
+  // Agent runs (section at the end of this file).
+  START_RUN: 'page-to-worker/start-run',
+  STOP_RUN: 'page-to-worker/stop-run',
+  GET_RUN: 'page-to-worker/get-run',
+  LIST_RUNS: 'page-to-worker/list-runs',
+  EXPORT_RUN: 'page-to-worker/export-run',
+  DELETE_RUN: 'page-to-worker/delete-run',
   // Agent settings and model connection (options page); see the section at the end.
   GET_SETTINGS: 'page-to-worker/get-settings',
   SAVE_SETTINGS: 'page-to-worker/save-settings',
@@ -265,6 +274,119 @@ export function isGetVerdict(msg) {
   );
 }
 
+// --- Agent runs (extension pages to the worker; docs/agent-run.md) ------------------
+//
+// A run drives the core's agent state machine in a session window and records each
+// step in IndexedDB. Replies:
+//   START_RUN  { ok, runId, sessionId }
+//   STOP_RUN   { ok, run }                       (the run as it is once stopped)
+//   GET_RUN    { ok, run: RunView, steps? }      (steps with `withSteps: true`)
+//   LIST_RUNS  { ok, runs: RunView[] }           (newest first)
+//   EXPORT_RUN { ok, trajectory }                (run, task, settings without key,
+//                                                 steps, media as data URLs)
+//   DELETE_RUN { ok, runId }
+// RunView = { id, taskId, intent, status, step, maxSteps, progress, verdict, error,
+//   startedAt, finishedAt, tokens: {input, output}, reason, provider }, status one of
+//   RUN_STATUSES.
+// Pages learn of changes from chrome.storage.onChanged: the worker rewrites
+// `run.<id>` (RUN_RECORD_KEY) after every transition and `runs.current` on START_RUN.
+
+export const RUN_STATUSES = Object.freeze(['running', 'finished', 'stopped', 'error']);
+
+/** chrome.storage.local keys the worker writes and pages may watch. */
+export const RUN_RECORD_KEY = (runId) => `run.${runId}`;
+export const CURRENT_RUN_KEY = 'runs.current';
+
+const RUN_OVERRIDE_CHECKS = Object.freeze({
+  /** `replay` follows the task's reference_trajectory; any other name is a model provider. */
+  provider: (v) => typeof v === 'string' && v.length > 0,
+  max_steps: (v) => Number.isInteger(v) && v > 0,
+  observation_mode: (v) => OBSERVATION_MODES.includes(v),
+  /** Keep the session window open after the run (default: it is closed). */
+  keep_window: (v) => typeof v === 'boolean',
+});
+
+const isRunId = (value) => typeof value === 'string' && value.length > 0;
+
+/**
+ * @param {{ taskText: string, fileName?: string,
+ *   overrides?: { provider?: string, max_steps?: number, observation_mode?: string,
+ *                 keep_window?: boolean } }} run
+ */
+export function startRun({ taskText, fileName = 'task.json', overrides = {} }) {
+  return { type: PAGE_TO_WORKER.START_RUN, taskText, fileName, overrides };
+}
+
+/** The problems of a START_RUN `overrides` object (empty when valid). */
+export function runOverrideProblems(overrides) {
+  if (!isPlainObject(overrides)) return ['overrides must be an object'];
+  return Object.entries(overrides)
+    .filter(([key, value]) => !Object.hasOwn(RUN_OVERRIDE_CHECKS, key) || !RUN_OVERRIDE_CHECKS[key](value))
+    .map(([key, value]) =>
+      Object.hasOwn(RUN_OVERRIDE_CHECKS, key)
+        ? `override ${key} has an invalid value ${JSON.stringify(value)}`
+        : `unknown override ${key} (known: ${Object.keys(RUN_OVERRIDE_CHECKS).join(', ')})`,
+    );
+}
+
+export function isStartRun(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.START_RUN &&
+    typeof msg.taskText === 'string' &&
+    typeof msg.fileName === 'string' &&
+    runOverrideProblems(msg.overrides).length === 0
+  );
+}
+
+/** @param {{ runId: string }} run */
+export function stopRun({ runId }) {
+  return { type: PAGE_TO_WORKER.STOP_RUN, runId };
+}
+
+export function isStopRun(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.STOP_RUN && isRunId(msg.runId);
+}
+
+/** @param {{ runId: string, withSteps?: boolean }} run */
+export function getRun({ runId, withSteps = false }) {
+  return { type: PAGE_TO_WORKER.GET_RUN, runId, withSteps };
+}
+
+export function isGetRun(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.GET_RUN &&
+    isRunId(msg.runId) &&
+    typeof msg.withSteps === 'boolean'
+  );
+}
+
+export function listRuns() {
+  return { type: PAGE_TO_WORKER.LIST_RUNS };
+}
+
+export function isListRuns(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.LIST_RUNS;
+}
+
+/** @param {{ runId: string }} run */
+export function exportRun({ runId }) {
+  return { type: PAGE_TO_WORKER.EXPORT_RUN, runId };
+}
+
+export function isExportRun(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.EXPORT_RUN && isRunId(msg.runId);
+}
+
+/** @param {{ runId: string }} run */
+export function deleteRun({ runId }) {
+  return { type: PAGE_TO_WORKER.DELETE_RUN, runId };
+}
+
+export function isDeleteRun(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.DELETE_RUN && isRunId(msg.runId);
+}
 // --- Agent settings and model connection (options page to the worker) --------------
 //
 // The API keys live in chrome.storage.local and the worker only. Pages send a key

@@ -5,6 +5,8 @@
 
 pub mod action;
 pub mod agent;
+// The CLI and the report read and write files: the native binary's, not the extension's.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod condition;
 pub mod evaluator;
@@ -15,6 +17,8 @@ pub mod metrics;
 pub mod model;
 pub mod observation;
 pub mod provider;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod sandbox;
 pub mod task;

@@ -7,6 +7,7 @@
 // cannot decode SVG (createImageBitmap rejects it), so such images, and any that
 // fail to download, are cropped from a screenshot of the viewport instead.
 
+import { blobToDataUrl } from './bytes.js';
 import { send } from './cdp.js';
 
 /** Label colours: black on yellow reads on any photo; tests check this yellow. */
@@ -147,12 +148,5 @@ function drawLabel(ctx, text, x, y, background, foreground = LABEL_TEXT) {
 }
 
 async function canvasDataUrl(canvas) {
-  const blob = await canvas.convertToBlob({ type: 'image/png' });
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  const CHUNK = 0x8000; // String.fromCharCode takes a bounded number of arguments.
-  for (let i = 0; i < bytes.length; i += CHUNK) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
-  }
-  return `data:image/png;base64,${btoa(binary)}`;
+  return blobToDataUrl(await canvas.convertToBlob({ type: 'image/png' }));
 }

@@ -34,31 +34,45 @@ import {
   withSessions,
 } from './session.js';
 
-async function startSession(readyCore, msg) {
-  const core = await readyCore();
+// The session operations below take the initialised core; the message handlers and
+// the agent run driver (run-driver.js) both call them, so a run's session is exactly
+// the session a page would open.
+
+/** Imports the task, opens its window and hop tracker: `{session, task, progress}`. */
+export async function openTaskSession(core, { taskText, fileName }) {
   const id = crypto.randomUUID();
-  const tracker = createTracker(core, id, msg.taskText, msg.fileName);
+  const tracker = createTracker(core, id, taskText, fileName);
   const session = await openSession({
     id,
     startUrls: tracker.task.start_urls,
     taskId: tracker.task.id,
     extra: tracker.entry,
   });
-  return okReply({ session: sessionView(session), task: tracker.task, progress: tracker.progress });
+  return { session, task: tracker.task, progress: tracker.progress };
 }
 
-async function endSession(readyCore, msg) {
-  const core = await readyCore();
-  const session = pickSession(await readSessions(), msg.sessionId);
+/** Scores and forgets the session: `{verdict, events, session}`. */
+export async function endTaskSession(core, sessionId, { keepWindow }) {
+  const session = pickSession(await readSessions(), sessionId);
   const verdict = await verdictOf(core, session.id);
   const events = await eventLogOf(session.id);
-  await closeSession(session.id, { keepWindow: msg.keepWindow });
+  await closeSession(session.id, { keepWindow });
   await forgetTracker(session.id);
-  if (msg.keepWindow) {
+  if (keepWindow) {
     // The window stays with the person: leave no debugger attached to its tabs.
     await Promise.all(session.tabIds.map((tabId) => detach(tabId)));
   }
-  return okReply({ verdict, events, session: sessionView(session) });
+  return { verdict, events, session };
+}
+
+async function startSession(readyCore, msg) {
+  const opened = await openTaskSession(await readyCore(), msg);
+  return okReply({ ...opened, session: sessionView(opened.session) });
+}
+
+async function endSession(readyCore, msg) {
+  const ended = await endTaskSession(await readyCore(), msg.sessionId, msg);
+  return okReply({ ...ended, session: sessionView(ended.session) });
 }
 
 async function listTabs(_readyCore, msg) {
@@ -67,7 +81,15 @@ async function listTabs(_readyCore, msg) {
 }
 
 async function act(readyCore, msg) {
-  const core = await readyCore();
+  return okReply(await actInSession(await readyCore(), msg));
+}
+
+/**
+ * One action on a session tab (fields as in the ACT message): `{step, result}`.
+ * `step`, when given (an agent run's step number), becomes the session's step, so hop
+ * completions carry the run's numbering; otherwise the session counts actions itself.
+ */
+export async function actInSession(core, msg) {
   // Counting the step first attributes the navigations this action causes to it.
   const session = await withSessions((sessions) => {
     const s = pickSession(sessions, msg.sessionId);
@@ -75,14 +97,14 @@ async function act(readyCore, msg) {
     if (tabId === null || !s.tabIds.includes(tabId)) {
       throw new Error(`tab ${tabId} is not part of session ${s.id}; only session tabs are acted on`);
     }
-    s.step += 1;
+    s.step = msg.step ?? s.step + 1;
     return { ...s, actTabId: tabId };
   });
   const tabId = session.actTabId;
   const target = await actionAndElement(core, tabId, msg);
   if (target.error) {
     // Unparseable output or an unknown id is a recorded no-op step, not a failure.
-    return okReply({ step: session.step, result: { effect: null, error: target.error, settle: null } });
+    return { step: session.step, result: { effect: null, error: target.error, settle: null } };
   }
   const ctx = {
     core,
@@ -93,7 +115,7 @@ async function act(readyCore, msg) {
     element: target.element,
   };
   const result = await runAction(ctx, { recordAnswer, settleTimeoutMs: msg.settleTimeoutMs });
-  return okReply({ step: session.step, result });
+  return { step: session.step, result };
 }
 
 /**

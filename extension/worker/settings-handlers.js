@@ -52,14 +52,9 @@ async function testConnection(coreModule, msg) {
     timeout_ms: settings.call_timeout_ms,
     extension_origin: new URL(chrome.runtime.getURL('')).origin,
   };
-  const outcome = await core.test_connection(endpoint, options, undefined).catch((error) => {
-    // A Rust panic inside the async call rejects with a bare RuntimeError; the panic
-    // hook kept the real message.
-    if (error instanceof WebAssembly.RuntimeError) {
-      throw new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
-    }
-    throw error;
-  });
+  // A Rust panic inside the async call rejects; the core proxy (background.js) turns
+  // it into the panic's message.
+  const outcome = await core.test_connection(endpoint, options, undefined);
   return okReply({
     which: msg.which,
     endpoint: { provider: endpoint.provider, base_url: endpoint.base_url, model: endpoint.model },

@@ -1,10 +1,12 @@
 //! The `hopbench` command line, as a table of subcommands: adding one (sandbox, run,
-//! report) is one entry in `COMMANDS` and one small module.
+//! report) is one entry in `COMMANDS` and one small module. Native only.
 
+mod report;
 #[cfg(not(target_arch = "wasm32"))]
 mod sandbox;
 #[cfg(not(target_arch = "wasm32"))]
 mod signals;
+mod tasks;
 mod validate;
 
 use std::ffi::OsString;
@@ -36,6 +38,18 @@ pub const COMMANDS: &[Command] = &[
         args: "[--port-base N] [--host ADDR]",
         summary: "serve the offline sandbox websites (default ports 8600-8610) until Ctrl-C",
         run: run_sandbox,
+    },
+    Command {
+        name: "tasks",
+        args: "PATH...",
+        summary: "list the tasks of files or folders as JSON lines (used by the runner)",
+        run: tasks::run,
+    },
+    Command {
+        name: "report",
+        args: "DIR... [--out OUT]",
+        summary: "merge run folders' results.jsonl; write summary.json and report.html",
+        run: report::run,
     },
     Command {
         name: "help",
@@ -110,7 +124,7 @@ pub fn usage() -> String {
         text.push_str(&format!("  {synopsis:width$}  {}\n", c.summary));
     }
     text.push_str(
-        "\nexit status: 0 all ok, 1 some file is bad (validate) or the sandbox cannot start, 2 usage error (e.g. a path that does not exist)",
+        "\nexit status: 0 all ok, 1 some file is bad (validate, tasks, report) or the sandbox cannot start, 2 usage error (e.g. a path that does not exist)",
     );
     text
 }

@@ -68,7 +68,8 @@ fn natural_path_cmp(a: &Path, b: &Path) -> Ordering {
     }
 }
 
-fn natural_cmp(a: &str, b: &str) -> Ordering {
+/// Natural order of two names (also used to list task ids in reports).
+pub(crate) fn natural_cmp(a: &str, b: &str) -> Ordering {
     let (ka, kb) = (chunks(a), chunks(b));
     ka.cmp(&kb).then_with(|| a.cmp(b))
 }

@@ -32,7 +32,10 @@
 //
 // Script entries (fake.script(...entries) appends; served first in, first out):
 //   { text, usage? }            success in the API's own shape; `usage` =
-//                               {input_tokens, output_tokens} (default: ~chars/4)
+//                               {input_tokens, output_tokens} (default: ~chars/4);
+//                               `text` may be a function of the request record
+//                               (below) returning the text: a fake that plays an
+//                               agent, reading the page from the prompt
 //   { status, retryAfter?, message? }  an error in the API's shape, with Retry-After
 //   { malformed: true }         200 whose body is truncated JSON
 //   { empty: true }             200, valid JSON, no text (no choices / no content)
@@ -192,7 +195,8 @@ function scriptedReply(api, script, record) {
     const message = script.message ?? `scripted HTTP ${script.status}`;
     return { status: script.status, headers, body: errorBody(api, script.status, message) };
   }
-  const text = script.empty ? null : (script.text ?? `Hello from the fake ${api} server.`);
+  const scripted = typeof script.text === 'function' ? script.text(record) : script.text;
+  const text = script.empty ? null : (scripted ?? `Hello from the fake ${api} server.`);
   const usage = script.usage ?? {
     input_tokens: Math.ceil(record.text.length / 4),
     output_tokens: Math.ceil((text ?? '').length / 4),

@@ -1,5 +1,6 @@
-// Launches headless Chromium with the built extension and records every console
-// error and uncaught error from its service worker and pages.
+// Launches headless Chromium with the built extension (runner/browser.mjs, shared with
+// the runner) and records every console error and uncaught error from its service
+// worker and pages.
 //
 // Usage in a test file:
 //   let ext;
@@ -9,83 +10,28 @@
 // Later tests can serve local sites on 127.0.0.1 and open them with ext.openPage(url);
 // their errors are collected the same way (filter by ConsoleEntry.url if needed).
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchWithExtension, newProfileDir } from '../../runner/browser.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
 
-const WORKER_TIMEOUT_MS = 15_000;
-
-/** Flags from the platform notes: without them the extension is not loaded or
- * Chromium tries to reach the internet, which this machine refuses. */
-function chromiumArgs(extensionDir) {
-  return [
-    '--headless=new',
-    // Playwright passes --disable-extensions; this re-enables ours only.
-    `--disable-extensions-except=${extensionDir}`,
-    `--load-extension=${extensionDir}`,
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ];
-}
+export { newProfileDir };
 
 /**
  * @typedef {{ source: string, kind: string, text: string, url: string }} ConsoleEntry
- * @param {{ extensionDir?: string }} [options]
+ * @param {{ extensionDir?: string, profileDir?: string }} [options] `profileDir`: a
+ *   browser profile the caller owns and removes, so a test can close the browser and
+ *   launch it again on the same profile (what survives a restart); default: a fresh
+ *   temporary profile removed on close.
  */
-export async function launchExtension({ extensionDir = distDir } = {}) {
-  if (!existsSync(join(extensionDir, 'manifest.json'))) {
-    throw new Error(`no built extension at ${extensionDir}: run ./build.sh first`);
-  }
-  if (!existsSync(chromiumPath)) {
-    throw new Error(`no Chromium at ${chromiumPath}: run ./build.sh test to install it`);
-  }
-  const userDataDir = mkdtempSync(join(tmpdir(), 'hopbench-e2e-'));
+export async function launchExtension({ extensionDir = distDir, profileDir } = {}) {
   /** @type {ConsoleEntry[]} */
   const errors = [];
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: chromiumArgs(extensionDir),
-      // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
-      // browser, so tests prove that target=_blank and window.open work from actions
-      // (they need the user activation only trusted input carries).
-      ignoreDefaultArgs: ['--disable-popup-blocking'],
-    });
-    watchContext(context, errors);
-    const worker = await findServiceWorker(context);
-    const extensionId = new URL(worker.url()).host;
-    return makeHandle({ context, worker, extensionId, errors, userDataDir });
-  } catch (error) {
-    await context?.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-    throw error;
-  }
-}
-
-async function findServiceWorker(context) {
-  const isOurs = (w) => w.url().startsWith('chrome-extension://');
-  const existing = context.serviceWorkers().find(isOurs);
-  if (existing) return existing;
-  try {
-    return await context.waitForEvent('serviceworker', {
-      predicate: isOurs,
-      timeout: WORKER_TIMEOUT_MS,
-    });
-  } catch (error) {
-    throw new Error(
-      `the extension's service worker did not start within ${WORKER_TIMEOUT_MS} ms ` +
-        `(manifest or background.js broken?): ${error.message}`,
-    );
-  }
+  const browser = await launchWithExtension({
+    extensionDir,
+    chromiumPath,
+    profileDir,
+    onContext: (context) => watchContext(context, errors),
+  });
+  return makeHandle(browser, errors);
 }
 
 /** Records console errors and uncaught errors of the worker and every page. */
@@ -109,8 +55,7 @@ function watchContext(context, errors) {
   context.on('serviceworker', watchWorker);
 }
 
-function makeHandle({ context, worker, extensionId, errors, userDataDir }) {
-  const extensionUrl = (path) => `chrome-extension://${extensionId}/${path}`;
+function makeHandle({ context, worker, extensionId, extensionUrl, close }, errors) {
   return {
     context,
     worker,
@@ -132,12 +77,6 @@ function makeHandle({ context, worker, extensionId, errors, userDataDir }) {
     describeErrors() {
       return errors.map((e) => `[${e.source} ${e.kind}] ${e.text} (${e.url})`).join('\n');
     },
-    async close() {
-      try {
-        await context.close();
-      } finally {
-        rmSync(userDataDir, { recursive: true, force: true });
-      }
-    },
+    close,
   };
 }

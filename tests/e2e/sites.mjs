@@ -9,6 +9,9 @@
 // Usage:
 //   const sites = await startSites();          // every folder
 //   sites.url('shop', '/item.html?id=3');      // absolute URL on that site
+//   const held = sites.hold('shop', '/item.html');  // next response for that path waits:
+//   await held.arrived; held.release();        //   the request came in; now answer it
+//   sites.requests                             // [{site, path}] of every request served
 //   await sites.close();                       // in `after`
 
 import { createServer } from 'node:http';
@@ -40,9 +43,20 @@ export async function startSites({ names, root = sitesRoot } = {}) {
   const wanted = names ?? readdirSync(root).filter((n) => statSync(join(root, n)).isDirectory());
   const servers = new Map();
   const ports = new Map();
+  const holds = new Map();
+  const requests = [];
+  const handle = (name, req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    requests.push({ site: name, path });
+    const held = holds.get(`${name}${path}`);
+    if (!held) return serve(root, name, ports, req, res);
+    holds.delete(`${name}${path}`);
+    held.arrive();
+    return held.released.then(() => serve(root, name, ports, req, res));
+  };
   try {
     for (const name of wanted) {
-      const server = createServer((req, res) => serve(root, name, ports, req, res));
+      const server = createServer((req, res) => handle(name, req, res));
       await new Promise((ok, fail) => {
         server.once('error', fail);
         server.listen(0, '127.0.0.1', ok);
@@ -58,6 +72,17 @@ export async function startSites({ names, root = sitesRoot } = {}) {
     ports,
     origin: (name, host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}`,
     url: (name, path = '/', host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}${path}`,
+    requests,
+    /** Holds the next response for `path` (no query) on site `name` until release(). */
+    hold(name, path) {
+      portOf(ports, name);
+      let arrive;
+      let release;
+      const arrived = new Promise((resolve) => (arrive = resolve));
+      const released = new Promise((resolve) => (release = resolve));
+      holds.set(`${name}${path}`, { arrive, released });
+      return { arrived, release };
+    },
     close: () => closeAll(servers),
   };
 }

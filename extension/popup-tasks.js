@@ -1,0 +1,63 @@
+// The popup's task list: tasks bundled with the extension (tasks/index.json, written by
+// build.sh) and task files the person imported, one file or a whole folder. Any format
+// the core imports (ours, MMInA, WebArena) is listed; the core's importer decides what
+// a file is when the run starts. Imported files are kept in chrome.storage.session, so
+// they are still listed when the popup is opened again (it closes when it loses focus).
+
+const IMPORTED_KEY = 'popup.imported';
+export const BUNDLED_INDEX = 'tasks/index.json';
+
+/** `[{path}]` of the bundled tasks; empty when the build bundled none. */
+export async function bundledTasks() {
+  if (!(await packageHasFile(BUNDLED_INDEX))) return [];
+  const response = await fetch(chrome.runtime.getURL(BUNDLED_INDEX));
+  if (!response.ok) throw new Error(`${BUNDLED_INDEX} could not be read (HTTP ${response.status}): rebuild the extension`);
+  const index = await response.json();
+  if (!Array.isArray(index.tasks)) throw new Error(`${BUNDLED_INDEX} has no "tasks" list: rebuild the extension`);
+  return index.tasks;
+}
+
+/**
+ * Whether the extension's folder holds `path`. Asked of the package directory rather
+ * than by fetching, because Chrome logs a fetch of a missing extension file as an
+ * error, and having no bundled tasks is normal.
+ */
+function packageHasFile(path) {
+  return new Promise((resolve) => {
+    chrome.runtime.getPackageDirectoryEntry((root) =>
+      root.getFile(path, {}, () => resolve(true), () => resolve(false)),
+    );
+  });
+}
+
+export async function bundledTaskText(path) {
+  const response = await fetch(chrome.runtime.getURL(`tasks/${path}`));
+  if (!response.ok) throw new Error(`bundled task ${path} is missing from the build (HTTP ${response.status})`);
+  return response.text();
+}
+
+/** `[{fileName, text}]` imported so far in this browser session. */
+export async function importedTasks() {
+  return (await chrome.storage.session.get(IMPORTED_KEY))[IMPORTED_KEY] ?? [];
+}
+
+/**
+ * Reads the chosen JSON files and lists them (replacing earlier imports of the same
+ * name). `fileName` keeps the folder path (`normal/3.json`): MMInA takes the subset
+ * from it. Returns how many files were imported.
+ */
+export async function importFiles(fileList) {
+  const files = [...fileList].filter((f) => f.name.toLowerCase().endsWith('.json'));
+  if (files.length === 0) throw new Error('no .json file among the chosen files');
+  const read = await Promise.all(
+    files.map(async (file) => ({ fileName: file.webkitRelativePath || file.name, text: await file.text() })),
+  );
+  const names = new Set(read.map((t) => t.fileName));
+  const kept = (await importedTasks()).filter((t) => !names.has(t.fileName));
+  try {
+    await chrome.storage.session.set({ [IMPORTED_KEY]: [...kept, ...read] });
+  } catch (error) {
+    throw new Error(`cannot keep ${files.length} imported files (${error.message}): import a smaller folder`);
+  }
+  return files.length;
+}

@@ -1,0 +1,142 @@
+// The effects of the agent machine's commands (docs/agent-run.md), one small function
+// per command kind. Each takes the driver's context and the command, performs it with
+// the worker's existing modules and returns the event to feed back, or null for
+// `record`. Whether a command may run again after a restart is the driver's concern.
+
+import { parseDataUrl } from './bytes.js';
+import { progressOf } from './hops.js';
+import { observeTab } from './observe.js';
+import { mediaId, putMedia, recordStep } from './run-store.js';
+import { actInSession } from './session-handlers.js';
+import { pickSession, readSessions } from './session.js';
+
+/** Fed back for an act the worker was stopped in the middle of (never repeated). */
+export const INTERRUPTED_ACT_ERROR =
+  'the worker stopped while the action ran; its effect is what the page now shows';
+
+const INTERRUPTED_LOAD_WAIT_MS = 10_000;
+/** How long an observation waits for the current tab to finish loading. */
+const OBSERVE_LOAD_WAIT_MS = 10_000;
+
+/** Resolves once the tab is loaded, closed, or `timeoutMs` passed. */
+async function tabLoaded(tabId, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const tab = await chrome.tabs.get(tabId).catch(() => null); // Closed: nothing to wait for.
+    if (!tab || tab.status === 'complete') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * @typedef {{ core: object, record: object, signal: AbortSignal,
+ *   modelCall: (request: object, signal: AbortSignal) => Promise<object> }} RunContext
+ *   `record` is the driver's record (run-state.js); `steps[step]` collects what only
+ *   the driver knows of a step (start time, timings, media ids) until it is recorded.
+ */
+
+/** The step's bookkeeping in the driver record, created on first use. */
+export function stepInfo(record, step) {
+  record.steps[step] ??= { startedAt: Date.now(), timings: {}, media: { images: [], screenshot: null } };
+  return record.steps[step];
+}
+
+async function observe(ctx, cmd) {
+  const { runId, sessionId } = ctx.record;
+  const session = pickSession(await readSessions(), sessionId);
+  if (session.currentTabId === null) throw new Error('the session has no tab left to observe');
+  // START_RUN returns as soon as the session window exists, so step 1 could observe
+  // the start tab before its page arrived (an empty RootWebArea at URL ""), and a
+  // replay then failed at random for want of its first element. Bounded: a page that
+  // never finishes loading is observed as it is.
+  await tabLoaded(session.currentTabId, OBSERVE_LOAD_WAIT_MS);
+  const obs = await observeTab(session.currentTabId, {
+    mode: cmd.mode,
+    wholePage: cmd.whole_page,
+    tabIds: session.tabIds,
+  });
+  const images = obs.images.map((image) => ({ id: image.id, ...parseDataUrl(image.dataUrl) }));
+  const picture = obs.som ?? obs.screenshot;
+  const screenshot = picture ? parseDataUrl(picture) : null;
+  // Media ids derive from the step, so a repeated observation replaces its own media.
+  const media = images.map((image) => ({
+    id: mediaId(runId, cmd.step, `image-${image.id}`),
+    runId,
+    step: cmd.step,
+    kind: 'image',
+    elementId: image.id,
+    ...image,
+  }));
+  if (screenshot) {
+    media.push({ id: mediaId(runId, cmd.step, 'screenshot'), runId, step: cmd.step, kind: 'screenshot', ...screenshot });
+  }
+  await putMedia(media);
+  stepInfo(ctx.record, cmd.step).media = {
+    images: media.filter((m) => m.kind === 'image').map((m) => m.id),
+    screenshot: screenshot ? mediaId(runId, cmd.step, 'screenshot') : null,
+  };
+  return { kind: 'observed', step: cmd.step, text: obs.text, url: obs.url, images, screenshot };
+}
+
+async function callModel(ctx, cmd) {
+  const outcome = await ctx.modelCall(cmd.request, ctx.signal);
+  return outcome.ok
+    ? { kind: 'model_replied', step: cmd.step, reply: outcome.reply, attempts: outcome.attempts ?? [] }
+    : { kind: 'model_failed', step: cmd.step, error: outcome.error, attempts: outcome.attempts ?? [] };
+}
+
+async function act(ctx, cmd) {
+  const { sessionId } = ctx.record;
+  const { result } = await actInSession(ctx.core, { sessionId, actionText: cmd.action_text, step: cmd.step });
+  return {
+    kind: 'acted',
+    step: cmd.step,
+    effect: result.effect,
+    error: result.error ?? null,
+    settle: result.settle,
+    progress: await progressOf(ctx.core, sessionId),
+  };
+}
+
+/**
+ * The `acted` event for an act that was started before the worker stopped. A
+ * navigation it began may still be loading: the next observation should show where
+ * it led, so the current tab is given a bounded wait to finish loading first.
+ */
+export async function interruptedAct(ctx, cmd) {
+  const session = pickSession(await readSessions(), ctx.record.sessionId);
+  if (session.currentTabId !== null) await tabLoaded(session.currentTabId, INTERRUPTED_LOAD_WAIT_MS);
+  return {
+    kind: 'acted',
+    step: cmd.step,
+    effect: null,
+    error: INTERRUPTED_ACT_ERROR,
+    progress: await progressOf(ctx.core, ctx.record.sessionId),
+  };
+}
+
+/** Adds what only the driver knows to the core's step record and stores it once. */
+async function record(ctx, cmd) {
+  const info = stepInfo(ctx.record, cmd.step);
+  const stored = {
+    ...cmd.record,
+    started_at: info.startedAt,
+    observation: { ...cmd.record.observation, ...info.media },
+    timings: {
+      observe_ms: info.timings.observe_ms ?? null,
+      model_ms: info.timings.model_ms ?? null,
+      act_ms: info.timings.act_ms ?? null,
+    },
+  };
+  await recordStep(ctx.record.runId, cmd.step, stored);
+  delete ctx.record.steps[cmd.step];
+  return null;
+}
+
+/** Command kind → effect, and the timing each one fills in its step's record. */
+export const COMMANDS = Object.freeze({
+  observe: { run: observe, timing: 'observe_ms' },
+  call_model: { run: callModel, timing: 'model_ms' },
+  act: { run: act, timing: 'act_ms' },
+  record: { run: record, timing: null },
+});

@@ -1,0 +1,161 @@
+// Drives an agent run: takes the first pending command of the run's record, carries it
+// out (run-commands.js), feeds the resulting event to the core's machine, saves the
+// new state and commands, and goes on until `finish`. The record is saved before each
+// effect starts and after each transition, so a worker stopped at any point resumes
+// from the record (docs/agent-run.md "Resuming"):
+//   - observe and call_model are simply issued again (harmless);
+//   - record is a put on (runId, step): issued again, it replaces itself;
+//   - an act that had started is never repeated: `acted` is fed with an error saying
+//     the worker stopped, and the machine carries on from what the page shows.
+//
+// One driver per run and worker: a Web Lock named after the run, requested with
+// ifAvailable, so the resume triggers (top level, alarm, messages) can fire freely.
+// Chrome releases the lock when the worker stops.
+
+import { errorText } from '../messages.js';
+import { COMMANDS, interruptedAct, stepInfo } from './run-commands.js';
+import { finishRun } from './run-finish.js';
+import { callModel } from './run-model.js';
+import { readRecord, saveRecord, stopRequest } from './run-state.js';
+
+/** Starts of one command (worker stops included) after which the run gives up. */
+const MAX_TRIES = 5;
+
+/**
+ * The AbortController of each run's command in flight, so Stop can cancel a model
+ * call. It lives exactly as long as the fetch it aborts: both die with the worker.
+ * @type {Map<string, AbortController>}
+ */
+const inFlight = new Map();
+
+/**
+ * True for the error of an extension API called while Chrome tears the worker down:
+ * "No SW" (Chromium extension_function_dispatcher.cc, DispatchForServiceWorker, when
+ * the worker's process is gone). The worker is stopping mid-command, which the record
+ * already allows for.
+ */
+export function isWorkerGoingAway(error) {
+  return error instanceof Error && error.message === 'No SW';
+}
+
+/** Cancels the run's model call in flight in this worker, if any. */
+export function abortInFlight(runId) {
+  inFlight.get(runId)?.abort(new Error('the run was stopped'));
+}
+
+/**
+ * Drives the run until it finishes or the worker stops; returns at once when this
+ * worker already drives it. Never rejects: a failure ends the run as `error`, with
+ * every step recorded so far kept. `readyCore()` resolves to the core module.
+ */
+export function driveRun(readyCore, runId) {
+  return navigator.locks.request(`hopbench.run.${runId}`, { ifAvailable: true }, async (lock) => {
+    if (!lock) return;
+    try {
+      await loop(readyCore, runId);
+    } catch (error) {
+      if (isWorkerGoingAway(error)) {
+        // Not the run's failure: the next worker resumes it from its record.
+        console.warn(`hopbench: run ${runId} paused, the worker is stopping`);
+        return;
+      }
+      console.error(`hopbench: run ${runId} failed:`, error);
+      await failRun(readyCore, runId, error).catch((failure) =>
+        console.error(`hopbench: ending failed run ${runId} failed too:`, failure),
+      );
+    }
+  });
+}
+
+async function loop(readyCore, runId) {
+  for (;;) {
+    const record = await readRecord(runId);
+    if (!record) return; // Finished (possibly by an earlier worker).
+    const core = await readyCore();
+    if (await feedStop(core, record)) continue;
+    const command = record.pending[0];
+    if (!command) throw new Error('the agent machine gave no next command (its state is kept in the run record)');
+    if (command.kind === 'finish') {
+      await finishRun(readyCore, record, {
+        status: command.cause === 'stopped' ? 'stopped' : 'finished',
+        cause: command.cause,
+        reason: command.reason,
+        answer: command.answer ?? null,
+      });
+      return;
+    }
+    const event = await carryOut(core, record, command);
+    record.pending.shift();
+    record.actStarted = null;
+    record.tries = 0;
+    // A model reply or observation arriving after Stop is dropped (the machine is told
+    // to stop instead); an act that happened is always fed, the page shows its effect.
+    if (event && (command.kind === 'act' || !(await stopRequest(runId)))) feed(core, record, event);
+    await saveRecord(record);
+  }
+}
+
+async function carryOut(core, record, command) {
+  const spec = Object.hasOwn(COMMANDS, command.kind) ? COMMANDS[command.kind] : undefined;
+  if (!spec) throw new Error(`the agent machine asked for an unknown command: ${command.kind}`);
+  const controller = new AbortController();
+  const ctx = {
+    core,
+    record,
+    signal: controller.signal,
+    modelCall: (request, signal) => callModel(core, request, signal),
+  };
+  if (command.kind === 'act' && record.actStarted === command.step) return interruptedAct(ctx, command);
+  record.tries = (record.tries ?? 0) + 1;
+  if (record.tries > MAX_TRIES) {
+    throw new Error(
+      `${command.kind} of step ${command.step} was started ${MAX_TRIES} times without finishing ` +
+        '(the worker stopped each time); the run cannot go on',
+    );
+  }
+  if (command.kind === 'act') record.actStarted = command.step;
+  if (spec.timing) stepInfo(record, command.step);
+  await saveRecord(record); // Before the effect, so a restart knows it began.
+  inFlight.set(record.runId, controller);
+  const started = performance.now();
+  try {
+    const event = await spec.run(ctx, command);
+    if (spec.timing) stepInfo(record, command.step).timings[spec.timing] = Math.round(performance.now() - started);
+    return event;
+  } finally {
+    inFlight.delete(record.runId);
+  }
+}
+
+/** Feeds `stop_requested` once Stop was asked for; true when it did. */
+async function feedStop(core, record) {
+  // A machine that already decided to finish is not told to stop: it is finishing.
+  if (record.stopFed || record.pending.some((c) => c.kind === 'finish')) return false;
+  const stop = await stopRequest(record.runId);
+  if (!stop) return false;
+  // Records owed for finished steps are still written; the command in progress is
+  // abandoned (an interrupted act included: the machine records what it knows).
+  const owed = record.pending.filter((c) => c.kind === 'record');
+  record.pending = [];
+  feed(core, record, { kind: 'stop_requested', reason: stop.reason });
+  record.pending = [...owed, ...record.pending];
+  record.stopFed = true;
+  record.actStarted = null;
+  record.tries = 0;
+  await saveRecord(record);
+  return true;
+}
+
+/** One transition of the machine: new state, its commands appended to the pending ones. */
+function feed(core, record, event) {
+  const fed = core.agent_feed(record.state, event);
+  record.state = fed.state;
+  record.pending.push(...fed.commands);
+}
+
+/** Ends a run that cannot go on as `error`, keeping what it recorded. */
+async function failRun(readyCore, runId, error) {
+  const record = await readRecord(runId);
+  if (!record) return;
+  await finishRun(readyCore, record, { status: 'error', cause: 'error', reason: 'error', answer: null, error: errorText(error) });
+}

@@ -1,0 +1,47 @@
+// Ending a run: the verdict from the session's tracker goes into the run's summary,
+// then the session ends (its window closed unless the run keeps it), then the driver
+// record goes. In that order, a worker stopped halfway repeats the finish safely: the
+// summary is written before the tracker is forgotten, and a finish that finds the
+// session gone but the summary final only removes the record.
+
+import { progressOf, verdictOf } from './hops.js';
+import { getRun, updateRun } from './run-store.js';
+import { removeRun } from './run-state.js';
+import { endTaskSession } from './session-handlers.js';
+import { readSessions } from './session.js';
+
+/**
+ * @param {() => Promise<object>} readyCore
+ * @param {object} record the driver record (run-state.js)
+ * @param {{ status: string, cause: string, reason: string, answer: string|null,
+ *   error?: string }} end
+ */
+export async function finishRun(readyCore, record, end) {
+  const { runId, sessionId } = record;
+  const core = await readyCore();
+  const live = (await readSessions())[sessionId] !== undefined;
+  const run = await getRun(runId);
+  if (run && live) {
+    await updateRun(runId, {
+      ...summaryOf(end),
+      verdict: await verdictOf(core, sessionId),
+      progress: await progressOf(core, sessionId),
+    });
+  } else if (run && run.status === 'running') {
+    // The session is gone without a verdict: the browser was closed during the run
+    // (chrome.storage.session, which holds sessions, does not survive it).
+    await updateRun(runId, {
+      ...summaryOf(end),
+      status: 'error',
+      error:
+        `the run's session ended before the run did (was the browser closed?); ` +
+        `its recorded steps (${run.step ?? 0}) are kept`,
+    });
+  }
+  if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });
+  await removeRun(runId);
+}
+
+function summaryOf({ status, cause, reason, answer, error }) {
+  return { status, cause, reason, answer, error: error ?? null, finishedAt: Date.now() };
+}

@@ -1,0 +1,53 @@
+// What a run is started with: the stored agent settings (agent-settings.js), the
+// observation mode, and the START_RUN overrides. The copy kept with the run (and
+// exported) never holds an API key, not even the last characters the options page shows.
+
+import { agentSettingsProblems, describeProblems, loadAgentSettings } from '../agent-settings.js';
+import { loadObservationSettings } from '../observe-settings.js';
+
+/** A copy of the settings without API keys: what a run keeps and exports. */
+export function withoutKeys(settings) {
+  const strip = (model) => {
+    if (!model) return model;
+    const { api_key: _key, ...rest } = model;
+    return rest;
+  };
+  return { ...settings, model: strip(settings.model), judge: strip(settings.judge) };
+}
+
+/**
+ * The run's configuration: `agentConfig` for agent_start, `provider` (`replay` or the
+ * model's provider), `keepWindow`, and `settings` (no key) to keep with the run.
+ * Throws an error saying what to change when the run cannot start.
+ */
+export async function runConfiguration(overrides) {
+  const agent = await loadAgentSettings();
+  const observation = await loadObservationSettings();
+  const replay = overrides.provider === 'replay';
+  if (!replay) {
+    const problems = agentSettingsProblems(agent);
+    if (problems.length > 0) {
+      throw new Error(`the model settings are incomplete (${describeProblems(problems)}): fix them in Settings, or run with the replay agent`);
+    }
+    if (overrides.provider !== undefined && overrides.provider !== agent.model.provider) {
+      throw new Error(
+        `the run asks for provider ${overrides.provider} but the options page configures ` +
+          `${agent.model.provider}: change it there, or leave the provider out`,
+      );
+    }
+  }
+  const agentConfig = {
+    max_steps: overrides.max_steps ?? agent.max_steps,
+    prompt_style: agent.prompt_style,
+    observation_mode: overrides.observation_mode ?? observation.mode,
+    replay,
+    temperature: agent.model.temperature,
+    max_tokens: agent.model.max_tokens,
+  };
+  return {
+    agentConfig,
+    provider: replay ? 'replay' : agent.model.provider,
+    keepWindow: overrides.keep_window ?? false,
+    settings: { agent: withoutKeys(agent), observation, overrides, agentConfig },
+  };
+}

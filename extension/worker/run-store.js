@@ -1,0 +1,224 @@
+// Trajectories in IndexedDB `hopbench`: `runs` (one summary per run), `steps` (one
+// record per (runId, step)) and `media` (observation images and screenshots as blobs).
+//
+// IndexedDB rather than chrome.storage: it holds blobs, has no 10 MB quota and keeps
+// runs across browser restarts. Steps are `put` on the key [runId, step], so a step
+// the worker records again after a restart replaces itself: each step exists once.
+
+import { base64ToBytes, blobToDataUrl } from './bytes.js';
+
+const DB_NAME = 'hopbench';
+const DB_VERSION = 1;
+const RUNS = 'runs';
+const STEPS = 'steps';
+const MEDIA = 'media';
+
+/**
+ * The open connection. A cache only: a stopped worker loses it and the next call
+ * opens the database again.
+ * @type {Promise<IDBDatabase> | undefined}
+ */
+let connection;
+
+function database() {
+  connection ??= openDatabase().catch((error) => {
+    connection = undefined; // Let the next call try again.
+    throw error;
+  });
+  return connection;
+}
+
+function openDatabase() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, DB_VERSION);
+    request.onupgradeneeded = () => createStores(request.result);
+    request.onsuccess = () => {
+      const db = request.result;
+      // Another context upgrading the schema: let it, and reopen on the next call.
+      db.onversionchange = () => {
+        db.close();
+        connection = undefined;
+      };
+      resolve(db);
+    };
+    request.onerror = () =>
+      reject(new Error(`cannot open IndexedDB "${DB_NAME}": ${request.error?.message ?? 'unknown error'}`));
+    request.onblocked = () =>
+      reject(new Error(`IndexedDB "${DB_NAME}" is held open by an older version: close other hopbench pages and retry`));
+  });
+}
+
+function createStores(db) {
+  if (!db.objectStoreNames.contains(RUNS)) {
+    db.createObjectStore(RUNS, { keyPath: 'id' });
+  }
+  if (!db.objectStoreNames.contains(STEPS)) {
+    // Keys sort by run, then step number: a run's steps come back in order.
+    db.createObjectStore(STEPS, { keyPath: ['runId', 'step'] });
+  }
+  if (!db.objectStoreNames.contains(MEDIA)) {
+    db.createObjectStore(MEDIA, { keyPath: 'id' }).createIndex('runId', 'runId');
+  }
+}
+
+const done = (request) =>
+  new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+
+/**
+ * Runs `fn(stores)` in one transaction and resolves with its result once the
+ * transaction has committed (not merely when the last request succeeded), so a caller
+ * that moves on knows the data is on disk. `fn` may await IndexedDB requests only.
+ */
+async function transaction(names, mode, fn) {
+  const db = await database();
+  const tx = db.transaction(names, mode, { durability: 'strict' });
+  const committed = new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+  });
+  const stores = Object.fromEntries(names.map((name) => [name, tx.objectStore(name)]));
+  let result;
+  try {
+    result = await fn(stores);
+  } catch (error) {
+    tx.abort();
+    committed.catch(() => undefined); // The abort is reported by this throw.
+    throw error;
+  }
+  await committed;
+  return result;
+}
+
+const stepRange = (runId) => IDBKeyRange.bound([runId, -Infinity], [runId, Infinity]);
+
+// --- runs ------------------------------------------------------------------------------
+
+export function putRun(run) {
+  return transaction([RUNS], 'readwrite', ({ runs }) => done(runs.put(run)));
+}
+
+/** Merges `patch` into the stored run (read and write in one transaction). */
+export function updateRun(runId, patch) {
+  return transaction([RUNS], 'readwrite', async ({ runs }) => {
+    const run = await done(runs.get(runId));
+    if (!run) throw new Error(`no run ${runId} in the trajectory store`);
+    const next = { ...run, ...patch };
+    await done(runs.put(next));
+    return next;
+  });
+}
+
+export function getRun(runId) {
+  return transaction([RUNS], 'readonly', ({ runs }) => done(runs.get(runId)));
+}
+
+/** Every run, newest first. */
+export async function listRuns() {
+  const all = await transaction([RUNS], 'readonly', ({ runs }) => done(runs.getAll()));
+  return all.sort((a, b) => b.startedAt - a.startedAt);
+}
+
+// --- steps -----------------------------------------------------------------------------
+
+/** Stores one step; a second put of the same (runId, step) replaces the first. */
+export function putStep(runId, step, record) {
+  return transaction([STEPS], 'readwrite', ({ steps }) => done(steps.put({ ...record, runId, step })));
+}
+
+/**
+ * Stores a finished step and brings the run's summary up to date in one transaction:
+ * `step` (the last recorded), `progress`, and `tokens` summed over the stored steps,
+ * so recording the same step twice never counts its tokens twice.
+ */
+export function recordStep(runId, step, record) {
+  return transaction([RUNS, STEPS], 'readwrite', async ({ runs, steps }) => {
+    const run = await done(runs.get(runId));
+    if (!run) throw new Error(`no run ${runId} in the trajectory store (deleted while running?)`);
+    await done(steps.put({ ...record, runId, step }));
+    const all = await done(steps.getAll(stepRange(runId)));
+    const tokens = { input: 0, output: 0 };
+    for (const s of all) {
+      tokens.input += s.tokens?.input ?? 0;
+      tokens.output += s.tokens?.output ?? 0;
+    }
+    const next = {
+      ...run,
+      step: Math.max(run.step ?? 0, step),
+      progress: record.progress ?? run.progress,
+      tokens,
+    };
+    await done(runs.put(next));
+    return next;
+  });
+}
+
+/** A run's steps in step order. */
+export function getSteps(runId) {
+  return transaction([STEPS], 'readonly', ({ steps }) => done(steps.getAll(stepRange(runId))));
+}
+
+// --- media -----------------------------------------------------------------------------
+
+/** The id of an observation image (`kind` `image-<id>`) or screenshot of one step. */
+export const mediaId = (runId, step, kind) => `${runId}/${step}/${kind}`;
+
+/**
+ * Stores images as blobs: `items` = `[{id, runId, step, kind, mime, base64}]`.
+ * Ids are derived from the step, so storing a step's media again replaces it.
+ */
+export function putMedia(items) {
+  if (items.length === 0) return Promise.resolve();
+  const rows = items.map(({ base64, ...meta }) => ({
+    ...meta,
+    blob: new Blob([base64ToBytes(base64)], { type: meta.mime }),
+  }));
+  return transaction([MEDIA], 'readwrite', ({ media }) => Promise.all(rows.map((row) => done(media.put(row)))));
+}
+
+export function getMedia(runId) {
+  return transaction([MEDIA], 'readonly', ({ media }) => done(media.index('runId').getAll(runId)));
+}
+
+// --- whole runs ------------------------------------------------------------------------
+
+/** Removes the run, its steps and its media in one transaction: all or nothing. */
+export function deleteRunData(runId) {
+  return transaction([RUNS, STEPS, MEDIA], 'readwrite', async ({ runs, steps, media }) => {
+    const mediaKeys = await done(media.index('runId').getAllKeys(runId));
+    await Promise.all([
+      done(runs.delete(runId)),
+      done(steps.delete(stepRange(runId))),
+      ...mediaKeys.map((key) => done(media.delete(key))),
+    ]);
+  });
+}
+
+/**
+ * One JSON-ready object: the run (its summary, task and settings, which never hold
+ * the API key), its steps and its media as data URLs keyed by media id.
+ */
+export async function exportRunData(runId) {
+  const run = await getRun(runId);
+  if (!run) throw new Error(`no run ${runId}: it was deleted, or never recorded`);
+  const [steps, media] = await Promise.all([getSteps(runId), getMedia(runId)]);
+  const mediaOut = {};
+  for (const item of media) {
+    const { blob, ...meta } = item;
+    mediaOut[item.id] = { ...meta, dataUrl: await blobToDataUrl(blob) };
+  }
+  const { task, settings, ...summary } = run;
+  return {
+    format: 'hopbench-trajectory',
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    run: summary,
+    task,
+    settings,
+    steps,
+    media: mediaOut,
+  };
+}

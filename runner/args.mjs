@@ -1,0 +1,140 @@
+// Command-line options of `./build.sh run` (and `./build.sh demo`), parsed into one
+// plain object. A usage error throws UsageError; run.mjs prints it with the usage.
+
+export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini']);
+export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
+
+/** The variable an API key is read from when --api-key-env is not given. */
+export const DEFAULT_KEY_ENV = Object.freeze({
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+});
+
+export const DEFAULT_TASK_TIMEOUT_S = 900;
+
+export const USAGE = `usage: ./build.sh run --tasks PATH [options]
+       ./build.sh demo [options]          (sandbox + bundled tasks/ + replay)
+
+  --tasks PATH          task file or folder (hopbench, MMInA or WebArena format)
+  --provider NAME       replay (default: follows each task's reference_trajectory),
+                        openai (any OpenAI-compatible server), anthropic, gemini
+  --base-url URL        the provider's API base URL (default: the provider's own)
+  --model NAME          model name
+  --api-key-env VAR     environment variable holding the API key (default
+                        OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY); the key is
+                        given to the extension only, never printed or written
+  --out DIR             run folder (default out/<tasks name>-<provider>); a re-run into
+                        the same folder skips tasks already in DIR/results.jsonl
+  --retry-errors        re-run tasks whose recorded verdict is ERROR
+  --parallel N          tasks at once, each in its own session window (default 1)
+  --shard i/n           run only tasks i, i+n, i+2n, ... (1 <= i <= n)
+  --max-steps N         agent steps per task (default: the extension's, 30)
+  --observation MODE    text, text+images (the extension's default), text+screenshot or som
+  --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  -h, --help            this text`;
+
+export class UsageError extends Error {}
+
+const VALUE_OPTIONS = {
+  '--tasks': 'tasks',
+  '--provider': 'provider',
+  '--base-url': 'baseUrl',
+  '--model': 'model',
+  '--api-key-env': 'apiKeyEnv',
+  '--out': 'out',
+  '--parallel': 'parallel',
+  '--shard': 'shard',
+  '--max-steps': 'maxSteps',
+  '--observation': 'observation',
+  '--task-timeout': 'taskTimeout',
+};
+
+/**
+ * @param {string[]} argv arguments after the script name
+ * @param {{ tasks?: string, out?: string }} [defaults] what `demo` fills in
+ */
+export function parseArgs(argv, defaults = {}) {
+  const raw = {};
+  let help = false;
+  let retryErrors = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
+    if (arg === '--retry-errors') {
+      retryErrors = true;
+      continue;
+    }
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
+    const key = VALUE_OPTIONS[name];
+    if (!key) throw new UsageError(`unknown argument: ${arg}`);
+    const value = inline ?? argv[(i += 1)];
+    if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+    if (key in raw) throw new UsageError(`${name} given twice`);
+    raw[key] = value;
+  }
+  if (help) return { help: true };
+  return validate({ ...defaults, ...raw }, retryErrors);
+}
+
+function splitOnce(arg) {
+  const at = arg.indexOf('=');
+  return [arg.slice(0, at), arg.slice(at + 1)];
+}
+
+function validate(raw, retryErrors) {
+  if (!raw.tasks) throw new UsageError('--tasks PATH is required');
+  const provider = raw.provider ?? 'replay';
+  if (!PROVIDERS.includes(provider)) {
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')} (got ${provider})`);
+  }
+  if (provider === 'replay') {
+    for (const [key, option] of [['baseUrl', '--base-url'], ['model', '--model'], ['apiKeyEnv', '--api-key-env']]) {
+      if (raw[key] !== undefined) throw new UsageError(`${option} has no use with --provider replay`);
+    }
+  }
+  if (raw.baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(raw.baseUrl)) {
+    throw new UsageError(`--base-url must be an http(s) URL (got ${raw.baseUrl})`);
+  }
+  if (raw.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.apiKeyEnv)) {
+    throw new UsageError(`--api-key-env takes a variable name, not a key (got something else)`);
+  }
+  if (raw.observation !== undefined && !OBSERVATION_MODES.includes(raw.observation)) {
+    throw new UsageError(`--observation must be one of ${OBSERVATION_MODES.join(', ')}`);
+  }
+  return {
+    help: false,
+    tasks: raw.tasks,
+    provider,
+    baseUrl: raw.baseUrl,
+    model: raw.model,
+    apiKeyEnv: raw.apiKeyEnv,
+    out: raw.out,
+    retryErrors,
+    parallel: positiveInt(raw.parallel ?? '1', '--parallel'),
+    shard: raw.shard === undefined ? null : parseShard(raw.shard),
+    maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
+    observation: raw.observation,
+    taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
+  };
+}
+
+function positiveInt(text, option) {
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${option} takes a whole number >= 1 (got ${text})`);
+  }
+  return Number(text);
+}
+
+/** `i/n` with 1 <= i <= n: this process runs tasks i, i+n, i+2n, ... (1-based). */
+export function parseShard(text) {
+  const match = /^([0-9]+)\/([0-9]+)$/.exec(text);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard takes i/n with 1 <= i <= n, e.g. 1/4 (got ${text})`);
+  }
+  return { index, count };
+}

@@ -1,0 +1,120 @@
+// Launching headless Chromium with the hopbench extension loaded: shared by the runner
+// (runner/run.mjs) and the e2e tests (tests/e2e/harness.mjs), so both drive exactly the
+// same browser setup.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const WORKER_TIMEOUT_MS = 15_000;
+
+/** Flags from the platform notes: without them Chromium tries to reach the internet,
+ * which this machine refuses. */
+export const BASE_ARGS = Object.freeze([
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]);
+
+/** The base flags plus loading our unpacked extension. */
+export function chromiumArgs(extensionDir) {
+  return [
+    ...BASE_ARGS,
+    // Playwright passes --disable-extensions; this re-enables ours only.
+    `--disable-extensions-except=${extensionDir}`,
+    `--load-extension=${extensionDir}`,
+  ];
+}
+
+/** A plain headless Chromium without the extension (e.g. to open a report). */
+export function launchPlain({ chromiumPath }) {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...BASE_ARGS] });
+}
+
+/** A new empty browser profile folder; whoever asked for it removes it. */
+export function newProfileDir() {
+  return mkdtempSync(join(tmpdir(), 'hopbench-chromium-'));
+}
+
+/**
+ * Starts Chromium with the unpacked extension in `extensionDir`. Without `profileDir`
+ * it uses a fresh profile under the system temp folder, deleted by `close` with
+ * whatever the extension stored in it (settings, keys); with one, the caller owns and
+ * removes it (a test that restarts the browser on the same profile). `onContext` runs
+ * before the extension's worker is awaited, so a caller can watch every page and
+ * worker from the start.
+ * @param {{ extensionDir: string, chromiumPath: string, profileDir?: string,
+ *   onContext?: (context: import('playwright-core').BrowserContext) => void }} options
+ * @returns {Promise<{ context: import('playwright-core').BrowserContext,
+ *   worker: import('playwright-core').Worker, extensionId: string,
+ *   extensionUrl: (path: string) => string, close: () => Promise<void> }>}
+ */
+export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext }) {
+  if (!existsSync(join(extensionDir, 'manifest.json'))) {
+    throw new Error(`no built extension at ${extensionDir}: run ./build.sh first`);
+  }
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `no Chromium at ${chromiumPath}: run ./build.sh test to install it, ` +
+        'or set HOPBENCH_CHROMIUM=/path/to/chromium',
+    );
+  }
+  const ownsProfile = profileDir === undefined;
+  const userDataDir = profileDir ?? newProfileDir();
+  const removeProfile = () => ownsProfile && rmSync(userDataDir, { recursive: true, force: true });
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: chromiumArgs(extensionDir),
+      // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
+      // browser, so target=_blank and window.open behave as they do for real users
+      // (they need the user activation only trusted input carries).
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
+    });
+    onContext?.(context);
+    const worker = await findServiceWorker(context);
+    const extensionId = new URL(worker.url()).host;
+    return {
+      context,
+      worker,
+      extensionId,
+      extensionUrl: (path) => `chrome-extension://${extensionId}/${path}`,
+      async close() {
+        try {
+          await context.close();
+        } finally {
+          removeProfile();
+        }
+      },
+    };
+  } catch (error) {
+    await context?.close();
+    removeProfile();
+    throw error;
+  }
+}
+
+async function findServiceWorker(context) {
+  const isOurs = (w) => w.url().startsWith('chrome-extension://');
+  const existing = context.serviceWorkers().find(isOurs);
+  if (existing) return existing;
+  try {
+    return await context.waitForEvent('serviceworker', {
+      predicate: isOurs,
+      timeout: WORKER_TIMEOUT_MS,
+    });
+  } catch (error) {
+    throw new Error(
+      `the extension's service worker did not start within ${WORKER_TIMEOUT_MS} ms ` +
+        `(manifest or background.js broken?): ${error.message}`,
+    );
+  }
+}

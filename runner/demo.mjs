@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// `./build.sh demo [runner options]`: the offline sandbox, the bundled suite in tasks/
+// with the replay agent (no API key), into out/demo; prints the summary tables and
+// where report.html is. The sandbox is stopped whatever happens.
+
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { UsageError, parseArgs } from './args.mjs';
+import { ensureBuilt } from './build.mjs';
+import { nativeBin, repoRoot } from './paths.mjs';
+import { main as run } from './run.mjs';
+import { startSandbox } from './sandbox.mjs';
+
+const say = (line) => process.stdout.write(`${line}\n`);
+
+export async function demo(argv) {
+  const defaults = { tasks: join(repoRoot, 'tasks'), out: join(repoRoot, 'out', 'demo') };
+  let options;
+  try {
+    options = parseArgs(argv, defaults);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    // run() prints the message with the usage.
+    return run(argv, { defaults });
+  }
+  if (options.help) return run(argv, { defaults });
+  // The demo's own folder starts fresh each time; a folder the person named keeps its
+  // results (and re-runs skip them, as with ./build.sh run).
+  if (!argv.some((a) => a === '--out' || a.startsWith('--out='))) {
+    rmSync(defaults.out, { recursive: true, force: true });
+  }
+  ensureBuilt(say);
+  say(`starting the sandbox (${nativeBin} sandbox)`);
+  // The run handles Ctrl-C itself (runner/interrupt.mjs); the demo only makes sure the
+  // sandbox goes down with it.
+  let sandbox = null;
+  let interrupted = false;
+  let report = null;
+  const onSignal = () => {
+    interrupted = true;
+    sandbox?.stop();
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  signals.forEach((s) => process.on(s, onSignal));
+  try {
+    sandbox = await startSandbox(nativeBin, say);
+    if (interrupted) return 130;
+    const status = await run(argv, { defaults });
+    if (status === 0) report = join(options.out, 'report.html');
+    return status;
+  } catch (error) {
+    process.stderr.write(`demo: ${error.message}\n`);
+    return 1;
+  } finally {
+    signals.forEach((s) => process.removeListener(s, onSignal));
+    if (sandbox) {
+      await sandbox.stop();
+      say('sandbox stopped');
+    }
+    // Last, so the path is what stays on the screen.
+    if (report) say(`demo done: open ${report} in a browser`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await demo(process.argv.slice(2));
+}

@@ -1,0 +1,88 @@
+// Talks to the extension the way its own pages do: from an extension page, through the
+// typed messages of extension/messages.js (the worker only trusts its own pages).
+// The runner never reaches into the worker's state; what it needs is in the protocol.
+
+/** The messages.js constructors the runner uses, by what they are for. */
+const MESSAGES = Object.freeze({
+  saveSettings: 'saveSettings',
+  startRun: 'startRun',
+  getRun: 'getRun',
+  stopRun: 'stopRun',
+  exportRun: 'exportRun',
+});
+
+export class ExtensionError extends Error {}
+
+/**
+ * @param {{ context: import('playwright-core').BrowserContext,
+ *   extensionUrl: (path: string) => string }} browser
+ */
+export async function openDriver(browser) {
+  const page = await browser.context.newPage();
+  await page.goto(browser.extensionUrl('popup.html'), { waitUntil: 'load' });
+  // A dist/ built before the run messages existed would fail every task the same way;
+  // say so once, before anything runs.
+  const missing = await page.evaluate(async (names) => {
+    const messages = await import('./messages.js');
+    return names.filter((n) => typeof messages[n] !== 'function');
+  }, Object.values(MESSAGES));
+  if (missing.length > 0) {
+    await page.close();
+    throw new ExtensionError(
+      `the extension in dist/ has no ${missing.join(', ')} message${missing.length === 1 ? '' : 's'}: ` +
+        'rebuild it with ./build.sh (or update this branch if the run messages are not merged yet)',
+    );
+  }
+
+  /** Sends one message; returns the reply, or throws ExtensionError with its error. */
+  async function call(what, ...args) {
+    const name = MESSAGES[what];
+    const reply = await page.evaluate(
+      async ([constructorName, constructorArgs]) => {
+        const messages = await import('./messages.js');
+        return chrome.runtime.sendMessage(messages[constructorName](...constructorArgs));
+      },
+      [name, args],
+    );
+    if (reply?.ok !== true) {
+      throw new ExtensionError(typeof reply?.error === 'string' ? reply.error : `${name}: no reply`);
+    }
+    return reply;
+  }
+
+  return {
+    call,
+    /** @returns {Promise<{field: string, message: string}[]>} the extension's notes */
+    saveSettings: async (settings) => (await call('saveSettings', { settings })).notes ?? [],
+    /** @returns {Promise<{runId: string, sessionId: string}>} */
+    startRun: (taskText, fileName, overrides) => call('startRun', { taskText, fileName, overrides }),
+    getRun: async (runId) => (await call('getRun', { runId })).run,
+    stopRun: (runId) => call('stopRun', { runId }),
+    exportRun: async (runId) => (await call('exportRun', { runId })).trajectory,
+    close: () => page.close(),
+  };
+}
+
+/**
+ * What SAVE_SETTINGS gets: only what the options set. The extension merges it over its
+ * own settings, and a new provider starts from that provider's defaults (base URL,
+ * model), so leaving a field out means "the extension's default". The key goes in
+ * only here; the extension never hands it back.
+ */
+export function settingsToSave(options, apiKey) {
+  const model = { provider: options.provider };
+  if (options.baseUrl !== undefined) model.base_url = options.baseUrl;
+  if (options.model !== undefined) model.model = options.model;
+  if (apiKey !== undefined) model.api_key = apiKey;
+  const settings = { model };
+  if (options.maxSteps !== undefined) settings.max_steps = options.maxSteps;
+  return settings;
+}
+
+/** START_RUN's per-run overrides: the provider (`replay` or a model provider), steps, mode. */
+export function runOverrides(options) {
+  const overrides = { provider: options.provider };
+  if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
+  if (options.observation !== undefined) overrides.observation_mode = options.observation;
+  return overrides;
+}

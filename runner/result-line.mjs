@@ -1,0 +1,62 @@
+// One results.jsonl line from what the extension reported for a run (GET_RUN's
+// `run`), in the format `hopbench report` reads (docs/runner.md, src/report/results.rs).
+// Pure: tested without a browser.
+
+/**
+ * @param {{ task: {id: string, hops: number}, run?: object | null, error?: string | null,
+ *   elapsedMs: number }} input `error`: what broke the run on the runner's side (START_RUN
+ *   refused, the per-task timeout, the browser gone); it makes the verdict ERROR.
+ */
+export function resultLine({ task, run = null, error = null, elapsedMs }) {
+  const verdict = run?.verdict ?? null;
+  const hopsTotal = positiveInt(verdict?.hops_total) ?? positiveInt(run?.progress?.total) ?? task.hops;
+  const hopSteps = completedSteps(verdict, run?.progress).slice(0, hopsTotal);
+  const runError = errorOf(run, error);
+  const answer = verdict?.answer ?? null;
+  const check = answer?.check ?? null;
+  return {
+    id: task.id,
+    hops_total: hopsTotal,
+    hops_completed: hopSteps.length,
+    hop_steps: [...hopSteps, ...Array(hopsTotal - hopSteps.length).fill(null)],
+    verdict: runError ? 'ERROR' : verdict?.passed === true ? 'PASS' : 'FAIL',
+    answer: typeof answer?.text === 'string' ? answer.text : null,
+    answer_score: check && typeof check.passed === 'boolean' ? Number(check.passed) : null,
+    steps: nonNegativeInt(run?.step) ?? 0,
+    tokens: {
+      input: nonNegativeInt(run?.tokens?.input) ?? 0,
+      output: nonNegativeInt(run?.tokens?.output) ?? 0,
+    },
+    time_ms: Math.max(0, Math.round(elapsedMs)),
+    error: runError,
+    reason: typeof verdict?.reason === 'string' ? verdict.reason : (run?.finishReason ?? null),
+  };
+}
+
+/** Steps at which hops completed, in order: the verdict's list, else the progress view's. */
+function completedSteps(verdict, progress) {
+  if (Array.isArray(verdict?.hop_steps)) return verdict.hop_steps.filter(Number.isInteger);
+  const steps = [];
+  for (const hop of progress?.hops ?? []) {
+    if (hop?.state !== 'done' || !Number.isInteger(hop.step)) break;
+    steps.push(hop.step);
+  }
+  return steps;
+}
+
+/** The runner's own error first; then a run the extension ended in error or that was stopped. */
+function errorOf(run, error) {
+  if (error) return error;
+  if (!run) return 'the run did not start';
+  if (run.status === 'error') return run.error || 'the run ended in an error (no message)';
+  if (run.status === 'stopped') return 'the run was stopped before it finished';
+  return null;
+}
+
+function positiveInt(v) {
+  return Number.isInteger(v) && v > 0 ? v : undefined;
+}
+
+function nonNegativeInt(v) {
+  return Number.isInteger(v) && v >= 0 ? v : undefined;
+}

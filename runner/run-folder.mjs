@@ -1,0 +1,111 @@
+// The run folder: results.jsonl (one line per finished task, appended and flushed as
+// each task ends, so a crash loses at most the task in flight), run.json (what the
+// folder's results were produced with) and trajectories/.
+
+import {
+  closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync,
+  truncateSync, writeFileSync, writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+
+export const RESULTS = 'results.jsonl';
+export const RUN_CONFIG = 'run.json';
+
+/**
+ * Ids of the tasks already recorded in DIR/results.jsonl, with their verdicts (the
+ * later line wins, as in the report). An unfinished last line (the process died
+ * while writing it) is moved to results.jsonl.partial, so the file stays valid and
+ * the task runs again; any other bad line stops the run before it starts.
+ * @returns {{ finished: Map<string, string>, notes: string[] }}
+ */
+export function readFinished(dir) {
+  const file = join(dir, RESULTS);
+  const finished = new Map();
+  const notes = [];
+  if (!existsSync(file)) return { finished, notes };
+  let text = readFileSync(file, 'utf8');
+  if (text.length > 0 && !text.endsWith('\n')) {
+    const cut = text.lastIndexOf('\n') + 1;
+    const tail = text.slice(cut);
+    if (!parses(tail)) {
+      const aside = `${file}.partial`;
+      writeFileSync(aside, tail + '\n', { flag: 'a' });
+      truncateSync(file, Buffer.byteLength(text.slice(0, cut)));
+      notes.push(`an unfinished last line of ${file} was moved to ${aside}; its task runs again`);
+      text = text.slice(0, cut);
+    } else {
+      writeFileSync(file, '\n', { flag: 'a' });
+      text += '\n';
+    }
+  }
+  text.split('\n').forEach((raw, index) => {
+    if (raw.trim() === '') return;
+    let line;
+    try {
+      line = JSON.parse(raw);
+    } catch (error) {
+      throw new Error(`${file}:${index + 1} is not valid JSON (${error.message}); fix or remove that line`);
+    }
+    if (typeof line?.id !== 'string' || typeof line?.verdict !== 'string') {
+      throw new Error(`${file}:${index + 1} has no "id" and "verdict"; fix or remove that line`);
+    }
+    finished.set(line.id, line.verdict);
+  });
+  return { finished, notes };
+}
+
+function parses(text) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    // Not JSON: the line was cut off mid-write.
+    return false;
+  }
+}
+
+/** Appends one result line and flushes it to disk before returning. */
+export function appendResult(dir, line) {
+  const fd = openSync(join(dir, RESULTS), 'a');
+  try {
+    writeSync(fd, `${JSON.stringify(line)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What makes results comparable: a folder holds one configuration's results, or a
+ * re-run would mix models and silently skip tasks run with another one. Parallelism,
+ * shards and timeouts do not change what a result means, so they are not compared.
+ */
+export function runConfig(options) {
+  return {
+    provider: options.provider,
+    model: options.model ?? null,
+    base_url: options.baseUrl ?? null,
+    max_steps: options.maxSteps ?? null,
+    observation: options.observation ?? null,
+  };
+}
+
+/** Creates the folder and run.json, or checks that run.json agrees with `config`. */
+export function prepareRunFolder(dir, config) {
+  mkdirSync(join(dir, 'trajectories'), { recursive: true });
+  const file = join(dir, RUN_CONFIG);
+  if (!existsSync(file)) {
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(config, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+    return;
+  }
+  const recorded = JSON.parse(readFileSync(file, 'utf8'));
+  const differing = Object.keys(config).filter((k) => (recorded[k] ?? null) !== config[k]);
+  if (differing.length > 0) {
+    const show = (c) => differing.map((k) => `${k}=${JSON.stringify(c[k] ?? null)}`).join(' ');
+    throw new Error(
+      `${dir} holds results run with ${show(recorded)}, not ${show(config)}; ` +
+        'give another --out folder (or delete that one) so results are not mixed',
+    );
+  }
+}

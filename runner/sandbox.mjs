@@ -1,0 +1,72 @@
+// Starts `hopbench sandbox` (the offline websites the bundled tasks use) as a child
+// process, waits for its `ready` line, and stops it: the demo's only dependency
+// besides the extension.
+//
+// Readiness is the child's own `ready ...` line (docs/sandbox.md), not the ports
+// answering: another sandbox already on those ports would answer too, while ours
+// failed to start ("port already in use"), and the demo would run against a web it
+// did not start.
+
+import { spawn } from 'node:child_process';
+
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+/**
+ * @param {string} bin the native CLI
+ * @param {(line: string) => void} log receives the sandbox's output, prefixed
+ * @param {string[]} [args] more arguments (tests use `--port-base`)
+ * @returns {Promise<{ stop: () => Promise<void> }>}
+ */
+export function startSandbox(bin, log, args = []) {
+  const child = spawn(bin, ['sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let exit = null;
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve((exit = { code, signal })));
+    child.once('error', (error) => resolve((exit = { error })));
+  });
+  const stop = async () => {
+    if (exit) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  return new Promise((resolve, reject) => {
+    let ready = false;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop().finally(() => reject(new Error(`the sandbox did not say ready within ${READY_TIMEOUT_MS / 1000} s`)));
+    }, READY_TIMEOUT_MS);
+    const watch = (stream) => {
+      let partial = '';
+      stream.setEncoding('utf8').on('data', (text) => {
+        const lines = (partial + text).split('\n');
+        partial = lines.pop();
+        for (const line of lines.filter(Boolean)) {
+          log(`sandbox: ${line}`);
+          // `ready (Ctrl-C stops all sites)`: the first word is the signal.
+          if (!ready && /^ready\b/.test(line.trim())) {
+            ready = true;
+            clearTimeout(timer);
+            resolve({ stop });
+          }
+        }
+      });
+    };
+    watch(child.stdout);
+    watch(child.stderr);
+    exited.then(() => {
+      if (ready || timedOut) return;
+      clearTimeout(timer);
+      reject(new Error(`the sandbox stopped before it was ready (${describeExit(exit)}); see its lines above`));
+    });
+  });
+}
+
+function describeExit(exit) {
+  if (exit.error) return exit.error.message;
+  return exit.signal ? `signal ${exit.signal}` : `exit status ${exit.code}`;
+}

@@ -1,0 +1,55 @@
+// The task list of a run: the native CLI imports the files (`hopbench tasks`, the same
+// core the extension runs), then this module picks the shard and drops finished tasks.
+
+import { spawnSync } from 'node:child_process';
+import { UsageError } from './args.mjs';
+
+/**
+ * @typedef {{ file: string, fileName: string, id: string, hops: number, startUrls: string[] }} TaskEntry
+ * @returns {{ tasks: TaskEntry[], bad: {file: string, error: string}[] }}
+ */
+export function listTasks(bin, path) {
+  const out = spawnSync(bin, ['tasks', path], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (out.error) throw new Error(`cannot run ${bin}: ${out.error.message}`);
+  if (out.status === 2) throw new UsageError(out.stderr.split('\n')[0].replace(/^hopbench: /, ''));
+  if (out.status !== 0 && out.status !== 1) {
+    throw new Error(`${bin} tasks ${path} failed (exit ${out.status}): ${out.stderr.trim()}`);
+  }
+  const tasks = [];
+  const bad = [];
+  for (const text of out.stdout.split('\n').filter(Boolean)) {
+    const line = JSON.parse(text);
+    if (line.error) bad.push({ file: line.file, error: line.error });
+    else {
+      tasks.push({
+        file: line.file, fileName: line.file_name, id: line.id, hops: line.hops, startUrls: line.start_urls ?? [],
+      });
+    }
+  }
+  return { tasks, bad };
+}
+
+/** Tasks i, i+n, i+2n, ... (1-based) of the full list, so shards split any suite evenly. */
+export function selectShard(tasks, shard) {
+  if (!shard) return tasks;
+  return tasks.filter((_, k) => k % shard.count === shard.index - 1);
+}
+
+/** Ids that occur more than once: their results would overwrite each other. */
+export function repeatedIds(tasks) {
+  const seen = new Map();
+  for (const t of tasks) seen.set(t.id, [...(seen.get(t.id) ?? []), t.file]);
+  return [...seen].filter(([, files]) => files.length > 1).map(([id, files]) => ({ id, files }));
+}
+
+/**
+ * The tasks still to run: those without a recorded result, plus ERROR ones when
+ * `retryErrors` (their new line is appended; the report keeps the later one).
+ * @param {Map<string, string>} finished id -> recorded verdict
+ */
+export function pendingTasks(tasks, finished, retryErrors) {
+  return tasks.filter((t) => {
+    const verdict = finished.get(t.id);
+    return verdict === undefined || (retryErrors && verdict === 'ERROR');
+  });
+}

@@ -1,0 +1,172 @@
+//! `hopbench report`: reads the `results.jsonl` of one or more run folders, merges
+//! them, and writes `summary.json`, `report.html` and a viewer page per trajectory.
+//! Native only (it reads and writes files); the formats are in docs/runner.md.
+
+pub mod html;
+mod merge;
+pub mod results;
+mod stem;
+pub mod summary;
+pub mod trajectory;
+
+pub use merge::{merge, Merged};
+pub use results::{read_results, Located, ResultLine, ResultsError, Tokens, Verdict};
+pub use stem::task_file_stem;
+pub use summary::{Counts, Source, Summary, Totals};
+
+use html::index::TaskRow;
+use std::fs;
+use std::path::{Path, PathBuf};
+use trajectory::{ImageSource, Trajectory};
+
+/// The folder of trajectory files inside a run folder and inside the output.
+pub const TRAJECTORIES: &str = "trajectories";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    #[error("the results cannot be aggregated: {0}")]
+    Metrics(#[from] crate::metrics::MetricsError),
+    #[error("{}: cannot write: {message}", path.display())]
+    Write { path: PathBuf, message: String },
+}
+
+/// What was written, for the command to print.
+#[derive(Debug)]
+pub struct Written {
+    pub summary: Summary,
+    pub summary_path: PathBuf,
+    pub html_path: PathBuf,
+    pub trajectory_pages: usize,
+}
+
+/// Reads every folder's results (all of them before writing anything, so a bad line
+/// leaves the output untouched), merges them and writes the report into `out`.
+pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError> {
+    let mut sources = Vec::new();
+    let mut all = Vec::new();
+    for dir in dirs {
+        let lines = read_results(dir)?;
+        sources.push(Source {
+            results: dir.join(results::RESULTS_FILE).display().to_string(),
+            lines: lines.len(),
+        });
+        all.push(lines);
+    }
+    let merged = merge(all);
+    let mut summary = Summary::compute(&merged, sources)?;
+
+    let pages_dir = out.join(TRAJECTORIES);
+    create_dir(&pages_dir)?;
+    let mut rows = Vec::with_capacity(merged.tasks.len());
+    let mut pages = 0;
+    for located in &merged.tasks {
+        let link = trajectory_page(located, &pages_dir, &mut summary.notes)?;
+        pages += usize::from(link.is_some());
+        rows.push(TaskRow {
+            result: &located.result,
+            trajectory: link,
+        });
+    }
+
+    let summary_path = out.join("summary.json");
+    let json = serde_json::to_string_pretty(&summary).map_err(|e| ReportError::Write {
+        path: summary_path.clone(),
+        message: e.to_string(),
+    })?;
+    write_atomic(&summary_path, &(json + "\n"))?;
+    let html_path = out.join("report.html");
+    write_atomic(&html_path, &html::report_page(&summary, &rows))?;
+    Ok(Written {
+        summary,
+        summary_path,
+        html_path,
+        trajectory_pages: pages,
+    })
+}
+
+/// Writes `pages_dir/<stem>.html` from `<run dir>/trajectories/<stem>.json` when that
+/// exists, copying its images along if the output is another folder; returns the
+/// link for report.html. Problems with one trajectory become notes, not failures.
+fn trajectory_page(
+    located: &Located,
+    pages_dir: &Path,
+    notes: &mut Vec<String>,
+) -> Result<Option<String>, ReportError> {
+    let id = &located.result.id;
+    let stem = task_file_stem(id);
+    let source_dir = located.dir.join(TRAJECTORIES);
+    let json_path = source_dir.join(format!("{stem}.json"));
+    if !json_path.is_file() {
+        return Ok(None);
+    }
+    let parsed = fs::read_to_string(&json_path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| Trajectory::parse(&text));
+    let page = match &parsed {
+        Ok(t) => {
+            copy_images(t, &source_dir, pages_dir, id, notes);
+            html::trajectory_page(&located.result, Ok(t))
+        }
+        Err(message) => {
+            notes.push(format!(
+                "the trajectory of {id:?} ({}) could not be read: {message}",
+                json_path.display()
+            ));
+            html::trajectory_page(&located.result, Err(message))
+        }
+    };
+    write_atomic(&pages_dir.join(format!("{stem}.html")), &page)?;
+    Ok(Some(format!("{TRAJECTORIES}/{stem}.html")))
+}
+
+fn copy_images(t: &Trajectory, from: &Path, to: &Path, id: &str, notes: &mut Vec<String>) {
+    let same = match (fs::canonicalize(from), fs::canonicalize(to)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let mut missing = 0;
+    for step in &t.steps {
+        let Some(obs) = &step.observation else {
+            continue;
+        };
+        for reference in obs.screenshot.iter().chain(&obs.images) {
+            let Some(ImageSource::File(name)) = t.image(reference) else {
+                continue;
+            };
+            let source = from.join(&name);
+            let copied = same || fs::copy(&source, to.join(&name)).is_ok();
+            if !source.is_file() || !copied {
+                missing += 1;
+            }
+        }
+    }
+    if missing > 0 {
+        notes.push(format!(
+            "the trajectory of {id:?}: {missing} image file(s) missing or not copied from {}",
+            from.display()
+        ));
+    }
+}
+
+fn create_dir(dir: &Path) -> Result<(), ReportError> {
+    fs::create_dir_all(dir).map_err(|e| ReportError::Write {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+/// Write to a temporary file, then rename: an interrupted report never leaves a
+/// half-written page in place of the previous one.
+fn write_atomic(path: &Path, text: &str) -> Result<(), ReportError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let error = |e: std::io::Error| ReportError::Write {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    fs::write(&tmp, text).map_err(error)?;
+    fs::rename(&tmp, path).map_err(error)
+}

@@ -1,0 +1,100 @@
+// Helpers of the agent-run e2e tests: the 3-hop task over the local test sites, the
+// popup's user path (import a task file, choose the agent, Run), reading the trajectory
+// store from an extension page, and waiting for a run to end.
+
+import { sendOk } from './session-helpers.mjs';
+
+/**
+ * wiki home → Tokyo Tower article → events site → events in Tokyo: three hops on two
+ * sites, with the reference trajectory a person would take (the replay agent's script).
+ */
+export function threeHopTask(sites, { id = 'e2e/three-hops', reference = true } = {}) {
+  const task = {
+    id,
+    intent: "Starting from the wiki, read the Tokyo Tower article, follow it to the events site and list the events in Tokyo.",
+    start_urls: [sites.url('wiki', '/index.html')],
+    hops: [
+      { description: 'Read about the Tokyo Tower', condition: { kind: 'url', part: 'path', op: 'contains', value: 'Tokyo_Tower' } },
+      { description: 'Open the events site', condition: { kind: 'url', op: 'prefix', value: sites.origin('events') } },
+      { description: 'List the events in Tokyo', condition: { kind: 'url', part: 'param', param: 'city', op: 'equals', value: 'tokyo' } },
+    ],
+  };
+  if (reference) {
+    task.reference_trajectory = [
+      "click {link 'Tokyo Tower'}",
+      "click {link 'the events site'}",
+      "click {link 'Events in Tokyo'}",
+    ];
+  }
+  return JSON.stringify(task, null, 2);
+}
+
+/** The popup's user path: import the task file, pick it and the agent, press Run. */
+export async function runFromPopup(popup, { taskText, fileName = 'three-hops.json', agent, keepWindow = false }) {
+  await popup.locator('#import-files').setInputFiles({
+    name: fileName,
+    mimeType: 'application/json',
+    buffer: Buffer.from(taskText),
+  });
+  await popup.waitForFunction((name) => document.querySelector('#task')?.selectedOptions[0]?.textContent === name, fileName);
+  await popup.selectOption('#agent', agent);
+  await popup.locator('#keep-window').setChecked(keepWindow);
+  const before = await currentRunId(popup);
+  await popup.locator('#run').click();
+  // START_RUN writes runs.current: the new run's id (or the popup shows why not).
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const id = await currentRunId(popup);
+    if (id && id !== before) return id;
+    if (Date.now() > deadline) {
+      throw new Error(`no run started within 15 s; the popup says: ${await popup.locator('#run-status').textContent()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function currentRunId(page) {
+  return page.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current'] ?? null);
+}
+
+/** Calls `fn(...args)` of worker/run-store.js inside an extension page. */
+export function store(page, fn, ...args) {
+  return page.evaluate(
+    async ([name, fnArgs]) => {
+      const module = await import('./worker/run-store.js');
+      return module[name](...fnArgs);
+    },
+    [fn, args],
+  );
+}
+
+/** Polls GET_RUN until the run is no longer running; returns the last view. */
+export async function waitForRunEnd(page, runId, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { run } = await sendOk(page, 'getRun', { runId });
+    if (run.status !== 'running') return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still running after ${timeoutMs} ms: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The hop states the side panel shows, e.g. `done:1 current waiting`. */
+export function watchHopQueue(panel) {
+  return panel.evaluate(() => {
+    window.hopSnapshots = [];
+    const snap = () => {
+      const hops = [...document.querySelectorAll('.hop')].map((h) =>
+        h.dataset.state === 'done' ? `done:${h.dataset.step}` : h.dataset.state,
+      );
+      const text = hops.join(' ');
+      if (hops.length && window.hopSnapshots.at(-1) !== text) window.hopSnapshots.push(text);
+    };
+    new MutationObserver(snap).observe(document.body, { childList: true, subtree: true });
+    snap();
+  });
+}
+
+export function hopSnapshots(panel) {
+  return panel.evaluate(() => window.hopSnapshots);
+}

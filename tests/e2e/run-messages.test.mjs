@@ -1,0 +1,71 @@
+// Run messages and settings helpers, in node without a browser: the guards accept what
+// the constructors build and refuse malformed input; the settings kept with a run
+// never hold an API key.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  deleteRun,
+  exportRun,
+  getRun,
+  isDeleteRun,
+  isExportRun,
+  isGetRun,
+  isListRuns,
+  isStartRun,
+  isStopRun,
+  listRuns,
+  runOverrideProblems,
+  startRun,
+  stopRun,
+} from '../../extension/messages.js';
+import { withoutKeys } from '../../extension/worker/run-settings.js';
+
+describe('run messages', () => {
+  test('every constructor builds a message its guard accepts', () => {
+    assert.ok(isStartRun(startRun({ taskText: '{}' })));
+    assert.ok(isStartRun(startRun({ taskText: '{}', fileName: 'normal/3.json', overrides: { provider: 'replay', max_steps: 4, observation_mode: 'som', keep_window: true } })));
+    assert.ok(isStopRun(stopRun({ runId: 'r' })));
+    assert.ok(isGetRun(getRun({ runId: 'r' })));
+    assert.ok(isGetRun(getRun({ runId: 'r', withSteps: true })));
+    assert.ok(isListRuns(listRuns()));
+    assert.ok(isExportRun(exportRun({ runId: 'r' })));
+    assert.ok(isDeleteRun(deleteRun({ runId: 'r' })));
+  });
+
+  test('guards refuse missing ids and other types', () => {
+    assert.equal(isStopRun(stopRun({ runId: '' })), false);
+    assert.equal(isGetRun({ ...getRun({ runId: 'r' }), withSteps: 'yes' }), false);
+    assert.equal(isDeleteRun({ ...exportRun({ runId: 'r' }) }), false);
+    assert.equal(isStartRun({ ...startRun({ taskText: '{}' }), taskText: 3 }), false);
+  });
+
+  test('overrides: unknown keys and bad values are named', () => {
+    assert.deepEqual(runOverrideProblems({}), []);
+    assert.deepEqual(runOverrideProblems({ max_step: 3 }), [
+      'unknown override max_step (known: provider, max_steps, observation_mode, keep_window)',
+    ]);
+    assert.deepEqual(runOverrideProblems({ max_steps: 0, observation_mode: 'pixels' }), [
+      'override max_steps has an invalid value 0',
+      'override observation_mode has an invalid value "pixels"',
+    ]);
+    assert.equal(isStartRun(startRun({ taskText: '{}', overrides: { keep_window: 'no' } })), false);
+  });
+});
+
+describe('settings kept with a run', () => {
+  test('hold no API key, for the model and the judge', () => {
+    const stored = withoutKeys({
+      model: { provider: 'openai', model: 'm', api_key: 'sk-secret' },
+      judge: { provider: 'anthropic', model: 'j', api_key: 'sk-judge' },
+      max_steps: 30,
+    });
+    assert.deepEqual(stored, {
+      model: { provider: 'openai', model: 'm' },
+      judge: { provider: 'anthropic', model: 'j' },
+      max_steps: 30,
+    });
+    assert.doesNotMatch(JSON.stringify(stored), /sk-/);
+    assert.deepEqual(withoutKeys({ model: null, judge: null }), { model: null, judge: null });
+  });
+});

@@ -1,0 +1,171 @@
+// Agent runs with a model: the fake OpenAI-compatible server plays the agent (it reads
+// the observation in each prompt and clicks the link that leads to the next hop).
+//   - the 3-hop task run from the popup reaches PASS, the API key never reaches a page
+//     or the export;
+//   - Stop during a model call cancels the call and ends the run as stopped;
+//   - survival: the worker is stopped three times mid-run (twice during a model call,
+//     once during an action) and the run still reaches PASS with steps 1..3 once each.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { launchExtension } from './harness.mjs';
+import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { sendOk } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+import { workerControl } from './worker-control.mjs';
+
+/** The links of the 3-hop task, the furthest one first: the agent follows the first it sees. */
+const ROUTE = ['Events in Tokyo', 'the events site', 'Tokyo Tower'];
+
+/**
+ * The fake model's reply to one request: a chain of thought ending in a click on the
+ * link of ROUTE that the prompt's observation shows. The observation is the user
+ * turn's, the last `OBSERVATION:` of the request (the system prompt's examples come
+ * first).
+ */
+function playAgent(request) {
+  const observation = request.text.slice(request.text.lastIndexOf('OBSERVATION:')).split('\nURL:')[0];
+  for (const name of ROUTE) {
+    const line = observation.split('\n').find((l) => l.includes(`link '${name}'`));
+    const id = line?.match(/\[(\d+)\]/)?.[1];
+    if (id) {
+      return `Let's think step-by-step. The page shows the link '${name}', which leads to the next site. In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
+    }
+  }
+  return "Let's think step-by-step. Nothing here leads on. In summary, the next action I will perform is ```stop [no route]```";
+}
+
+describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 240_000 }, () => {
+  let ext;
+  let sites;
+  let fake;
+  let popup;
+  let worker;
+
+  const modelRequests = () => fake.requests.filter((r) => r.api === 'openai');
+
+  before(async () => {
+    sites = await startSites({ names: ['wiki', 'events'] });
+    fake = await startFakeProviders();
+    ext = await launchExtension();
+    popup = await ext.openExtensionPage('popup.html');
+    worker = await workerControl(popup);
+    await sendOk(popup, 'saveSettings', {
+      settings: {
+        model: { provider: 'openai', base_url: fake.baseUrl('openai'), model: 'fake-agent', api_key: FAKE_KEY, temperature: 0, max_tokens: 512 },
+        max_tries: 2,
+        call_timeout_ms: 120_000,
+      },
+      // Screenshots go to the model as images and into the trajectory as media.
+      observation: { mode: 'text+screenshot' },
+    });
+  });
+
+  after(async () => {
+    await worker?.detach();
+    await ext?.close();
+    await fake?.close();
+    await sites?.close();
+  });
+
+  test('run from the popup: PASS, hops at steps 1, 2, 3, tokens counted, no key anywhere', async () => {
+    fake.reset();
+    fake.script(...ROUTE.map(() => ({ text: playAgent, usage: { input_tokens: 100, output_tokens: 20 } })));
+    const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { reference: false }), agent: 'model' });
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
+    assert.equal(run.provider, 'openai');
+    assert.deepEqual(run.tokens, { input: 300, output: 60 });
+    assert.equal(modelRequests().length, 3);
+    assert.ok(modelRequests().every((r) => r.headers.authorization === `Bearer ${FAKE_KEY}`));
+
+    const { steps } = await sendOk(popup, 'getRun', { runId, withSteps: true });
+    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3]);
+    for (const step of steps) {
+      assert.match(step.reply.text, /In summary, the next action I will perform is/);
+      assert.equal(typeof step.timings.model_ms, 'number');
+      assert.equal(step.result.error, null);
+    }
+    assert.ok(modelRequests().every((r) => r.images.length === 1 && r.images[0].mime === 'image/png'), 'each call carried the screenshot');
+    const { trajectory } = await sendOk(popup, 'exportRun', { runId });
+    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3]);
+    for (const step of trajectory.steps) {
+      const media = trajectory.media[step.observation.screenshot];
+      assert.ok(media, `step ${step.step}'s screenshot ${step.observation.screenshot} is in the export`);
+      assert.equal(media.kind, 'screenshot');
+      assert.match(media.dataUrl, /^data:image\/png;base64,iVBORw0KGgo/);
+    }
+    assert.equal(trajectory.settings.agent.model.base_url, fake.baseUrl('openai'));
+    assert.doesNotMatch(JSON.stringify(trajectory), new RegExp(FAKE_KEY));
+    assert.doesNotMatch(JSON.stringify(steps), new RegExp(FAKE_KEY));
+    const pageStorage = await popup.evaluate(async () => JSON.stringify(await chrome.storage.session.get(null)));
+    assert.doesNotMatch(pageStorage, new RegExp(FAKE_KEY));
+  });
+
+  test('Stop during a model call cancels it and ends the run as stopped', async () => {
+    fake.reset();
+    fake.script({ text: playAgent, delayMs: 60_000 });
+    const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/stop-model', reference: false }), agent: 'model' });
+    await fake.waitForRequests(1, 30_000);
+    const started = Date.now();
+    const { run } = await sendOk(popup, 'stopRun', { runId });
+    assert.ok(Date.now() - started < 5_000, 'Stop did not wait for the model');
+    assert.equal(run.status, 'stopped', JSON.stringify(run));
+    const steps = await store(popup, 'getSteps', runId);
+    assert.deepEqual(steps.map((s) => s.step), [1], 'the observed step is recorded as it stands');
+    assert.equal(steps[0].reply, null);
+    assert.equal(steps[0].action, null);
+    const deadline = Date.now() + 5_000;
+    while (!modelRequests()[0].aborted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(modelRequests()[0].aborted, true, 'the HTTP request was cancelled');
+  });
+
+  test('survival: the worker stopped three times mid-run; PASS with steps 1..3 once each', async () => {
+    fake.reset();
+    // Steps 1 and 3: the first call is held until the worker is stopped under it; the
+    // resumed worker asks again and gets the second entry at once.
+    fake.script(
+      { text: playAgent, delayMs: 60_000 },
+      { text: playAgent },
+      { text: playAgent },
+      { text: playAgent, delayMs: 60_000 },
+      { text: playAgent },
+    );
+    const held = sites.hold('events', '/'); // step 2's click leads there
+    const eventsVisits = () => sites.requests.filter((r) => r.site === 'events' && r.path === '/').length;
+    const visitsBefore = eventsVisits();
+    const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/survival', reference: false }), agent: 'model' });
+    const wake = () => sendOk(popup, 'getRun', { runId }); // what the side panel does anyway
+
+    await fake.waitForRequests(1, 30_000);
+    await worker.stop(); // 1: during step 1's model call
+    await wake();
+
+    await held.arrived;
+    await worker.stop(); // 2: during step 2's click (its page is held)
+    await wake();
+    held.release();
+
+    await fake.waitForRequests(4, 30_000);
+    await worker.stop(); // 3: during step 3's model call
+    await wake();
+
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
+    const steps = await store(popup, 'getSteps', runId);
+    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], 'steps 1..n, no gap, no duplicate');
+    assert.equal(steps[1].result.error, 'the worker stopped while the action ran; its effect is what the page now shows');
+    assert.equal(modelRequests().length, 5, 'the two interrupted calls were issued again, nothing more');
+    assert.deepEqual(modelRequests().map((r) => r.aborted), [true, false, false, true, false]);
+    assert.equal(eventsVisits() - visitsBefore, 1, 'the interrupted click was not repeated');
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});

@@ -1,0 +1,141 @@
+// A run survives its service worker being stopped in the middle of an action: the act
+// that had started is not repeated (the page is requested once), the machine is told
+// the worker stopped during it, and the run goes on to PASS with every step recorded
+// once. Also: with nothing else happening, the backstop alarm wakes the worker.
+//
+// The test site holds the response of the page the action navigates to, so the
+// worker is stopped while the action is certainly in flight.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { rmSync } from 'node:fs';
+import { launchExtension, newProfileDir } from './harness.mjs';
+import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { sendOk } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+import { workerControl } from './worker-control.mjs';
+
+const INTERRUPTED = 'the worker stopped while the action ran; its effect is what the page now shows';
+
+describe('a run resumes after its worker is stopped mid-action', { timeout: 180_000 }, () => {
+  let ext;
+  let sites;
+  let popup;
+  let worker;
+
+  /** The driver's record of a run, read from storage (which does not wake the worker). */
+  const driverRecord = (runId) =>
+    popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`);
+  const towerRequests = () => sites.requests.filter((r) => r.site === 'wiki' && r.path === '/Tokyo_Tower.html').length;
+
+  before(async () => {
+    sites = await startSites({ names: ['wiki', 'events'] });
+    ext = await launchExtension();
+    popup = await ext.openExtensionPage('popup.html');
+    worker = await workerControl(popup);
+  });
+
+  after(async () => {
+    await worker?.detach();
+    await ext?.close();
+    await sites?.close();
+  });
+
+  /** Starts the 3-hop replay run with Tokyo_Tower.html held; returns once the act of step 1 began. */
+  async function startHeld(id) {
+    const held = sites.hold('wiki', '/Tokyo_Tower.html');
+    const requestsBefore = towerRequests();
+    const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id }), fileName: `${id.split('/')[1]}.json`, agent: 'replay' });
+    await held.arrived;
+    const record = await driverRecord(runId);
+    assert.equal(record.actStarted, 1, `step 1's act has begun: ${JSON.stringify(record.pending)}`);
+    await worker.stop();
+    return { runId, held, requestsBefore };
+  }
+
+  async function assertResumedRun(runId, requestsBefore) {
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
+    assert.equal(towerRequests() - requestsBefore, 1, 'the interrupted click was not repeated');
+    const steps = await store(popup, 'getSteps', runId);
+    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], 'every step once, no gap');
+    assert.equal(steps[0].result.error, INTERRUPTED);
+    assert.equal(steps[1].result.error, null);
+    assert.match(steps[1].observation.url, /Tokyo_Tower\.html$/, 'step 2 saw the page the interrupted click led to');
+  }
+
+  test('woken by a page message: the started act is fed back, not repeated', async () => {
+    const { runId, held, requestsBefore } = await startHeld('e2e/resume-message');
+    // What a page does anyway (the side panel asks for the run): this wakes the worker.
+    const { run } = await sendOk(popup, 'getRun', { runId });
+    assert.equal(run.status, 'running');
+    held.release();
+    await assertResumedRun(runId, requestsBefore);
+  });
+
+  test('woken by nothing but the backstop alarm', async () => {
+    const { runId, held, requestsBefore } = await startHeld('e2e/resume-alarm');
+    assert.ok(
+      await popup.evaluate(async () => Boolean(await chrome.alarms.get('hopbench.run-backstop'))),
+      'a running run keeps the backstop alarm',
+    );
+    // No message, no navigation (the page is held): only the alarm can start the worker.
+    await worker.waitUntilRunning(40_000);
+    held.release();
+    await assertResumedRun(runId, requestsBefore);
+  });
+
+  test('the alarm is cleared once no run is left', async () => {
+    assert.equal(await popup.evaluate(async () => (await chrome.alarms.get('hopbench.run-backstop')) ?? null), null);
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});
+
+describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
+  const profileDir = newProfileDir();
+  let ext;
+  let sites;
+
+  before(async () => {
+    sites = await startSites({ names: ['wiki', 'events'] });
+  });
+
+  after(async () => {
+    await ext?.close();
+    await sites?.close();
+    rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  test('ends as error on the next start, keeping the steps it recorded', async () => {
+    ext = await launchExtension({ profileDir });
+    let popup = await ext.openExtensionPage('popup.html');
+    // Step 2 clicks through to the events site; its page is held, so the browser
+    // closes while step 2's act is in flight and step 1 is recorded.
+    const held = sites.hold('events', '/');
+    const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/closed' }), fileName: 'closed.json', agent: 'replay' });
+    await held.arrived;
+    await ext.close();
+    held.release();
+
+    ext = await launchExtension({ profileDir });
+    popup = await ext.openExtensionPage('popup.html');
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'error');
+    assert.match(run.error, /session ended before the run did \(was the browser closed\?\); its recorded steps \(1\) are kept/);
+    const steps = await store(popup, 'getSteps', runId);
+    assert.deepEqual(steps.map((s) => s.step), [1]);
+    const { trajectory } = await sendOk(popup, 'exportRun', { runId });
+    assert.deepEqual(trajectory.steps.map((s) => s.step), [1]);
+    assert.equal(
+      await popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`),
+      null,
+      'the driver record is gone',
+    );
+    assert.deepEqual(ext.errors.filter((e) => !/hopbench: run .* failed/.test(e.text)), [], ext.describeErrors());
+  });
+});

@@ -1,0 +1,110 @@
+// The runner with a model provider: the fake OpenAI-compatible server plays the agent.
+// The key goes from the environment variable named by --api-key-env to the server
+// (through the extension's SAVE_SETTINGS) and nowhere else: not on the screen, not in
+// any file of the run folder. Tokens reported by the server reach results.jsonl.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { hopbenchBin } from './native.mjs';
+import { repoRoot } from './paths.mjs';
+import { startSites } from './sites.mjs';
+
+function runRunner(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
+      env: { ...process.env, HOPBENCH_BIN: hopbenchBin(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function filesUnder(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+describe('the runner with a model provider', { timeout: 180_000 }, () => {
+  let sites;
+  let fake;
+  let dir;
+  let out;
+  let result;
+
+  before(async () => {
+    sites = await startSites({ names: ['events'] });
+    fake = await startFakeProviders();
+    // The fake agent reads the page from the prompt and clicks the Tokyo link.
+    fake.script({
+      text: (request) => {
+        const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
+        return `The Tokyo link is [${id}]. In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
+      },
+      usage: { input_tokens: 321, output_tokens: 12 },
+    });
+    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-model-'));
+    const tasks = join(dir, 'tasks');
+    out = join(dir, 'out');
+    mkdirSync(tasks);
+    writeFileSync(join(tasks, 'events.json'), JSON.stringify({
+      id: 'e2e-runner/model-events',
+      intent: 'Find the events in Tokyo.',
+      start_urls: [sites.url('events', '/index.html')],
+      hops: [{ condition: { kind: 'url', op: 'contains', value: 'city=tokyo' } }],
+    }));
+    result = await runRunner(
+      ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_TEST_KEY', '--max-steps', '3'],
+      { HOPBENCH_TEST_KEY: FAKE_KEY },
+    );
+  });
+
+  after(async () => {
+    await sites?.close();
+    await fake?.close();
+    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the task passes with the model, its tokens recorded', () => {
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stdout, /API key: from \$HOPBENCH_TEST_KEY/);
+    assert.match(result.stdout, /running 1 with openai fake-model/);
+    const [line] = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.equal(line.verdict, 'PASS', JSON.stringify(line));
+    assert.deepEqual(line.tokens, { input: 321, output: 12 });
+    assert.deepEqual(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')), {
+      provider: 'openai', model: 'fake-model', base_url: fake.baseUrl('openai'), max_steps: 3, observation: null,
+    });
+  });
+
+  test('the key reached the server and nothing else', () => {
+    const calls = fake.requests.filter((r) => r.api === 'openai');
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].headers.authorization, `Bearer ${FAKE_KEY}`);
+    assert.equal(calls[0].model, 'fake-model');
+    assert.ok(!result.stdout.includes(FAKE_KEY) && !result.stderr.includes(FAKE_KEY), 'the key was printed');
+    for (const file of filesUnder(out)) {
+      assert.ok(!readFileSync(file).includes(FAKE_KEY), `the key is in ${file}`);
+    }
+  });
+
+  test('an --api-key-env naming an unset variable stops before anything runs, without echoing it', async () => {
+    const bad = await runRunner(['--tasks', join(dir, 'tasks'), '--out', join(dir, 'out2'), '--provider', 'openai',
+      '--api-key-env', 'SK_LOOKS_LIKE_A_PASTED_KEY']);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /--api-key-env: the variable named there is not set or empty/);
+    assert.ok(!bad.stderr.includes('SK_LOOKS_LIKE_A_PASTED_KEY'));
+  });
+});

@@ -1,0 +1,185 @@
+// Unit tests of the runner's pure parts (no browser): file stems, options, shards,
+// result lines, media extraction.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_KEY_ENV, UsageError, parseArgs } from '../../runner/args.mjs';
+import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
+import { taskFileStem } from '../../runner/paths.mjs';
+import { unreachableStart } from '../../runner/preflight.mjs';
+import { resultLine } from '../../runner/result-line.mjs';
+import { appendResult, prepareRunFolder, readFinished } from '../../runner/run-folder.mjs';
+import { makeRedactor, readApiKey } from '../../runner/secret.mjs';
+import { pendingTasks, repeatedIds, selectShard } from '../../runner/tasks.mjs';
+import { extractMedia } from '../../runner/trajectory.mjs';
+
+// The same examples are in src/report/stem.rs: the report finds the runner's files.
+test('task file stems match the report', () => {
+  assert.equal(taskFileStem('mmina/normal/3'), 'mmina~2Fnormal~2F3');
+  assert.equal(taskFileStem('demo/tower-events'), 'demo~2Ftower-events');
+  assert.equal(taskFileStem('a b.c~é'), 'a~20b~2Ec~7E~C3~A9');
+  assert.equal(taskFileStem('../x'), '~2E~2E~2Fx');
+  const stem = taskFileStem('x'.repeat(300));
+  assert.equal(stem.length, 160 + 17);
+  assert.equal(stem, `${'x'.repeat(160)}~e78ddf9f1ba85555`);
+});
+
+test('options: defaults, values, and usage errors that say what is wrong', () => {
+  const o = parseArgs(['--tasks', 'tasks/', '--parallel=2', '--shard', '2/3', '--max-steps', '12']);
+  assert.equal(o.provider, 'replay');
+  assert.equal(o.parallel, 2);
+  assert.deepEqual(o.shard, { index: 2, count: 3 });
+  assert.equal(o.maxSteps, 12);
+  assert.equal(o.taskTimeoutMs, 900_000);
+  assert.equal(parseArgs([], { tasks: 'tasks' }).tasks, 'tasks');
+  assert.deepEqual(parseArgs(['--help']), { help: true });
+  const bad = [
+    [[], /--tasks PATH is required/],
+    [['--tasks', 't', '--provider', 'ollama'], /--provider must be one of/],
+    [['--tasks', 't', '--shard', '0/2'], /--shard takes i\/n/],
+    [['--tasks', 't', '--shard', '3/2'], /--shard takes i\/n/],
+    [['--tasks', 't', '--parallel', '0'], /--parallel takes a whole number/],
+    [['--tasks', 't', '--model', 'x'], /--model has no use with --provider replay/],
+    [['--tasks', 't', '--provider', 'openai', '--api-key-env', 'sk-abc123'], /takes a variable name/],
+    [['--tasks', 't', '--observation', 'video'], /--observation must be one of/],
+    [['--tasks', 't', '--bogus'], /unknown argument: --bogus/],
+    [['--tasks'], /--tasks needs a value/],
+  ];
+  for (const [argv, message] of bad) {
+    assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
+  }
+});
+
+test('the API key: read from the named variable, an unset named variable is an error', () => {
+  const env = { MY_KEY: 'sk-secret-123456', OPENAI_API_KEY: '' };
+  const opts = (extra) => ({ provider: 'openai', ...extra });
+  assert.equal(readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).key, 'sk-secret-123456');
+  assert.match(readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).note, /\$MY_KEY/);
+  assert.doesNotMatch(readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).note, /sk-secret/);
+  assert.equal(readApiKey(opts({}), env, DEFAULT_KEY_ENV).key, undefined);
+  assert.throws(() => readApiKey(opts({ apiKeyEnv: 'NOPE' }), env, DEFAULT_KEY_ENV), (e) => /the variable named there is not set/.test(e.message) && !e.message.includes('NOPE'));
+  const redact = makeRedactor('sk-secret-123456');
+  assert.equal(redact('401: bad key sk-secret-123456.'), '401: bad key [redacted].');
+});
+
+test('shards take every n-th task; finished tasks are skipped, ERROR ones on request', () => {
+  const tasks = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, file: `${id}.json` }));
+  const ids = (list) => list.map((t) => t.id);
+  assert.deepEqual(ids(selectShard(tasks, { index: 1, count: 2 })), ['a', 'c', 'e']);
+  assert.deepEqual(ids(selectShard(tasks, { index: 2, count: 2 })), ['b', 'd']);
+  assert.deepEqual(ids(selectShard(tasks, null)), ['a', 'b', 'c', 'd', 'e']);
+  const finished = new Map([['a', 'PASS'], ['b', 'ERROR']]);
+  assert.deepEqual(ids(pendingTasks(tasks, finished, false)), ['c', 'd', 'e']);
+  assert.deepEqual(ids(pendingTasks(tasks, finished, true)), ['b', 'c', 'd', 'e']);
+  assert.deepEqual(repeatedIds([...tasks, { id: 'a', file: 'z.json' }]), [{ id: 'a', files: ['a.json', 'z.json'] }]);
+});
+
+const task = { id: 'suite/t', hops: 3, file: 't.json', fileName: 'suite/t.json' };
+
+test('a finished run becomes a PASS or FAIL line in the report format', () => {
+  const run = {
+    status: 'finished', step: 7, tokens: { input: 1200, output: 80 },
+    progress: { done: 3, total: 3, at_end: true },
+    verdict: { passed: true, hops_done: 3, hops_total: 3, hop_steps: [2, 4, 6],
+      answer: { text: 'Tokyo', step: 7, time_ms: 900, check: { passed: true, notes: [] } }, reason: 'all hops completed' },
+  };
+  assert.deepEqual(resultLine({ task, run, elapsedMs: 4321.4 }), {
+    id: 'suite/t', hops_total: 3, hops_completed: 3, hop_steps: [2, 4, 6], verdict: 'PASS',
+    answer: 'Tokyo', answer_score: 1, steps: 7, tokens: { input: 1200, output: 80 }, time_ms: 4321,
+    error: null, reason: 'all hops completed',
+  });
+  const failed = { ...run, verdict: { ...run.verdict, passed: false, hops_done: 1, hop_steps: [2], answer: null, reason: 'hop 2 not reached' } };
+  const line = resultLine({ task, run: failed, elapsedMs: 10 });
+  assert.equal(line.verdict, 'FAIL');
+  assert.deepEqual(line.hop_steps, [2, null, null]);
+  assert.equal(line.hops_completed, 1);
+  assert.equal(line.answer, null);
+  assert.equal(line.answer_score, null);
+});
+
+test('errors: a run that did not start, ended in error, or timed out is ERROR with its message', () => {
+  const notStarted = resultLine({ task, error: 'the run did not start: start URL unreachable', elapsedMs: 5 });
+  assert.equal(notStarted.verdict, 'ERROR');
+  assert.deepEqual(notStarted.hop_steps, [null, null, null]);
+  assert.equal(notStarted.error, 'the run did not start: start URL unreachable');
+  const broke = resultLine({ task, run: { status: 'error', error: 'net::ERR_CONNECTION_REFUSED', step: 0, progress: { done: 0, total: 3, hops: [] } }, elapsedMs: 5 });
+  assert.equal(broke.verdict, 'ERROR');
+  assert.equal(broke.error, 'net::ERR_CONNECTION_REFUSED');
+  // Hops done before a timeout still count; the progress view supplies them.
+  const progress = { done: 1, total: 3, hops: [{ index: 0, state: 'done', step: 3 }, { index: 1, state: 'current' }, { index: 2, state: 'waiting' }] };
+  const slow = resultLine({ task, run: { status: 'stopped', step: 9, progress }, error: 'timed out after 60 s', elapsedMs: 60_000 });
+  assert.deepEqual([slow.verdict, slow.hops_completed, slow.hop_steps, slow.error], ['ERROR', 1, [3, null, null], 'timed out after 60 s']);
+});
+
+test('media data URLs become files beside the JSON, named by the task stem', () => {
+  const png = `data:image/png;base64,${Buffer.from('PNGDATA').toString('base64')}`;
+  const jpg = `data:image/jpeg;base64,${Buffer.from('JPG').toString('base64')}`;
+  const exported = {
+    steps: [{ observation: { screenshot: 'm1' } }],
+    media: { m1: { id: 'm1', mime: 'image/png', dataUrl: png }, m2: jpg, m3: png },
+    note: 'data:text/plain;base64,aGk=',
+  };
+  const { value, files } = extractMedia(exported, 'suite~2Ft');
+  assert.deepEqual(value.media, { m1: { id: 'm1', mime: 'image/png', file: 'suite~2Ft-1.png' }, m2: 'suite~2Ft-2.jpg', m3: 'suite~2Ft-1.png' });
+  assert.equal(value.note, 'data:text/plain;base64,aGk=');
+  assert.deepEqual(files.map((f) => [f.name, f.bytes.toString()]), [['suite~2Ft-1.png', 'PNGDATA'], ['suite~2Ft-2.jpg', 'JPG']]);
+});
+
+test('the run folder: an unfinished last line is set aside, a bad line stops, configs must agree', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-unit-'));
+  try {
+    prepareRunFolder(dir, { provider: 'replay', model: null });
+    appendResult(dir, { id: 'a', verdict: 'PASS' });
+    writeFileSync(join(dir, 'results.jsonl'), '{"id":"b","verd', { flag: 'a' });
+    const { finished, notes } = readFinished(dir);
+    assert.deepEqual([...finished], [['a', 'PASS']]);
+    assert.match(notes[0], /unfinished last line .* moved to .*results\.jsonl\.partial/);
+    assert.equal(readFileSync(join(dir, 'results.jsonl'), 'utf8'), '{"id":"a","verdict":"PASS"}\n');
+    assert.equal(readFileSync(join(dir, 'results.jsonl.partial'), 'utf8'), '{"id":"b","verd\n');
+    writeFileSync(join(dir, 'results.jsonl'), 'garbage\n', { flag: 'a' });
+    assert.throws(() => readFinished(dir), /results\.jsonl:2 is not valid JSON/);
+    assert.throws(() => prepareRunFolder(dir, { provider: 'openai', model: 'gpt-4o' }),
+      /holds results run with provider="replay" model=null, not provider="openai" model="gpt-4o"/);
+    prepareRunFolder(dir, { provider: 'replay', model: null });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('settings: only what the options set goes to the extension, which fills in its defaults', () => {
+  assert.deepEqual(settingsToSave({ provider: 'anthropic', model: 'claude-x', maxSteps: 10 }, 'key-123456789'), {
+    model: { provider: 'anthropic', model: 'claude-x', api_key: 'key-123456789' },
+    max_steps: 10,
+  });
+  assert.deepEqual(settingsToSave({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' }, undefined), {
+    model: { provider: 'openai', base_url: 'http://127.0.0.1:11434/v1' },
+  });
+  assert.deepEqual(runOverrides({ provider: 'replay', observation: 'text', maxSteps: 5 }), { provider: 'replay', max_steps: 5, observation_mode: 'text' });
+});
+
+test('start URL check: refused is unreachable; any HTTP answer or a slow one is not', async () => {
+  const answering = createServer((req, res) => {
+    if (req.url === '/slow') return; // Never answers: slow is not unreachable.
+    res.writeHead(req.method === 'HEAD' ? 405 : 200).end();
+  });
+  await new Promise((resolve) => answering.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${answering.address().port}`;
+  const closed = createServer();
+  await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const dead = `http://127.0.0.1:${closed.address().port}/`;
+  await new Promise((resolve) => closed.close(resolve));
+  try {
+    assert.equal(await unreachableStart([`${base}/`]), null);
+    assert.equal(await unreachableStart([`${base}/slow`]), null);
+    assert.equal(await unreachableStart([`${base}/`, dead]), `start URL unreachable: ${dead} (ECONNREFUSED)`);
+    assert.equal(await unreachableStart(['not a url']), 'start URL is not a URL: not a url');
+    assert.equal(await unreachableStart(['about:blank']), null);
+  } finally {
+    answering.closeAllConnections();
+    await new Promise((resolve) => answering.close(resolve));
+  }
+});
