@@ -82,11 +82,9 @@ async function walkTask(popup, file, quiet) {
   } finally {
     const ended = await sendOk(popup, 'endSession', { sessionId });
     const v = ended.verdict;
-    const done = (v.hops ?? []).filter((h) => h.completed ?? h.done ?? h.step != null).length;
     const status = failure ? 'STUCK' : v.passed ? 'PASS' : 'FAIL';
     console.log(`${status} ${task.id}${failure ? `: ${failure}` : ''}`);
     if (!v.passed || !quiet) console.log(`  verdict: ${JSON.stringify(v)}`);
-    void done;
   }
 }
 
