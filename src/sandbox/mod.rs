@@ -17,6 +17,7 @@ mod server;
 pub mod shapes;
 pub mod site;
 pub mod sites;
+mod wire;
 
 use server::Running;
 use site::{SiteDef, SiteUrls};

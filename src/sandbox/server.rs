@@ -1,27 +1,39 @@
-//! Serving: one tiny_http listener and one thread per site. Handlers are pure, so this
-//! file only turns sockets into `Req`s and `Resp`s into bytes.
+//! Serving: one listener and accept thread per site, one short-lived thread per
+//! connection. Handlers are pure, so this file only turns sockets into `Req`s and
+//! `Resp`s into bytes (`wire.rs`).
+//!
+//! Every connection carries exactly one request and is closed after the reply
+//! (`Connection: close`). The server used before (tiny_http 0.12) kept browser
+//! connections open on a pool of threads and could leave a new connection queued behind
+//! idle keep-alive ones until the browser dropped one, minutes later: Chromium then
+//! waited ~5 minutes for a picture that curl got at once. Its accept thread also ended
+//! on the first accept error, taking the site down for new connections. A connection per
+//! request costs one loopback handshake and cannot wait for anything else.
 
-use super::http::{Req, Resp};
 use super::site::{Ctx, Site, SiteDef, SiteUrls};
+use super::wire::{read_request, write_response, Received};
 use super::SandboxError;
-use std::net::TcpListener;
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use tiny_http::{Header, Method, Response, Server};
+use std::time::Duration;
+
+/// A client that sends no complete request within this long is dropped, so a stray
+/// connection cannot hold a thread for ever.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub(super) struct Running {
     pub def: &'static SiteDef,
     pub url: String,
     host: String,
     port: u16,
-    server: Option<Arc<Server>>,
     stopping: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Running {
-    /// Binds `host:port` for `def` and starts its request loop.
+    /// Binds `host:port` for `def` and starts its accept loop.
     pub fn start(
         def: &'static SiteDef,
         site: Box<dyn Site>,
@@ -29,22 +41,18 @@ impl Running {
         port: u16,
         urls: Arc<SiteUrls>,
     ) -> Result<Running, SandboxError> {
-        // Bind with std first: its error tells "address in use" apart from the rest.
         let listener = TcpListener::bind((host, port)).map_err(|source| SandboxError::Bind {
             site: def.name,
             host: host.to_string(),
             port,
             source,
         })?;
-        let server = Server::from_listener(listener, None)
-            .map_err(|e| SandboxError::Server(format!("{}: {e}", def.name)))?;
-        let server = Arc::new(server);
-        let worker = Arc::clone(&server);
+        let site: Arc<dyn Site> = Arc::from(site);
         let stopping = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stopping);
         let thread = std::thread::Builder::new()
             .name(format!("sandbox-{}", def.key))
-            .spawn(move || serve(def, site.as_ref(), &worker, &urls, &flag))
+            .spawn(move || accept_loop(def, &site, &listener, &urls, &flag))
             .map_err(|e| {
                 SandboxError::Server(format!("{}: cannot start a thread: {e}", def.name))
             })?;
@@ -53,31 +61,27 @@ impl Running {
             url: format!("http://{host}:{port}"),
             host: host.to_string(),
             port,
-            server: Some(server),
             stopping,
             thread: Some(thread),
         })
     }
 
-    /// Wakes the request loop, waits for it, closes the listener and waits until the
-    /// port is free again, so a restart on the same ports cannot race the old one.
+    /// Stops accepting, waits for the accept thread (which owns the listener) and then
+    /// until the port is free again, so a restart on the same ports cannot race the old
+    /// one. Connections in flight finish on their own threads.
     pub fn stop(&mut self) {
-        let Some(server) = self.server.take() else {
+        let Some(thread) = self.thread.take() else {
             return;
         };
         self.stopping.store(true, Ordering::SeqCst);
-        server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-        // Dropping the last handle wakes tiny_http's accept thread, which then closes
-        // the socket; it does not wait for that, so we poll (bounded) until bind works.
-        drop(server);
+        // `accept` blocks: a connection of our own wakes it to see the flag.
+        let _ = TcpStream::connect((self.host.as_str(), self.port));
+        let _ = thread.join();
         for _ in 0..100 {
             if TcpListener::bind((self.host.as_str(), self.port)).is_ok() {
                 return;
             }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::thread::sleep(Duration::from_millis(10));
         }
     }
 }
@@ -88,51 +92,56 @@ impl Drop for Running {
     }
 }
 
-/// Answers requests until `stop` sets `stopping` and unblocks `recv` (requests queued
-/// before that are still answered).
-fn serve(
+fn accept_loop(
     def: &'static SiteDef,
-    site: &dyn Site,
-    server: &Server,
+    site: &Arc<dyn Site>,
+    listener: &TcpListener,
     urls: &Arc<SiteUrls>,
     stopping: &AtomicBool,
 ) {
-    let ctx = Ctx { def, urls };
-    loop {
-        let request = match server.recv() {
-            Ok(request) => request,
-            Err(_) if stopping.load(Ordering::SeqCst) => return,
-            // An accept error (e.g. out of file descriptors) must not end the site.
+    for stream in listener.incoming() {
+        if stopping.load(Ordering::SeqCst) {
+            return;
+        }
+        let stream = match stream {
+            Ok(stream) => stream,
+            // A failed accept (a client that reset first, out of descriptors) must not
+            // end the site: the next connection is accepted as usual.
             Err(e) => {
                 eprintln!("hopbench sandbox: {}: {e}", def.name);
-                std::thread::sleep(std::time::Duration::from_millis(50));
+                std::thread::sleep(Duration::from_millis(50));
                 continue;
             }
         };
-        let resp = match request.method() {
-            Method::Get | Method::Head => site.handle(&ctx, &Req::parse(request.url())),
-            _ => Resp {
-                status: 405,
-                content_type: "text/plain; charset=utf-8",
-                body: b"Only GET is supported: every form in the sandbox uses GET.\n".to_vec(),
-                location: None,
-            },
-        };
-        // A client that hung up is not the server's problem.
-        let _ = request.respond(to_tiny(resp));
+        let site = Arc::clone(site);
+        let urls = Arc::clone(urls);
+        let spawned = std::thread::Builder::new()
+            .name(format!("sandbox-{}-conn", def.key))
+            .spawn(move || serve_one(def, site.as_ref(), &urls, stream));
+        if let Err(e) = spawned {
+            eprintln!("hopbench sandbox: {}: cannot start a thread: {e}", def.name);
+        }
     }
 }
 
-fn to_tiny(resp: Resp) -> Response<std::io::Cursor<Vec<u8>>> {
-    let mut out = Response::from_data(resp.body).with_status_code(resp.status);
-    let mut headers = vec![("Content-Type", resp.content_type.to_string())];
-    if let Some(location) = resp.location {
-        headers.push(("Location", location));
-    }
-    for (name, value) in headers {
-        if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            out.add_header(h);
-        }
-    }
-    out
+/// Reads one request, answers it and closes the connection. A client that hung up is
+/// not the server's problem, so write errors are ignored.
+fn serve_one(def: &'static SiteDef, site: &dyn Site, urls: &Arc<SiteUrls>, mut stream: TcpStream) {
+    let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
+    let _ = stream.set_nodelay(true);
+    let ctx = Ctx { def, urls };
+    let (resp, head_only) = match read_request(&mut stream) {
+        Received::Get { target, head_only } => (
+            site.handle(&ctx, &super::http::Req::parse(&target)),
+            head_only,
+        ),
+        Received::Answer(resp) => (resp, false),
+        Received::Nothing => return,
+    };
+    let _ = write_response(&mut stream, &resp, head_only);
+    // Half-close, then let the client close first: closing with unread request bytes
+    // (a body we ignored) would reset the connection and could lose the reply.
+    let _ = stream.shutdown(Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let _ = std::io::copy(&mut stream, &mut std::io::sink());
 }
