@@ -4,7 +4,7 @@
 // `record`. Whether a command may run again after a restart is the driver's concern.
 
 import { parseDataUrl } from './bytes.js';
-import { progressOf } from './hops.js';
+import { judgeRequestsOf, progressOf } from './hops.js';
 import { observeTab } from './observe.js';
 import { mediaId, putMedia, recordStep } from './run-store.js';
 import { actInSession } from './session-handlers.js';
@@ -28,7 +28,8 @@ async function tabLoaded(tabId, timeoutMs) {
 
 /**
  * @typedef {{ core: object, record: object, signal: AbortSignal,
- *   modelCall: (request: object, signal: AbortSignal) => Promise<object> }} RunContext
+ *   modelCall: (request: object, signal: AbortSignal) => Promise<object>,
+ *   judgeCall: (question: object, signal: AbortSignal) => Promise<object> }} RunContext
  *   `record` is the driver's record (run-state.js); `steps[step]` collects what only
  *   the driver knows of a step (start time, timings, media ids) until it is recorded.
  */
@@ -78,9 +79,28 @@ async function callModel(ctx, cmd) {
     : { kind: 'model_failed', step: cmd.step, error: outcome.error, attempts: outcome.attempts ?? [] };
 }
 
+/**
+ * The judge's verdict on each question the answer raises: from the judge model (one
+ * call per question, in turn), or, without a model (replay), from the core's
+ * containment fallback. A failed call is a judgement without a verdict, not an error.
+ */
+async function judge(ctx, cmd) {
+  const questions = await judgeRequestsOf(ctx.core, ctx.record.sessionId, cmd.answer);
+  const judgements = [];
+  for (const question of questions) {
+    judgements.push(cmd.with_model ? await ctx.judgeCall(question, ctx.signal) : ctx.core.judge_containment(question));
+  }
+  return { kind: 'judged', step: cmd.step, judgements };
+}
+
 async function act(ctx, cmd) {
   const { sessionId } = ctx.record;
-  const { result } = await actInSession(ctx.core, { sessionId, actionText: cmd.action_text, step: cmd.step });
+  const { result } = await actInSession(ctx.core, {
+    sessionId,
+    actionText: cmd.action_text,
+    step: cmd.step,
+    judgements: cmd.judgements ?? [],
+  });
   return {
     kind: 'acted',
     step: cmd.step,
@@ -118,6 +138,7 @@ async function record(ctx, cmd) {
     timings: {
       observe_ms: info.timings.observe_ms ?? null,
       model_ms: info.timings.model_ms ?? null,
+      judge_ms: info.timings.judge_ms ?? null,
       act_ms: info.timings.act_ms ?? null,
     },
   };
@@ -130,6 +151,7 @@ async function record(ctx, cmd) {
 export const COMMANDS = Object.freeze({
   observe: { run: observe, timing: 'observe_ms' },
   call_model: { run: callModel, timing: 'model_ms' },
+  judge: { run: judge, timing: 'judge_ms' },
   act: { run: act, timing: 'act_ms' },
   record: { run: record, timing: null },
 });

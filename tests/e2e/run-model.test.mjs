@@ -10,31 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { launchExtension } from './harness.mjs';
+import { ROUTE, playAgent } from './play-agent.mjs';
 import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
-
-/** The links of the 3-hop task, the furthest one first: the agent follows the first it sees. */
-const ROUTE = ['Events in Tokyo', 'the events site', 'Tokyo Tower'];
-
-/**
- * The fake model's reply to one request: a chain of thought ending in a click on the
- * link of ROUTE that the prompt's observation shows. The observation is the user
- * turn's, the last `OBSERVATION:` of the request (the system prompt's examples come
- * first).
- */
-function playAgent(request) {
-  const observation = request.text.slice(request.text.lastIndexOf('OBSERVATION:')).split('\nURL:')[0];
-  for (const name of ROUTE) {
-    const line = observation.split('\n').find((l) => l.includes(`link '${name}'`));
-    const id = line?.match(/\[(\d+)\]/)?.[1];
-    if (id) {
-      return `Let's think step-by-step. The page shows the link '${name}', which leads to the next site. In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
-    }
-  }
-  return "Let's think step-by-step. Nothing here leads on. In summary, the next action I will perform is ```stop [no route]```";
-}
 
 describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 240_000 }, () => {
   let ext;
