@@ -15,13 +15,18 @@ export const INTERRUPTED_ACT_ERROR =
   'the worker stopped while the action ran; its effect is what the page now shows';
 
 const INTERRUPTED_LOAD_WAIT_MS = 10_000;
+const OBSERVE_LOAD_WAIT_MS = 10_000;
 
-/** Resolves once the tab is loaded, closed, or `timeoutMs` passed. */
+/**
+ * Resolves once the tab is loaded, closed, or `timeoutMs` passed. A tab whose
+ * navigation has not committed yet (`pendingUrl`) is not loaded, even if the blank
+ * page it starts with is.
+ */
 async function tabLoaded(tabId, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const tab = await chrome.tabs.get(tabId).catch(() => null); // Closed: nothing to wait for.
-    if (!tab || tab.status === 'complete') return;
+    if (!tab || (tab.status === 'complete' && !tab.pendingUrl)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -44,6 +49,10 @@ async function observe(ctx, cmd) {
   const { runId, sessionId } = ctx.record;
   const session = pickSession(await readSessions(), sessionId);
   if (session.currentTabId === null) throw new Error('the session has no tab left to observe');
+  // Step 1 comes right after the window opened: its start page may still be on its
+  // way, and an observation of the blank page before it would waste the step. (After
+  // an action, the act's settle has waited already; this then returns at once.)
+  await tabLoaded(session.currentTabId, OBSERVE_LOAD_WAIT_MS);
   const obs = await observeTab(session.currentTabId, {
     mode: cmd.mode,
     wholePage: cmd.whole_page,

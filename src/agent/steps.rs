@@ -178,24 +178,25 @@ impl Agent {
             Some(Action::Stop { answer }) => Some(answer),
             _ => None,
         };
-        // With every hop done the run is over, unless the task still wants its final
+        // A `stop` ends the run whatever the hops say (the verdict scores them). With
+        // every hop done the run is over too, unless the task still wants its final
         // answer: then the agent goes on until it gives one (or a limit stops it).
-        let at_end = self.progress.as_ref().is_some_and(|p| p.at_end)
-            && (answer.is_some() || self.task.final_answer.is_none());
-        if at_end {
-            let mut commands = vec![record];
-            commands.extend(self.finish(
-                FinishCause::AllHopsDone,
-                "all hops completed".to_string(),
-                answer,
-            ));
-            commands
-        } else if let Some(answer) = answer {
+        let all_done =
+            self.progress.as_ref().is_some_and(|p| p.at_end) && self.task.final_answer.is_none();
+        if let Some(answer) = answer {
             let mut commands = vec![record];
             commands.extend(self.finish(
                 FinishCause::Answered,
                 format!("the agent stopped with the answer {answer:?}"),
                 Some(answer),
+            ));
+            commands
+        } else if all_done {
+            let mut commands = vec![record];
+            commands.extend(self.finish(
+                FinishCause::AllHopsDone,
+                "all hops completed".to_string(),
+                None,
             ));
             commands
         } else {

@@ -16,9 +16,10 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { runToEnd, saveOptions } from './fault-helpers.mjs';
 import { launchExtension } from './harness.mjs';
 import { playAgent } from './play-agent.mjs';
+import { threeHopTask } from './run-helpers.mjs';
+import { runToEnd, saveOptions } from './run-outcome.mjs';
 import { startSites } from './sites.mjs';
 
 const AGENT = { text: playAgent };
@@ -74,7 +75,8 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
   async function faultRun(id, script) {
     fake.reset();
     fake.script(...script);
-    return runToEnd(options, ext, sites, { id });
+    const taskText = threeHopTask(sites, { id, reference: false });
+    return runToEnd(options, ext, { taskText, fileName: `${id.replace(/\W+/g, '-')}.json` });
   }
 
   function assertPassedAt(run, hopSteps) {

@@ -132,8 +132,8 @@ fn with_every_hop_done_a_task_wanting_its_final_answer_goes_on_until_it_is_given
     assert_eq!(
         run.finish(),
         (
-            FinishCause::AllHopsDone,
-            "all hops completed",
+            FinishCause::Answered,
+            "the agent stopped with the answer \"Tokyo\"",
             Some("Tokyo")
         )
     );

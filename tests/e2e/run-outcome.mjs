@@ -1,16 +1,17 @@
-// Helpers of the provider fault matrix (run-faults.test.mjs): the options page's user
-// path for the model settings, one run from start to end with everything a person
-// could look at afterwards, and what the side panel shows of it.
+// Helpers of the run tests that look at a run's outcome (run-faults, run-judge): the
+// options page's user path for the model settings, one run from start to end with
+// everything a person could look at afterwards, and what the side panel shows of it.
 
 import assert from 'node:assert/strict';
-import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { waitForRunEnd } from './run-helpers.mjs';
 import { sendOk } from './session-helpers.mjs';
 
 /**
  * Fills and saves the options page as a person would. Fields left undefined keep what
- * the page shows.
+ * the page shows; `judge` is `{baseUrl, model, apiKey}` (an OpenAI-compatible judge
+ * model) or null (no separate judge).
  */
-export async function saveOptions(options, { baseUrl, model, apiKey, maxTries, timeoutS, maxSteps, mode }) {
+export async function saveOptions(options, { baseUrl, model, apiKey, maxTries, timeoutS, maxSteps, mode, judge }) {
   if (baseUrl !== undefined) {
     await options.selectOption('#model-provider', 'openai');
     await options.fill('#model-base_url', baseUrl);
@@ -21,6 +22,13 @@ export async function saveOptions(options, { baseUrl, model, apiKey, maxTries, t
   if (timeoutS !== undefined) await options.fill('#call_timeout_s', String(timeoutS));
   if (maxSteps !== undefined) await options.fill('#max_steps', String(maxSteps));
   if (mode !== undefined) await options.selectOption('#observation-mode', mode);
+  if (judge !== undefined) await options.locator('#judge-enabled').setChecked(judge !== null);
+  if (judge) {
+    await options.selectOption('#judge-provider', 'openai');
+    await options.fill('#judge-base_url', judge.baseUrl);
+    await options.fill('#judge-model', judge.model);
+    await options.fill('#judge-api_key', judge.apiKey);
+  }
   await options.click('#save');
   await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
   const status = options.locator('#save-status');
@@ -42,6 +50,7 @@ export async function panelView(ext, runId) {
         status: text(document, '[data-field="status"]'),
         error: text(document, '[data-field="error"]'),
         verdict: text(document, '.verdict'),
+        verdictJudgements: [...document.querySelectorAll('.verdict .judgement')].map((li) => li.textContent),
         steps: [...document.querySelectorAll('.step')].map((li) => ({
           step: Number(li.dataset.step),
           outcome: li.dataset.outcome,
@@ -50,6 +59,7 @@ export async function panelView(ext, runId) {
           note: text(li, '.step-note'),
           attempts: text(li, '.step-attempts'),
           hint: text(li, '.step-hint'),
+          judgements: [...li.querySelectorAll('.judgement')].map((j) => j.textContent),
         })),
       };
     });
@@ -59,17 +69,14 @@ export async function panelView(ext, runId) {
 }
 
 /**
- * Runs the 3-hop task with the saved model settings until it ends (bounded), and
- * returns the run as GET_RUN, the stored steps, the export and the side panel show it.
+ * Runs a task (START_RUN, as the popup sends it) until it ends (bounded), and returns
+ * the run as GET_RUN, the stored steps, the export and the side panel show it.
  * Checks what must hold for any run: it ended within `timeoutMs`, and the export
- * holds steps 1..n exactly once, the same as GET_RUN's.
+ * holds steps 1..n exactly once, the same as GET_RUN's and the side panel's.
  */
-export async function runToEnd(page, ext, sites, { id, timeoutMs = 45_000 }) {
+export async function runToEnd(page, ext, { taskText, fileName, overrides = {}, timeoutMs = 45_000 }) {
   const started = Date.now();
-  const { runId } = await sendOk(page, 'startRun', {
-    taskText: threeHopTask(sites, { id, reference: false }),
-    fileName: `${id.replace(/\W+/g, '-')}.json`,
-  });
+  const { runId } = await sendOk(page, 'startRun', { taskText, fileName, overrides });
   const run = await waitForRunEnd(page, runId, timeoutMs);
   const elapsedMs = Date.now() - started;
   const { steps } = await sendOk(page, 'getRun', { runId, withSteps: true });
