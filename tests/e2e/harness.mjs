@@ -1,5 +1,6 @@
 // Launches headless Chromium with the built extension and records every console
-// error and uncaught error from its service worker and pages.
+// error and uncaught error from its service worker and pages (and, for tests that
+// search them, every console message at any level).
 //
 // Usage in a test file:
 //   let ext;
@@ -53,6 +54,8 @@ export async function launchExtension({ extensionDir = distDir, profileDir } = {
   const userDataDir = profileDir ?? newProfileDir();
   /** @type {ConsoleEntry[]} */
   const errors = [];
+  /** @type {ConsoleEntry[]} every console message, any level */
+  const messages = [];
   let context;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -64,10 +67,10 @@ export async function launchExtension({ extensionDir = distDir, profileDir } = {
       // (they need the user activation only trusted input carries).
       ignoreDefaultArgs: ['--disable-popup-blocking'],
     });
-    watchContext(context, errors);
+    watchContext(context, errors, messages);
     const worker = await findServiceWorker(context);
     const extensionId = new URL(worker.url()).host;
-    return makeHandle({ context, worker, extensionId, errors, userDataDir: ownsProfile ? userDataDir : null });
+    return makeHandle({ context, worker, extensionId, errors, messages, userDataDir: ownsProfile ? userDataDir : null });
   } catch (error) {
     await context?.close();
     if (ownsProfile) rmSync(userDataDir, { recursive: true, force: true });
@@ -97,10 +100,11 @@ async function findServiceWorker(context) {
   }
 }
 
-/** Records console errors and uncaught errors of the worker and every page. */
-function watchContext(context, errors) {
+/** Records console messages and uncaught errors of the worker and every page. */
+function watchContext(context, errors, messages) {
   const watchConsole = (source, target, url) =>
     target.on('console', (msg) => {
+      messages.push({ source, kind: msg.type(), text: msg.text(), url: url() });
       if (msg.type() === 'error') {
         errors.push({ source, kind: 'console.error', text: msg.text(), url: url() });
       }
@@ -118,7 +122,7 @@ function watchContext(context, errors) {
   context.on('serviceworker', watchWorker);
 }
 
-function makeHandle({ context, worker, extensionId, errors, userDataDir }) {
+function makeHandle({ context, worker, extensionId, errors, messages, userDataDir }) {
   const extensionUrl = (path) => `chrome-extension://${extensionId}/${path}`;
   return {
     context,
@@ -126,6 +130,8 @@ function makeHandle({ context, worker, extensionId, errors, userDataDir }) {
     extensionId,
     /** Console errors and uncaught errors so far, from the worker and all pages. */
     errors,
+    /** Every console message so far (any level), from the worker and all pages. */
+    consoleMessages: messages,
     extensionUrl,
     /** Opens a URL in a new tab and waits for its load event. */
     async openPage(url) {
