@@ -30,14 +30,14 @@ export function storageDump(extPage) {
       r.onsuccess = () => ok(r.result);
       r.onerror = () => fail(r.error);
     });
-    const asText = async (value) => JSON.stringify(value, (_k, v) => (v instanceof Blob ? `[blob ${v.type}]` : v));
+    const asText = (value) => JSON.stringify(value, (_k, v) => (v instanceof Blob ? `[blob ${v.type}]` : v));
     const dbTexts = [];
     for (const { name } of await indexedDB.databases()) {
       const db = await request(indexedDB.open(name));
       for (const storeName of db.objectStoreNames) {
         const records = await request(db.transaction(storeName).objectStore(storeName).getAll());
         for (const record of records) {
-          dbTexts.push(`${name}/${storeName}: ${await asText(record)}`);
+          dbTexts.push(`${name}/${storeName}: ${asText(record)}`);
           for (const blob of Object.values(record).filter((v) => v instanceof Blob)) {
             dbTexts.push(`${name}/${storeName} blob: ${await blob.text()}`);
           }
