@@ -4,7 +4,7 @@
 // `record`. Whether a command may run again after a restart is the driver's concern.
 
 import { parseDataUrl } from './bytes.js';
-import { progressOf } from './hops.js';
+import { judgeRequestsOf, progressOf } from './hops.js';
 import { observeTab } from './observe.js';
 import { mediaId, putMedia, recordStep } from './run-store.js';
 import { actInSession } from './session-handlers.js';
@@ -18,19 +18,24 @@ const INTERRUPTED_LOAD_WAIT_MS = 10_000;
 /** How long an observation waits for the current tab to finish loading. */
 const OBSERVE_LOAD_WAIT_MS = 10_000;
 
-/** Resolves once the tab is loaded, closed, or `timeoutMs` passed. */
+/**
+ * Resolves once the tab is loaded, closed, or `timeoutMs` passed. A tab whose
+ * navigation has not committed yet (`pendingUrl`) is not loaded, even if the blank
+ * page it starts with is.
+ */
 async function tabLoaded(tabId, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const tab = await chrome.tabs.get(tabId).catch(() => null); // Closed: nothing to wait for.
-    if (!tab || tab.status === 'complete') return;
+    if (!tab || (tab.status === 'complete' && !tab.pendingUrl)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /**
  * @typedef {{ core: object, record: object, signal: AbortSignal,
- *   modelCall: (request: object, signal: AbortSignal) => Promise<object> }} RunContext
+ *   modelCall: (request: object, signal: AbortSignal) => Promise<object>,
+ *   judgeCall: (question: object, signal: AbortSignal) => Promise<object> }} RunContext
  *   `record` is the driver's record (run-state.js); `steps[step]` collects what only
  *   the driver knows of a step (start time, timings, media ids) until it is recorded.
  */
@@ -85,9 +90,28 @@ async function callModel(ctx, cmd) {
     : { kind: 'model_failed', step: cmd.step, error: outcome.error, attempts: outcome.attempts ?? [] };
 }
 
+/**
+ * The judge's verdict on each question the answer raises: from the judge model (one
+ * call per question, in turn), or, without a model (replay), from the core's
+ * containment fallback. A failed call is a judgement without a verdict, not an error.
+ */
+async function judge(ctx, cmd) {
+  const questions = await judgeRequestsOf(ctx.core, ctx.record.sessionId, cmd.answer);
+  const judgements = [];
+  for (const question of questions) {
+    judgements.push(cmd.with_model ? await ctx.judgeCall(question, ctx.signal) : ctx.core.judge_containment(question));
+  }
+  return { kind: 'judged', step: cmd.step, judgements };
+}
+
 async function act(ctx, cmd) {
   const { sessionId } = ctx.record;
-  const { result } = await actInSession(ctx.core, { sessionId, actionText: cmd.action_text, step: cmd.step });
+  const { result } = await actInSession(ctx.core, {
+    sessionId,
+    actionText: cmd.action_text,
+    step: cmd.step,
+    judgements: cmd.judgements ?? [],
+  });
   return {
     kind: 'acted',
     step: cmd.step,
@@ -125,6 +149,7 @@ async function record(ctx, cmd) {
     timings: {
       observe_ms: info.timings.observe_ms ?? null,
       model_ms: info.timings.model_ms ?? null,
+      judge_ms: info.timings.judge_ms ?? null,
       act_ms: info.timings.act_ms ?? null,
     },
   };
@@ -137,6 +162,7 @@ async function record(ctx, cmd) {
 export const COMMANDS = Object.freeze({
   observe: { run: observe, timing: 'observe_ms' },
   call_model: { run: callModel, timing: 'model_ms' },
+  judge: { run: judge, timing: 'judge_ms' },
   act: { run: act, timing: 'act_ms' },
   record: { run: record, timing: null },
 });
