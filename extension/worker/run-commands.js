@@ -3,6 +3,7 @@
 // the worker's existing modules and returns the event to feed back, or null for
 // `record`. Whether a command may run again after a restart is the driver's concern.
 
+import { errorText } from '../messages.js';
 import { parseDataUrl } from './bytes.js';
 import { judgeRequestsOf, progressOf } from './hops.js';
 import { observeTab } from './observe.js';
@@ -46,6 +47,25 @@ export function stepInfo(record, step) {
   return record.steps[step];
 }
 
+/**
+ * Observes in the step's mode; when the pictures cannot be had (Chrome answers
+ * "Unable to capture screenshot" for a tab that has no frame yet, e.g. right after the
+ * worker restarted and re-attached), the step goes on with the text alone and the
+ * record says why, instead of the whole run ending on a missing picture.
+ */
+async function observeWithFallback(tabId, cmd, tabIds) {
+  const options = { mode: cmd.mode, wholePage: cmd.whole_page, tabIds };
+  try {
+    return await observeTab(tabId, options);
+  } catch (error) {
+    if (cmd.mode === 'text') throw error;
+    const obs = await observeTab(tabId, { ...options, mode: 'text' });
+    const reason = `no ${cmd.mode} pictures this step (text only): ${errorText(error)}`;
+    console.warn(`hopbench: ${reason}`);
+    return { ...obs, visualsError: reason };
+  }
+}
+
 async function observe(ctx, cmd) {
   const { runId, sessionId } = ctx.record;
   const session = pickSession(await readSessions(), sessionId);
@@ -55,11 +75,8 @@ async function observe(ctx, cmd) {
   // replay then failed at random for want of its first element. Bounded: a page that
   // never finishes loading is observed as it is.
   await tabLoaded(session.currentTabId, OBSERVE_LOAD_WAIT_MS);
-  const obs = await observeTab(session.currentTabId, {
-    mode: cmd.mode,
-    wholePage: cmd.whole_page,
-    tabIds: session.tabIds,
-  });
+  const obs = await observeWithFallback(session.currentTabId, cmd, session.tabIds);
+  if (obs.visualsError) stepInfo(ctx.record, cmd.step).media.visuals_error = obs.visualsError;
   const images = obs.images.map((image) => ({ id: image.id, ...parseDataUrl(image.dataUrl) }));
   const picture = obs.som ?? obs.screenshot;
   const screenshot = picture ? parseDataUrl(picture) : null;
