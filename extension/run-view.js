@@ -70,15 +70,54 @@ export function stepList(steps) {
   return el('ol', { class: 'steps' }, steps.map(stepItem));
 }
 
+const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
+const tries = (n) => (n === 1 ? '1 failed try' : `${n} failed tries`);
+
+/** `rate_limited, retried after 1 s; server`: each failed try and the wait after it. */
+function describeTries(attempts) {
+  return attempts.map((a) => (a.delay_ms == null ? a.kind : `${a.kind}, retried after ${seconds(a.delay_ms)}`)).join('; ');
+}
+
+/**
+ * The tries of the step's model call when there was more than one: those before a
+ * reply, or all of a call that gave up after several (one failed try is the error).
+ */
+function attemptsText(step) {
+  const beforeReply = step.reply?.attempts ?? [];
+  if (beforeReply.length > 0) return `${tries(beforeReply.length)} before the reply: ${describeTries(beforeReply)}`;
+  const failed = step.model_error?.attempts ?? [];
+  if (failed.length > 1) return `${tries(failed.length)}: ${describeTries(failed)}`;
+  return null;
+}
+
+/** One judge verdict: `"Tokyo": yes (judge model openai gpt-4o-mini)`. */
+function judgementText(j) {
+  const verdict = j.infers === true ? 'yes' : j.infers === false ? 'no' : `no verdict: ${j.error}`;
+  return `${JSON.stringify(j.reference)}: ${verdict} (${j.by})`;
+}
+
+function judgementList(judgements) {
+  if (!judgements?.length) return null;
+  return el(
+    'ul',
+    { class: 'judgements' },
+    judgements.map((j) => el('li', { class: 'judgement', dataset: { infers: String(j.infers) } }, `Judge: ${judgementText(j)}`)),
+  );
+}
+
 function stepItem(step) {
   const action = step.action?.text ?? '(no action)';
   const error = step.result?.error ?? step.model_error?.error?.message ?? null;
+  const attempts = attemptsText(step);
   return el(
     'li',
     { class: 'step', dataset: { step: step.step, outcome: error ? 'error' : 'ok' } },
     el('p', { class: 'step-head' }, el('strong', {}, `Step ${step.step}`), ' ', el('code', { class: 'step-action' }, action)),
     error ? el('p', { class: 'step-error' }, error) : null,
     step.note ? el('p', { class: 'step-note' }, step.note) : null,
+    step.model_error?.error?.hint ? el('p', { class: 'step-hint' }, step.model_error.error.hint) : null,
+    attempts ? el('p', { class: 'step-attempts' }, attempts) : null,
+    judgementList(step.judgements),
     el('p', { class: 'step-url' }, step.observation?.url ?? ''),
     step.reply ? el('details', {}, el('summary', {}, 'Reasoning'), el('pre', { class: 'step-reply' }, step.reply.text)) : null,
     step.result?.effect ? el('p', { class: 'step-effect' }, `Result: ${JSON.stringify(step.result.effect)}`) : null,
@@ -97,6 +136,7 @@ export function verdictView(run) {
     el('p', { class: 'verdict-label' }, v.passed ? 'PASS' : 'FAIL'),
     el('p', {}, `${v.hops_done} of ${v.hops_total} hops; ${v.reason}`),
     el('p', {}, answer),
+    judgementList(v.answer?.judgements),
   );
 }
 

@@ -27,7 +27,7 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --out DIR             run folder (default out/<tasks name>-<provider>); a re-run into
                         the same folder skips tasks already in DIR/results.jsonl
   --retry-errors        re-run tasks whose recorded verdict is ERROR
-  --parallel N          tasks at once, each in its own session window (default 1)
+  --parallel N          tasks at once, each in its own headless browser (default 1)
   --shard i/n           run only tasks i, i+n, i+2n, ... (1 <= i <= n)
   --max-steps N         agent steps per task (default: the extension's, 30)
   --observation MODE    text, text+images (the extension's default), text+screenshot or som

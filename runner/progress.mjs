@@ -26,15 +26,18 @@ export function makeProgress({ total, write = (line) => process.stdout.write(`${
   };
 }
 
-/** Runs `work(item, index)` over `items`, at most `parallel` at a time, in order of start. */
-export async function runPool(items, parallel, work, shouldStop = () => false) {
+/**
+ * Runs `work(item, index, lane)` over `items` on `lanes` lanes (0..lanes-1), each lane
+ * taking the next item when it is free, so items start in order.
+ */
+export async function runPool(items, lanes, work, shouldStop = () => false) {
   let next = 0;
-  const lane = async () => {
+  const lane = async (laneIndex) => {
     while (next < items.length && !shouldStop()) {
       const index = next;
       next += 1;
-      await work(items[index], index);
+      await work(items[index], index, laneIndex);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, (_, i) => lane(i)));
 }

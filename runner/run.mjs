@@ -93,31 +93,44 @@ async function runAllWatched(options, env, interrupt) {
   return bad.length > 0 ? 1 : 0;
 }
 
-/** Runs the tasks in one browser, each in its own session window. */
+/**
+ * Runs the tasks on `--parallel` lanes, each its own browser (own profile, one session
+ * at a time). Several session windows in one headless browser made observations hang
+ * for good now and then (a run stuck in `observe` with its page loaded); separate
+ * browsers never did, and keep the runs' storage apart as well.
+ */
 async function runPending(pending, options, key, out, redact, interrupt) {
   const progress = makeProgress({ total: pending.length, redact });
-  const browser = await launchWithExtension({ extensionDir: distDir, chromiumPath });
+  const lanes = Math.min(options.parallel, pending.length);
+  const browsers = [];
   let closed = false;
-  const close = async () => {
+  const closeAll = async () => {
     if (closed) return;
     closed = true;
-    await browser.close();
+    await Promise.all(browsers.map((b) => b.close().catch(() => undefined)));
   };
-  interrupt.onInterrupt(close);
+  interrupt.onInterrupt(closeAll);
   try {
-    const driver = await openDriver(browser);
-    if (options.provider !== 'replay') {
-      const notes = await driver.saveSettings(settingsToSave(options, key));
-      notes.forEach((n) => progress.note(`settings: ${n.field}: ${n.message}`));
+    const drivers = [];
+    // One after another: starting several Chromiums at once only competes for the CPU.
+    for (let i = 0; i < lanes && !interrupt.interrupted; i += 1) {
+      const browser = await launchWithExtension({ extensionDir: distDir, chromiumPath });
+      browsers.push(browser);
+      const driver = await openDriver(browser);
+      if (options.provider !== 'replay') {
+        const notes = await driver.saveSettings(settingsToSave(options, key));
+        if (i === 0) notes.forEach((n) => progress.note(`settings: ${n.field}: ${n.message}`));
+      }
+      drivers.push(driver);
     }
     const overrides = runOverrides(options);
     await runPool(
       pending,
-      options.parallel,
-      async (task, index) => {
+      drivers.length,
+      async (task, index, lane) => {
         progress.started(index + 1, task);
         const onProgress = (p) => progress.step(index + 1, task, p);
-        const done = await runTask(driver, task, { overrides, timeoutMs: options.taskTimeoutMs, onProgress });
+        const done = await runTask(drivers[lane], task, { overrides, timeoutMs: options.taskTimeoutMs, onProgress });
         if (interrupt.interrupted) return;
         record(out, task, done, redact, progress);
         progress.finished(index + 1, task, done.line);
@@ -125,10 +138,10 @@ async function runPending(pending, options, key, out, redact, interrupt) {
       () => interrupt.interrupted,
     );
   } catch (error) {
-    // Closing the browser on interrupt makes the calls in flight fail; that is expected.
+    // Closing the browsers on interrupt makes the calls in flight fail; that is expected.
     if (!interrupt.interrupted) throw error;
   } finally {
-    await close();
+    await closeAll();
   }
 }
 

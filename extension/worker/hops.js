@@ -57,15 +57,26 @@ export function forgetTracker(sessionId) {
   return chrome.storage.session.remove(HOPS_KEY(sessionId));
 }
 
-/** The answer of `stop [answer]`; scored by the core. Runs under the session lock. */
-export function recordAnswer(core, sessionId, text) {
+/**
+ * The judge questions the answer `text` would raise now (`[{answer, reference}]`,
+ * empty unless a fuzzy reference applies): asked before `recordAnswer`.
+ */
+export async function judgeRequestsOf(core, sessionId, text) {
+  return core.tracker_judge_requests((await readTracker(sessionId)).state, text);
+}
+
+/**
+ * The answer of `stop [answer]`; scored by the core with `judgements` (the verdicts
+ * gathered for judgeRequestsOf's questions). Runs under the session lock.
+ */
+export function recordAnswer(core, sessionId, text, judgements = []) {
   return withSessions(async (sessions) => {
     const session = pickSession(sessions, sessionId);
     const step = session.step;
     const timeMs = elapsedMs(session);
     session.answer = { text, step };
     return feedTracker(sessionId, { kind: 'answer', step, timeMs, text }, (state) =>
-      core.tracker_answer(state, step, timeMs, text),
+      core.tracker_answer(state, step, timeMs, text, judgements),
     );
   });
 }

@@ -31,13 +31,28 @@ export async function captureScreenshot(tabId) {
     );
   });
   try {
-    const { data } = await Promise.race([
-      send(tabId, 'Page.captureScreenshot', { format: 'png' }),
-      timeout,
-    ]);
+    const { data } = await Promise.race([captureWithRetries(tabId), timeout]);
     return `data:image/png;base64,${data}`;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Chrome refuses a capture ("Unable to capture screenshot") while a tab has no
+ * compositor frame yet: just after a navigation commits, or after the debugger
+ * re-attached to a worker that was restarted. A frame follows within moments, so a few
+ * short waits are tried before giving up (the caller's timeout still bounds the whole).
+ */
+async function captureWithRetries(tabId) {
+  const waitsMs = [150, 400, 1000];
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await send(tabId, 'Page.captureScreenshot', { format: 'png' });
+    } catch (error) {
+      if (attempt >= waitsMs.length) throw error;
+      await new Promise((resolve) => setTimeout(resolve, waitsMs[attempt]));
+    }
   }
 }
 

@@ -3,8 +3,9 @@
 // the worker's existing modules and returns the event to feed back, or null for
 // `record`. Whether a command may run again after a restart is the driver's concern.
 
+import { errorText } from '../messages.js';
 import { parseDataUrl } from './bytes.js';
-import { progressOf } from './hops.js';
+import { judgeRequestsOf, progressOf } from './hops.js';
 import { observeTab } from './observe.js';
 import { mediaId, putMedia, recordStep } from './run-store.js';
 import { actInSession } from './session-handlers.js';
@@ -18,19 +19,24 @@ const INTERRUPTED_LOAD_WAIT_MS = 10_000;
 /** How long an observation waits for the current tab to finish loading. */
 const OBSERVE_LOAD_WAIT_MS = 10_000;
 
-/** Resolves once the tab is loaded, closed, or `timeoutMs` passed. */
+/**
+ * Resolves once the tab is loaded, closed, or `timeoutMs` passed. A tab whose
+ * navigation has not committed yet (`pendingUrl`) is not loaded, even if the blank
+ * page it starts with is.
+ */
 async function tabLoaded(tabId, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const tab = await chrome.tabs.get(tabId).catch(() => null); // Closed: nothing to wait for.
-    if (!tab || tab.status === 'complete') return;
+    if (!tab || (tab.status === 'complete' && !tab.pendingUrl)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /**
  * @typedef {{ core: object, record: object, signal: AbortSignal,
- *   modelCall: (request: object, signal: AbortSignal) => Promise<object> }} RunContext
+ *   modelCall: (request: object, signal: AbortSignal) => Promise<object>,
+ *   judgeCall: (question: object, signal: AbortSignal) => Promise<object> }} RunContext
  *   `record` is the driver's record (run-state.js); `steps[step]` collects what only
  *   the driver knows of a step (start time, timings, media ids) until it is recorded.
  */
@@ -39,6 +45,25 @@ async function tabLoaded(tabId, timeoutMs) {
 export function stepInfo(record, step) {
   record.steps[step] ??= { startedAt: Date.now(), timings: {}, media: { images: [], screenshot: null } };
   return record.steps[step];
+}
+
+/**
+ * Observes in the step's mode; when the pictures cannot be had (Chrome answers
+ * "Unable to capture screenshot" for a tab that has no frame yet, e.g. right after the
+ * worker restarted and re-attached), the step goes on with the text alone and the
+ * record says why, instead of the whole run ending on a missing picture.
+ */
+async function observeWithFallback(tabId, cmd, tabIds) {
+  const options = { mode: cmd.mode, wholePage: cmd.whole_page, tabIds };
+  try {
+    return await observeTab(tabId, options);
+  } catch (error) {
+    if (cmd.mode === 'text') throw error;
+    const obs = await observeTab(tabId, { ...options, mode: 'text' });
+    const reason = `no ${cmd.mode} pictures this step (text only): ${errorText(error)}`;
+    console.warn(`hopbench: ${reason}`);
+    return { ...obs, visualsError: reason };
+  }
 }
 
 async function observe(ctx, cmd) {
@@ -50,11 +75,8 @@ async function observe(ctx, cmd) {
   // replay then failed at random for want of its first element. Bounded: a page that
   // never finishes loading is observed as it is.
   await tabLoaded(session.currentTabId, OBSERVE_LOAD_WAIT_MS);
-  const obs = await observeTab(session.currentTabId, {
-    mode: cmd.mode,
-    wholePage: cmd.whole_page,
-    tabIds: session.tabIds,
-  });
+  const obs = await observeWithFallback(session.currentTabId, cmd, session.tabIds);
+  if (obs.visualsError) stepInfo(ctx.record, cmd.step).media.visuals_error = obs.visualsError;
   const images = obs.images.map((image) => ({ id: image.id, ...parseDataUrl(image.dataUrl) }));
   const picture = obs.som ?? obs.screenshot;
   const screenshot = picture ? parseDataUrl(picture) : null;
@@ -85,9 +107,28 @@ async function callModel(ctx, cmd) {
     : { kind: 'model_failed', step: cmd.step, error: outcome.error, attempts: outcome.attempts ?? [] };
 }
 
+/**
+ * The judge's verdict on each question the answer raises: from the judge model (one
+ * call per question, in turn), or, without a model (replay), from the core's
+ * containment fallback. A failed call is a judgement without a verdict, not an error.
+ */
+async function judge(ctx, cmd) {
+  const questions = await judgeRequestsOf(ctx.core, ctx.record.sessionId, cmd.answer);
+  const judgements = [];
+  for (const question of questions) {
+    judgements.push(cmd.with_model ? await ctx.judgeCall(question, ctx.signal) : ctx.core.judge_containment(question));
+  }
+  return { kind: 'judged', step: cmd.step, judgements };
+}
+
 async function act(ctx, cmd) {
   const { sessionId } = ctx.record;
-  const { result } = await actInSession(ctx.core, { sessionId, actionText: cmd.action_text, step: cmd.step });
+  const { result } = await actInSession(ctx.core, {
+    sessionId,
+    actionText: cmd.action_text,
+    step: cmd.step,
+    judgements: cmd.judgements ?? [],
+  });
   return {
     kind: 'acted',
     step: cmd.step,
@@ -125,6 +166,7 @@ async function record(ctx, cmd) {
     timings: {
       observe_ms: info.timings.observe_ms ?? null,
       model_ms: info.timings.model_ms ?? null,
+      judge_ms: info.timings.judge_ms ?? null,
       act_ms: info.timings.act_ms ?? null,
     },
   };
@@ -137,6 +179,7 @@ async function record(ctx, cmd) {
 export const COMMANDS = Object.freeze({
   observe: { run: observe, timing: 'observe_ms' },
   call_model: { run: callModel, timing: 'model_ms' },
+  judge: { run: judge, timing: 'judge_ms' },
   act: { run: act, timing: 'act_ms' },
   record: { run: record, timing: null },
 });

@@ -15,8 +15,11 @@
 import { errorText } from '../messages.js';
 import { COMMANDS, interruptedAct, stepInfo } from './run-commands.js';
 import { finishRun } from './run-finish.js';
-import { callModel } from './run-model.js';
+import { callJudge, callModel } from './run-model.js';
 import { readRecord, saveRecord, stopRequest } from './run-state.js';
+
+/** The run status of each finish cause that is not a plain `finished`. */
+const STATUS_OF_CAUSE = Object.freeze({ stopped: 'stopped', model_unavailable: 'error' });
 
 /** Starts of one command (worker stops included) after which the run gives up. */
 const MAX_TRIES = 5;
@@ -76,11 +79,14 @@ async function loop(readyCore, runId) {
     const command = record.pending[0];
     if (!command) throw new Error('the agent machine gave no next command (its state is kept in the run record)');
     if (command.kind === 'finish') {
+      const status = STATUS_OF_CAUSE[command.cause] ?? 'finished';
       await finishRun(readyCore, record, {
-        status: command.cause === 'stopped' ? 'stopped' : 'finished',
+        status,
         cause: command.cause,
         reason: command.reason,
         answer: command.answer ?? null,
+        // A run that could not go on says what to change (the model client's hint).
+        error: status === 'error' ? (command.hint ?? command.reason) : null,
       });
       return;
     }
@@ -104,6 +110,7 @@ async function carryOut(core, record, command) {
     record,
     signal: controller.signal,
     modelCall: (request, signal) => callModel(core, request, signal),
+    judgeCall: (question, signal) => callJudge(core, question, signal),
   };
   if (command.kind === 'act' && record.actStarted === command.step) return interruptedAct(ctx, command);
   record.tries = (record.tries ?? 0) + 1;

@@ -1,5 +1,6 @@
-// The model call of one step: the stored model settings (with the key, read here and
-// nowhere else in a run) handed to the core's model client, cancellable by Stop. The
+// The model calls of a run: the step's call and the judge's, with the stored model
+// settings (with the keys, read here and nowhere else in a run) handed to the core's
+// model client, cancellable by Stop. The
 // client never rejects: failures come back as `{ok: false, error}` (a Rust panic
 // rejects; the worker's core proxy turns it into the panic's message).
 
@@ -24,12 +25,27 @@ async function whileWorking(promise) {
   }
 }
 
+const callOptions = (agent) => ({ max_tries: agent.max_tries, timeout_ms: agent.call_timeout_ms });
+
 /**
  * `{ok: true, reply, attempts}` or `{ok: false, error: {kind, message, hint}, attempts}`
  * (docs/agent-run.md, CallOutcome).
  */
 export async function callModel(core, request, signal) {
   const agent = await loadAgentSettings();
-  const options = { max_tries: agent.max_tries, timeout_ms: agent.call_timeout_ms };
-  return whileWorking(core.model_call(agent.model, request, options, signal));
+  return whileWorking(core.model_call(agent.model, request, callOptions(agent), signal));
+}
+
+/**
+ * Asks the judge one question `{answer, reference}`: the judge model when one is set,
+ * else the agent's model, with the same tries and timeout. Resolves to the core's
+ * judgement (a verdict, or why there is none); `by` names the model that judged.
+ */
+export async function callJudge(core, question, signal) {
+  const agent = await loadAgentSettings();
+  const endpoint = agent.judge ?? agent.model;
+  const by = `${agent.judge ? 'judge model' : 'agent model'} ${endpoint.provider} ${endpoint.model}`;
+  const request = core.judge_prompt(question, endpoint.temperature, endpoint.max_tokens);
+  const outcome = await whileWorking(core.model_call(endpoint, request, callOptions(agent), signal));
+  return core.judge_outcome(question, by, outcome);
 }

@@ -81,11 +81,14 @@ async function listTabs(_readyCore, msg) {
 }
 
 async function act(readyCore, msg) {
-  return okReply(await actInSession(await readyCore(), msg));
+  // Judge verdicts come from a run's own judge call only, never from a message.
+  const { judgements: _ignored, ...fields } = msg;
+  return okReply(await actInSession(await readyCore(), fields));
 }
 
 /**
- * One action on a session tab (fields as in the ACT message): `{step, result}`.
+ * One action on a session tab (fields as in the ACT message, plus a run's
+ * `judgements` for a `stop`): `{step, result}`.
  * `step`, when given (an agent run's step number), becomes the session's step, so hop
  * completions carry the run's numbering; otherwise the session counts actions itself.
  */
@@ -114,7 +117,9 @@ export async function actInSession(core, msg) {
     action: target.action,
     element: target.element,
   };
-  const result = await runAction(ctx, { recordAnswer, settleTimeoutMs: msg.settleTimeoutMs });
+  // An agent run's `stop` comes with the judge's verdicts on its answer (run-commands.js).
+  const answerWithVerdicts = (c, id, text) => recordAnswer(c, id, text, msg.judgements ?? []);
+  const result = await runAction(ctx, { recordAnswer: answerWithVerdicts, settleTimeoutMs: msg.settleTimeoutMs });
   return { step: session.step, result };
 }
 

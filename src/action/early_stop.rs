@@ -51,7 +51,8 @@ impl Default for EarlyStopConfig {
 pub enum EarlyStopReason {
     /// Rule 1.
     MaxSteps { steps: usize, max_steps: usize },
-    /// Rule 2.
+    /// Rule 2: no action came out of the last `count` steps (an unparseable reply,
+    /// or a failed model call).
     ParseFailures { count: usize },
     /// Rule 3.
     RepeatedAction { action: Action, count: usize },
@@ -66,10 +67,7 @@ impl fmt::Display for EarlyStopReason {
                 write!(f, "reached the step limit ({steps} of {max_steps} steps)")
             }
             EarlyStopReason::ParseFailures { count } => {
-                write!(
-                    f,
-                    "the last {count} outputs could not be parsed as an action"
-                )
+                write!(f, "the last {count} steps gave no action")
             }
             EarlyStopReason::RepeatedAction { action, count } => {
                 write!(

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::ObservationMode;
 use super::record::StepRecord;
+use crate::judge::Judgement;
 use crate::model::ModelRequest;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,9 +21,24 @@ pub enum Command {
     },
     /// Run the model call; answer with `model_replied` or `model_failed`.
     CallModel { step: u32, request: ModelRequest },
+    /// Before a `stop [answer]` of a task with fuzzy references: ask the judge each
+    /// question the answer raises (the session's tracker lists them); answer with
+    /// `judged`. Without a model (`with_model` false: replay) the exact-containment
+    /// fallback decides. Harmless to repeat.
+    Judge {
+        step: u32,
+        answer: String,
+        with_model: bool,
+    },
     /// Carry out this action text (canonical spelling) in the session; answer with
-    /// `acted`. Navigations it causes belong to `step`.
-    Act { step: u32, action_text: String },
+    /// `acted`. Navigations it causes belong to `step`. A `stop` is scored with
+    /// `judgements` (present only after `judge`).
+    Act {
+        step: u32,
+        action_text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        judgements: Vec<Judgement>,
+    },
     /// Store the finished step. Exactly one per step; no answer expected.
     Record { step: u32, record: Box<StepRecord> },
     /// The run is over; the verdict comes from the session's tracker.
@@ -31,6 +47,10 @@ pub enum Command {
         reason: String,
         /// The answer of `stop [answer]`, when the run ended with one.
         answer: Option<String>,
+        /// What the person should change, when the run could not go on
+        /// (`model_unavailable`: the model client's hint).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hint: Option<String>,
     },
 }
 
@@ -50,4 +70,7 @@ pub enum FinishCause {
     ReplayFailed,
     /// `stop_requested`.
     Stopped,
+    /// A model call failed in a way every later call would too (unreachable server,
+    /// refused key, unknown model or URL, refused origin, unusable settings).
+    ModelUnavailable,
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::evaluator::Progress;
+use crate::judge::Judgement;
 use crate::model::ModelReply;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,6 +39,13 @@ pub enum AgentEvent {
         #[serde(default)]
         attempts: Vec<Value>,
     },
+    /// The result of `judge`: one judgement per question (none when the answer
+    /// raised no question).
+    Judged {
+        step: u32,
+        #[serde(default)]
+        judgements: Vec<Judgement>,
+    },
     /// The result of `act`.
     Acted {
         step: u32,
@@ -62,6 +70,7 @@ impl AgentEvent {
             AgentEvent::Observed { step, .. }
             | AgentEvent::ModelReplied { step, .. }
             | AgentEvent::ModelFailed { step, .. }
+            | AgentEvent::Judged { step, .. }
             | AgentEvent::Acted { step, .. } => Some(*step),
             AgentEvent::StopRequested { .. } => None,
         }
@@ -72,6 +81,7 @@ impl AgentEvent {
             AgentEvent::Observed { .. } => "observed",
             AgentEvent::ModelReplied { .. } => "model_replied",
             AgentEvent::ModelFailed { .. } => "model_failed",
+            AgentEvent::Judged { .. } => "judged",
             AgentEvent::Acted { .. } => "acted",
             AgentEvent::StopRequested { .. } => "stop_requested",
         }

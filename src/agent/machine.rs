@@ -9,7 +9,7 @@ use super::error::AgentError;
 use super::events::AgentEvent;
 use super::objective::objective;
 use super::state::{Agent, Draft, Phase};
-use crate::action::{check_early_stop, EarlyStopConfig};
+use crate::action::{check_early_stop, EarlyStopConfig, EarlyStopReason};
 use crate::import::import_str;
 
 /// What one event produced. `ignored` says why an event changed nothing (a stale or
@@ -62,6 +62,7 @@ impl Agent {
             previous_action: None,
             feedback: None,
             progress: None,
+            no_action_note: None,
         };
         let commands = agent.begin_step();
         Ok((agent, commands))
@@ -107,6 +108,7 @@ impl Agent {
                     error, attempts, ..
                 },
             ) => self.on_model_failed(error, attempts),
+            (Phase::Judging, AgentEvent::Judged { judgements, .. }) => self.on_judged(judgements),
             (
                 Phase::Acting,
                 AgentEvent::Acted {
@@ -148,7 +150,13 @@ impl Agent {
             }
         };
         if let Some(stop) = check_early_stop(&self.history, &rules) {
-            let reason = format!("Early stop: {}", stop.reason());
+            let mut reason = format!("Early stop: {}", stop.reason());
+            // "No action" alone hides whether the model was down or talking nonsense.
+            if let (EarlyStopReason::ParseFailures { .. }, Some(note)) =
+                (&stop.reason, &self.no_action_note)
+            {
+                reason = format!("{reason} (the last: {note})");
+            }
             return self.finish(FinishCause::EarlyStop, reason, None);
         }
         let trajectory = &self.task.reference_trajectory;
@@ -173,6 +181,26 @@ impl Agent {
         reason: String,
         answer: Option<String>,
     ) -> Vec<Command> {
+        self.end(cause, reason, answer, None)
+    }
+
+    /// A finish without an answer that tells the person what to change.
+    pub(super) fn finish_with_hint(
+        &mut self,
+        cause: FinishCause,
+        reason: String,
+        hint: Option<String>,
+    ) -> Vec<Command> {
+        self.end(cause, reason, None, hint)
+    }
+
+    fn end(
+        &mut self,
+        cause: FinishCause,
+        reason: String,
+        answer: Option<String>,
+        hint: Option<String>,
+    ) -> Vec<Command> {
         self.phase = Phase::Finished {
             cause,
             reason: reason.clone(),
@@ -182,6 +210,7 @@ impl Agent {
             cause,
             reason,
             answer,
+            hint,
         }]
     }
 

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::events::ModelFailure;
 use crate::evaluator::Progress;
+use crate::judge::Judgement;
 use crate::model::Usage;
 
 /// Every field is always present (`null` when it does not apply), so a trajectory
@@ -24,8 +25,11 @@ pub struct StepRecord {
     pub action: Option<ActionRecord>,
     /// `null` when no action was carried out.
     pub result: Option<ActResult>,
+    /// What the judge said about the answer of a `stop` (fuzzy references only).
+    pub judgements: Vec<Judgement>,
     /// The tracker's progress after the step (the last known one for no-op steps).
     pub progress: Option<Progress>,
+    /// The model call's tokens, the judge's included.
     pub tokens: Tokens,
     /// Why the step went as it did: malformed reply, failed call, replay source...
     pub note: Option<String>,

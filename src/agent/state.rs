@@ -9,6 +9,7 @@ use super::error::AgentError;
 use super::record::{ModelErrorRecord, ObservationRecord, ReplyRecord};
 use crate::action::Action;
 use crate::evaluator::Progress;
+use crate::judge::Judgement;
 use crate::task::Task;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,6 +32,10 @@ pub struct Agent {
     pub(super) feedback: Option<String>,
     /// The tracker's latest progress, reported with every `acted`.
     pub(super) progress: Option<Progress>,
+    /// Why the last step gave no action (its note), while the steps since the last
+    /// action gave none: the early stop for steps without an action quotes it.
+    #[serde(default)]
+    pub(super) no_action_note: Option<String>,
 }
 
 /// Which event the machine waits for.
@@ -41,6 +46,8 @@ pub enum Phase {
     Observing,
     /// `call_model` was issued; waiting for `model_replied` or `model_failed`.
     Thinking,
+    /// `judge` was issued; waiting for `judged`.
+    Judging,
     /// `act` was issued; waiting for `acted`.
     Acting,
     Finished {
@@ -55,6 +62,7 @@ impl Phase {
         match self {
             Phase::Observing => "observed",
             Phase::Thinking => "model_replied or model_failed",
+            Phase::Judging => "judged",
             Phase::Acting => "acted",
             Phase::Finished { .. } => "nothing (the run has finished)",
         }
@@ -68,6 +76,8 @@ pub struct Draft {
     pub reply: Option<ReplyRecord>,
     pub model_error: Option<ModelErrorRecord>,
     pub action: Option<Action>,
+    #[serde(default)]
+    pub judgements: Vec<Judgement>,
     pub note: Option<String>,
 }
 

@@ -15,7 +15,9 @@ use super::record::{
 use super::state::{Agent, Phase};
 use crate::action::{extract_action, Action};
 use crate::evaluator::Progress;
+use crate::judge::Judgement;
 use crate::model::{Message, ModelReply, ModelRequest, Role};
+use crate::provider::ErrorKind;
 
 impl Agent {
     pub(super) fn on_observed(
@@ -71,13 +73,22 @@ impl Agent {
         });
         match extracted {
             Ok(found) => {
-                let action_text = found.action.to_string();
+                let judge_first = match &found.action {
+                    Action::Stop { answer } if self.task_asks_judge() => Some(answer.clone()),
+                    _ => None,
+                };
                 self.draft.action = Some(found.action);
-                self.phase = Phase::Acting;
-                vec![Command::Act {
-                    step: self.step,
-                    action_text,
-                }]
+                match judge_first {
+                    Some(answer) => {
+                        self.phase = Phase::Judging;
+                        vec![Command::Judge {
+                            step: self.step,
+                            answer,
+                            with_model: !self.config.replay,
+                        }]
+                    }
+                    None => self.act(Vec::new()),
+                }
             }
             Err(error) => {
                 self.draft.note = Some(format!("malformed reply: {error}"));
@@ -89,20 +100,60 @@ impl Agent {
         }
     }
 
-    /// The model client gave up after its retries: a no-op step. It counts as an
-    /// output without an action for the early-stop rules, as an unparseable reply does.
+    /// The model client gave up (after its retries, for what may pass): a no-op
+    /// step. It counts as a step without an action for the early-stop rules, as an
+    /// unparseable reply does. A failure every later call would meet too (see
+    /// [`ErrorKind::ends_run`]) ends the run instead, with the client's hint.
     pub(super) fn on_model_failed(
         &mut self,
         error: ModelFailure,
         attempts: Vec<Value>,
     ) -> Vec<Command> {
-        self.draft.note = Some(format!(
-            "the model call failed after its retries ({}): {}",
-            error.kind, error.message
-        ));
+        let note = format!("the model call failed ({}): {}", error.kind, error.message);
+        let ends_run = ErrorKind::from_name(&error.kind).is_some_and(ErrorKind::ends_run);
+        let hint = error.hint.clone();
+        self.draft.note = Some(note.clone());
         self.draft.model_error = Some(ModelErrorRecord { error, attempts });
         let record = self.record_step(None);
-        self.next_step(record)
+        if !ends_run {
+            return self.next_step(record);
+        }
+        let mut commands = vec![record];
+        let reason = format!("the run cannot go on: {note}");
+        commands.extend(self.finish_with_hint(FinishCause::ModelUnavailable, reason, hint));
+        commands
+    }
+
+    /// The judge's verdicts on the answer: the `stop` is carried out with them.
+    pub(super) fn on_judged(&mut self, judgements: Vec<Judgement>) -> Vec<Command> {
+        self.draft.judgements = judgements.clone();
+        self.act(judgements)
+    }
+
+    /// The draft's action, to be carried out.
+    fn act(&mut self, judgements: Vec<Judgement>) -> Vec<Command> {
+        let action_text = self
+            .draft
+            .action
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        self.phase = Phase::Acting;
+        vec![Command::Act {
+            step: self.step,
+            action_text,
+            judgements,
+        }]
+    }
+
+    /// Whether an answer to this task is scored by a judge somewhere (final answer or
+    /// a hop), so a `stop` needs the judge's verdicts first.
+    fn task_asks_judge(&self) -> bool {
+        let task = &self.task;
+        task.final_answer
+            .as_ref()
+            .is_some_and(|fa| !fa.condition.fuzzy_match.is_empty())
+            || task.hops.iter().any(|h| h.condition.asks_judge())
     }
 
     pub(super) fn on_acted(
@@ -127,21 +178,25 @@ impl Agent {
             Some(Action::Stop { answer }) => Some(answer),
             _ => None,
         };
-        let at_end = self.progress.as_ref().is_some_and(|p| p.at_end);
-        if at_end {
-            let mut commands = vec![record];
-            commands.extend(self.finish(
-                FinishCause::AllHopsDone,
-                "all hops completed".to_string(),
-                answer,
-            ));
-            commands
-        } else if let Some(answer) = answer {
+        // A `stop` ends the run whatever the hops say (the verdict scores them). With
+        // every hop done the run is over too, unless the task still wants its final
+        // answer: then the agent goes on until it gives one (or a limit stops it).
+        let all_done =
+            self.progress.as_ref().is_some_and(|p| p.at_end) && self.task.final_answer.is_none();
+        if let Some(answer) = answer {
             let mut commands = vec![record];
             commands.extend(self.finish(
                 FinishCause::Answered,
                 format!("the agent stopped with the answer {answer:?}"),
                 Some(answer),
+            ));
+            commands
+        } else if all_done {
+            let mut commands = vec![record];
+            commands.extend(self.finish(
+                FinishCause::AllHopsDone,
+                "all hops completed".to_string(),
+                None,
             ));
             commands
         } else {
@@ -158,11 +213,19 @@ impl Agent {
             .action
             .as_ref()
             .map(|a| previous_action_text(a, &observation.text));
+        self.no_action_note = match &draft.action {
+            Some(_) => None,
+            None => draft.note.clone(),
+        };
         self.history.push(draft.action.clone());
-        let tokens = draft
+        let mut tokens = draft
             .reply
             .as_ref()
             .map_or(Tokens::default(), |r| Tokens::from(r.usage));
+        for judged in &draft.judgements {
+            tokens.input += judged.usage.input_tokens;
+            tokens.output += judged.usage.output_tokens;
+        }
         let record = StepRecord {
             step: self.step,
             observation,
@@ -176,6 +239,7 @@ impl Agent {
                 text: a.to_string(),
             }),
             result,
+            judgements: draft.judgements,
             progress: self.progress.clone(),
             tokens,
             note: draft.note,

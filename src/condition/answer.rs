@@ -62,11 +62,18 @@ impl AnswerCondition {
             }
         }
         for request in self.judge_requests(answer) {
-            if !judge.infers(&request)? {
-                notes.push(format!(
+            match judge.infers(&request) {
+                Ok(true) => {}
+                Ok(false) => notes.push(format!(
                     "judge: {:?} cannot be inferred from the answer",
                     request.reference
-                ));
+                )),
+                // Asked but no verdict: the check fails and says why, never a silent pass.
+                Err(JudgeError::Failed(why)) => notes.push(format!(
+                    "judge: no verdict on {:?} ({why})",
+                    request.reference
+                )),
+                Err(unavailable) => return Err(unavailable),
             }
         }
         Ok(AnswerCheck {
@@ -138,6 +145,22 @@ mod tests {
         assert!(c.check("it is yellow", &mut j).unwrap().passed);
         assert!(!c.check("it is blue", &mut j).unwrap().passed);
         assert!(c.check("unknown to the judge", &mut j).is_err());
+    }
+
+    #[test]
+    fn a_judge_without_a_verdict_fails_the_check_and_says_why() {
+        let c = AnswerCondition {
+            fuzzy_match: vec!["gold".into()],
+            ..Default::default()
+        };
+        let mut j = MapJudge::default();
+        j.insert_failure("it is yellow", "gold", "the judge call failed: HTTP 500");
+        let check = c.check("it is yellow", &mut j).unwrap();
+        assert!(!check.passed);
+        assert_eq!(
+            check.notes,
+            vec!["judge: no verdict on \"gold\" (the judge call failed: HTTP 500)".to_string()]
+        );
     }
 
     #[test]

@@ -44,6 +44,16 @@ pub enum Evidence {
 }
 
 impl Condition {
+    /// Whether checking an answer against this condition asks a judge (a
+    /// `fuzzy_match` anywhere in it).
+    pub fn asks_judge(&self) -> bool {
+        match self {
+            Condition::Answer(c) => !c.fuzzy_match.is_empty(),
+            Condition::All { of } | Condition::Any { of } => of.iter().any(Condition::asks_judge),
+            Condition::Url(_) | Condition::PageText(_) => false,
+        }
+    }
+
     /// Whether `event` should make this condition be checked at all.
     ///
     /// A condition is checked only on events of a kind it is about: a pure URL condition

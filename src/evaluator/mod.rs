@@ -13,7 +13,7 @@ pub use progress::{HopState, HopStatus, Progress, Verdict};
 
 use crate::condition::AnswerCheck;
 use crate::event::{Event, EventBody};
-use crate::judge::{Judge, JudgeError, JudgeRequest};
+use crate::judge::{Judge, JudgeError, JudgeRequest, Judgement, MapJudge};
 use crate::task::{FinalAnswer, Hop, Task};
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +32,10 @@ pub struct AnswerRecord {
     pub time_ms: u64,
     /// `None` when the task has no final-answer condition.
     pub check: Option<AnswerCheck>,
+    /// The judge's verdicts the answer was scored with (fuzzy references only): who
+    /// decided, its reply, or why it could not.
+    #[serde(default)]
+    pub judgements: Vec<Judgement>,
 }
 
 /// What one event did to the queue.
@@ -114,6 +118,7 @@ impl HopQueue {
                     step: event.step,
                     time_ms: event.time_ms,
                     check,
+                    judgements: Vec::new(),
                 })
             }
             _ => None,
@@ -142,6 +147,23 @@ impl HopQueue {
             completed_hop,
             answer_scored,
         })
+    }
+
+    /// Feeds an answer scored with verdicts gathered beforehand (see
+    /// [`HopQueue::judge_requests`]), and keeps them with the answer. A judgement
+    /// without a verdict fails the check it belongs to, saying why.
+    pub fn consume_judged(
+        &mut self,
+        event: &Event,
+        judgements: Vec<Judgement>,
+    ) -> Result<Outcome, JudgeError> {
+        let outcome = self.consume(event, &mut MapJudge::from_judgements(&judgements))?;
+        if outcome.answer_scored {
+            if let Some(answer) = self.answer.as_mut() {
+                answer.judgements = judgements;
+            }
+        }
+        Ok(outcome)
     }
 
     /// One observation may credit one hop only: the event that completed the previous

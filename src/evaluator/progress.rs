@@ -43,6 +43,15 @@ pub struct Verdict {
 }
 
 impl HopQueue {
+    /// Why the judge gave no verdict on the last answer, if it did not.
+    fn judge_failure(&self) -> Option<&str> {
+        self.answer
+            .as_ref()?
+            .judgements
+            .iter()
+            .find_map(|j| j.error.as_deref())
+    }
+
     pub fn progress(&self) -> Progress {
         let done = self.completions.len();
         let hops = self
@@ -89,12 +98,17 @@ impl HopQueue {
                 .get(hops_done)
                 .map(|h| h.label())
                 .unwrap_or_default();
-            format!(
+            let stopped = format!(
                 "stopped at hop {} of {}: {}",
                 hops_done + 1,
                 self.hops.len(),
                 head
-            )
+            );
+            // An answer hop the judge could not decide is otherwise just "not done".
+            match self.judge_failure() {
+                Some(why) => format!("{stopped} (the judge gave no verdict on the answer: {why})"),
+                None => stopped,
+            }
         } else if answer_required && self.answer.is_none() {
             "all hops completed, but no answer was given".to_string()
         } else if answer_required && !answer_ok {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::condition::{AnswerCondition, Condition, PageTextCondition, UrlCondition};
-use crate::judge::{MapJudge, NoJudge};
+use crate::judge::{Judgement, MapJudge, NoJudge};
 use crate::task::{FinalAnswer, Hop, Task};
 use proptest::prelude::*;
 
@@ -202,6 +202,33 @@ fn answer_hop_uses_the_judge_and_errors_change_nothing() {
         Some(1)
     );
     assert!(q.verdict().passed);
+}
+
+#[test]
+fn an_answer_hop_the_judge_could_not_decide_stays_open_and_the_verdict_says_why() {
+    let hop = Hop {
+        description: Some("Name the colour".into()),
+        condition: Condition::Answer(AnswerCondition {
+            fuzzy_match: vec!["gold".into()],
+            ..Default::default()
+        }),
+    };
+    let mut q = HopQueue::new(&task(vec![url_hop("shop.test", &[]), hop], None));
+    q.consume(&nav(1, 0, "http://shop.test/item/1"), &mut NoJudge)
+        .unwrap();
+    let answer = Event::answer(2, 2000, "the colour is yellow");
+    let failed = Judgement::failed(&q.judge_requests(&answer)[0], "openai judge", "timeout");
+    let outcome = q.consume_judged(&answer, vec![failed.clone()]).unwrap();
+    assert_eq!(outcome.completed_hop, None);
+    assert!(outcome.answer_scored);
+    let v = q.verdict();
+    assert!(!v.passed);
+    assert_eq!(
+        v.reason,
+        "stopped at hop 2 of 2: Name the colour \
+         (the judge gave no verdict on the answer: the judge call failed: timeout)"
+    );
+    assert_eq!(v.answer.unwrap().judgements, vec![failed]);
 }
 
 #[test]

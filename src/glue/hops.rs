@@ -7,6 +7,7 @@
 //! `sendMessage` would flatten to `{}`.
 
 use super::to_js_error;
+use crate::judge::Judgement;
 use crate::tracker::Tracker;
 use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
@@ -68,17 +69,33 @@ pub fn tracker_navigation(
     fed(&tracker, outcome)
 }
 
-/// Feeds the answer of `stop [answer]`; `{state, outcome, progress}`.
+/// The judge questions the answer `text` raises now: `[{answer, reference}]`
+/// (empty unless a fuzzy reference applies).
+#[wasm_bindgen]
+pub fn tracker_judge_requests(state: &str, text: &str) -> Result<JsValue, JsError> {
+    let tracker = Tracker::from_json(state).map_err(to_js_error)?;
+    to_js(&tracker.judge_requests(text))
+}
+
+/// Feeds the answer of `stop [answer]` with the judgements gathered for it
+/// (`undefined` or `null` for none); `{state, outcome, progress}`.
 #[wasm_bindgen]
 pub fn tracker_answer(
     state: &str,
     step: u32,
     time_ms: f64,
     text: &str,
+    judgements: JsValue,
 ) -> Result<JsValue, JsError> {
     let mut tracker = Tracker::from_json(state).map_err(to_js_error)?;
+    let judgements: Vec<Judgement> = if judgements.is_undefined() || judgements.is_null() {
+        Vec::new()
+    } else {
+        serde_wasm_bindgen::from_value(judgements)
+            .map_err(|e| JsError::new(&format!("invalid judgements: {e}")))?
+    };
     let outcome = tracker
-        .answer(step, ms(time_ms), text)
+        .answer(step, ms(time_ms), text, judgements)
         .map_err(to_js_error)?;
     fed(&tracker, outcome)
 }

@@ -11,6 +11,7 @@ mod error;
 mod exports;
 mod fetch;
 mod hops;
+mod judge;
 mod observation;
 mod panic_hook;
 mod provider;
@@ -20,8 +21,10 @@ pub use agent::{agent_feed, agent_start};
 pub use error::to_js_error;
 pub use exports::{core_version, take_last_panic};
 pub use hops::{
-    tracker_answer, tracker_navigation, tracker_progress, tracker_start, tracker_verdict,
+    tracker_answer, tracker_judge_requests, tracker_navigation, tracker_progress, tracker_start,
+    tracker_verdict,
 };
+pub use judge::{judge_containment, judge_outcome, judge_prompt};
 pub use observation::{observe, resolve_element};
 pub use provider::{model_call, test_connection};
 

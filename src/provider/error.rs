@@ -46,6 +46,26 @@ impl ErrorKind {
             ErrorKind::RateLimited | ErrorKind::Server | ErrorKind::Timeout | ErrorKind::Network
         )
     }
+
+    /// Failures the next call would meet again, whatever it asks: they come from the
+    /// settings or the server, not from one request. An agent run cannot go on after
+    /// one (a network failure counts once its retries are spent: the server is not
+    /// there). A 400 may be about one request (too long a page), so it is not one.
+    pub fn ends_run(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Network
+                | ErrorKind::Auth
+                | ErrorKind::NotFound
+                | ErrorKind::OriginRejected
+                | ErrorKind::Config
+        )
+    }
+
+    /// The kind named `name` in its JSON spelling (`rate_limited`, ...).
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]

@@ -11,7 +11,7 @@ mod tests;
 use crate::evaluator::{HopQueue, Outcome, Progress, Verdict};
 use crate::event::Event;
 use crate::import::{import_str, ImportError};
-use crate::judge::{JudgeError, NoJudge};
+use crate::judge::{JudgeError, JudgeRequest, Judgement, NoJudge};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -82,12 +82,25 @@ impl Tracker {
             .consume(&Event::navigation(step, time_ms, tab, url), &mut NoJudge)?)
     }
 
-    /// The answer of `stop [answer]`. Fuzzy references need a judge model, which the
-    /// extension does not have yet: such an answer is an error and changes nothing.
-    pub fn answer(&mut self, step: u32, time_ms: u64, text: &str) -> Result<Outcome, TrackerError> {
+    /// The judge questions the answer `text` raises now (fuzzy references of the
+    /// final answer and of the current hop), to be asked before [`Tracker::answer`].
+    pub fn judge_requests(&self, text: &str) -> Vec<JudgeRequest> {
+        self.queue.judge_requests(&Event::answer(0, 0, text))
+    }
+
+    /// The answer of `stop [answer]`, scored with the `judgements` gathered for the
+    /// questions of [`Tracker::judge_requests`]. A question left unasked is an error
+    /// that changes nothing; one the judge could not decide fails its check, saying why.
+    pub fn answer(
+        &mut self,
+        step: u32,
+        time_ms: u64,
+        text: &str,
+        judgements: Vec<Judgement>,
+    ) -> Result<Outcome, TrackerError> {
         Ok(self
             .queue
-            .consume(&Event::answer(step, time_ms, text), &mut NoJudge)?)
+            .consume_judged(&Event::answer(step, time_ms, text), judgements)?)
     }
 
     pub fn progress(&self) -> Progress {

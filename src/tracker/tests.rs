@@ -52,7 +52,7 @@ fn state_survives_a_json_round_trip() {
 #[test]
 fn answers_are_recorded_with_their_step() {
     let mut t = tracker();
-    let o = t.answer(4, 40, "Blue sky").unwrap();
+    let o = t.answer(4, 40, "Blue sky", Vec::new()).unwrap();
     assert!(o.answer_scored);
     let v = t.verdict();
     assert_eq!(v.answer.map(|a| a.step), Some(4));
@@ -63,9 +63,78 @@ fn a_fuzzy_answer_without_a_judge_is_an_error_that_changes_nothing() {
     let text = TWO_SITES.replace(r#""must_include": ["blue"]"#, r#""fuzzy_match": ["blue"]"#);
     let mut t = Tracker::from_task_text(&text, "two.json").unwrap();
     let before = t.clone();
-    let err = t.answer(1, 1, "blue").unwrap_err();
+    let err = t.answer(1, 1, "blue", Vec::new()).unwrap_err();
     assert!(matches!(err, TrackerError::Judge(_)), "{err}");
     assert_eq!(t, before);
+}
+
+fn fuzzy_tracker() -> Tracker {
+    let text = TWO_SITES
+        .replace(
+            r#""must_include": ["blue"]"#,
+            r#""fuzzy_match": ["blue sky"]"#,
+        )
+        .replace(r#""required": false"#, r#""required": true"#);
+    let mut t = Tracker::from_task_text(&text, "two.json").unwrap();
+    t.navigation(1, 10, 0, "http://a/target.html").unwrap();
+    t.navigation(2, 20, 0, "http://b/beta-target.html").unwrap();
+    t
+}
+
+#[test]
+fn a_fuzzy_answer_is_scored_with_the_judgements_and_keeps_them() {
+    let mut t = fuzzy_tracker();
+    let asked = t.judge_requests("The sky was blue");
+    assert_eq!(
+        asked,
+        vec![JudgeRequest {
+            answer: "The sky was blue".into(),
+            reference: "blue sky".into()
+        }]
+    );
+    let judgement = Judgement::from_reply(
+        &asked[0],
+        "openai judge",
+        "Yes",
+        crate::model::Usage::default(),
+    );
+    t.answer(3, 30, "The sky was blue", vec![judgement.clone()])
+        .unwrap();
+    let v = t.verdict();
+    assert!(v.passed, "{v:?}");
+    assert_eq!(v.answer.unwrap().judgements, vec![judgement]);
+}
+
+#[test]
+fn a_judge_without_a_verdict_fails_the_answer_and_the_verdict_says_why() {
+    let mut t = fuzzy_tracker();
+    let asked = t.judge_requests("The sky was blue");
+    let failed = Judgement::failed(
+        &asked[0],
+        "openai judge",
+        "HTTP 500 (gave up after 2 tries)",
+    );
+    t.answer(3, 30, "The sky was blue", vec![failed]).unwrap();
+    let v = t.verdict();
+    assert!(!v.passed);
+    assert_eq!(
+        v.reason,
+        "all hops completed, but the answer failed: judge: no verdict on \"blue sky\" \
+         (the judge call failed: HTTP 500 (gave up after 2 tries))"
+    );
+}
+
+#[test]
+fn the_containment_fallback_decides_and_the_verdict_says_so() {
+    let mut t = fuzzy_tracker();
+    let asked = t.judge_requests("Blue  Sky over Tokyo");
+    let by_containment = Judgement::by_containment(&asked[0]);
+    t.answer(3, 30, "Blue  Sky over Tokyo", vec![by_containment])
+        .unwrap();
+    let v = t.verdict();
+    assert!(v.passed, "{v:?}");
+    let answer = v.answer.unwrap();
+    assert!(answer.judgements[0].by.contains("containment"));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 // Launches headless Chromium with the built extension (runner/browser.mjs, shared with
 // the runner) and records every console error and uncaught error from its service
-// worker and pages.
+// worker and pages (and, for tests that search them, every console message at any level).
 //
 // Usage in a test file:
 //   let ext;
@@ -25,19 +25,22 @@ export { newProfileDir };
 export async function launchExtension({ extensionDir = distDir, profileDir } = {}) {
   /** @type {ConsoleEntry[]} */
   const errors = [];
+  /** @type {ConsoleEntry[]} every console message, any level */
+  const messages = [];
   const browser = await launchWithExtension({
     extensionDir,
     chromiumPath,
     profileDir,
-    onContext: (context) => watchContext(context, errors),
+    onContext: (context) => watchContext(context, errors, messages),
   });
-  return makeHandle(browser, errors);
+  return makeHandle(browser, errors, messages);
 }
 
-/** Records console errors and uncaught errors of the worker and every page. */
-function watchContext(context, errors) {
+/** Records console messages and uncaught errors of the worker and every page. */
+function watchContext(context, errors, messages) {
   const watchConsole = (source, target, url) =>
     target.on('console', (msg) => {
+      messages.push({ source, kind: msg.type(), text: msg.text(), url: url() });
       if (msg.type() === 'error') {
         errors.push({ source, kind: 'console.error', text: msg.text(), url: url() });
       }
@@ -55,13 +58,15 @@ function watchContext(context, errors) {
   context.on('serviceworker', watchWorker);
 }
 
-function makeHandle({ context, worker, extensionId, extensionUrl, close }, errors) {
+function makeHandle({ context, worker, extensionId, extensionUrl, close }, errors, messages) {
   return {
     context,
     worker,
     extensionId,
     /** Console errors and uncaught errors so far, from the worker and all pages. */
     errors,
+    /** Every console message so far (any level), from the worker and all pages. */
+    consoleMessages: messages,
     extensionUrl,
     /** Opens a URL in a new tab and waits for its load event. */
     async openPage(url) {

@@ -1,40 +1,24 @@
 // Agent runs with a model: the fake OpenAI-compatible server plays the agent (it reads
 // the observation in each prompt and clicks the link that leads to the next hop).
-//   - the 3-hop task run from the popup reaches PASS, the API key never reaches a page
-//     or the export;
+//   - the 3-hop task run from the popup reaches PASS; its distinctive API key, typed on
+//     the options page, goes out in the authorization header and nowhere else: not in
+//     any page's DOM, console message, storage, IndexedDB, export or downloaded file,
+//     nor in the requests' bodies;
 //   - Stop during a model call cancels the call and ends the run as stopped;
 //   - survival: the worker is stopped three times mid-run (twice during a model call,
 //     once during an action) and the run still reaches PASS with steps 1..3 once each.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { startFakeProviders } from './fake-providers.mjs';
 import { launchExtension } from './harness.mjs';
+import { ROUTE, playAgent } from './play-agent.mjs';
 import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { saveOptions } from './run-outcome.mjs';
+import { downloadedText, pageText, placesHolding, storageDump } from './secret-scan.mjs';
 import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
-
-/** The links of the 3-hop task, the furthest one first: the agent follows the first it sees. */
-const ROUTE = ['Events in Tokyo', 'the events site', 'Tokyo Tower'];
-
-/**
- * The fake model's reply to one request: a chain of thought ending in a click on the
- * link of ROUTE that the prompt's observation shows. The observation is the user
- * turn's, the last `OBSERVATION:` of the request (the system prompt's examples come
- * first).
- */
-function playAgent(request) {
-  const observation = request.text.slice(request.text.lastIndexOf('OBSERVATION:')).split('\nURL:')[0];
-  for (const name of ROUTE) {
-    const line = observation.split('\n').find((l) => l.includes(`link '${name}'`));
-    const id = line?.match(/\[(\d+)\]/)?.[1];
-    if (id) {
-      return `Let's think step-by-step. The page shows the link '${name}', which leads to the next site. In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
-    }
-  }
-  return "Let's think step-by-step. Nothing here leads on. In summary, the next action I will perform is ```stop [no route]```";
-}
 
 describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 240_000 }, () => {
   let ext;
@@ -43,23 +27,31 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
   let popup;
   let worker;
 
+  let options;
+  /** This file's API key: distinctive, so finding it anywhere is no coincidence. */
+  const SECRET = `sk-hopbench-run-secret-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
   const modelRequests = () => fake.requests.filter((r) => r.api === 'openai');
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
-    fake = await startFakeProviders();
+    fake = await startFakeProviders({ apiKey: SECRET });
     ext = await launchExtension();
     popup = await ext.openExtensionPage('popup.html');
     worker = await workerControl(popup);
     await sendOk(popup, 'saveSettings', {
       settings: {
-        model: { provider: 'openai', base_url: fake.baseUrl('openai'), model: 'fake-agent', api_key: FAKE_KEY, temperature: 0, max_tokens: 512 },
+        model: { provider: 'openai', base_url: fake.baseUrl('openai'), model: 'fake-agent', temperature: 0, max_tokens: 512 },
         max_tries: 2,
         call_timeout_ms: 120_000,
       },
       // Screenshots go to the model as images and into the trajectory as media.
       observation: { mode: 'text+screenshot' },
     });
+    // The key is typed on the options page, as a person does.
+    options = await ext.openExtensionPage('options.html');
+    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await saveOptions(options, { apiKey: SECRET });
   });
 
   after(async () => {
@@ -69,7 +61,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     await sites?.close();
   });
 
-  test('run from the popup: PASS, hops at steps 1, 2, 3, tokens counted, no key anywhere', async () => {
+  test('run from the popup: PASS, hops at steps 1, 2, 3, tokens counted', async () => {
     fake.reset();
     fake.script(...ROUTE.map(() => ({ text: playAgent, usage: { input_tokens: 100, output_tokens: 20 } })));
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { reference: false }), agent: 'model' });
@@ -80,7 +72,6 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.equal(run.provider, 'openai');
     assert.deepEqual(run.tokens, { input: 300, output: 60 });
     assert.equal(modelRequests().length, 3);
-    assert.ok(modelRequests().every((r) => r.headers.authorization === `Bearer ${FAKE_KEY}`));
 
     const { steps } = await sendOk(popup, 'getRun', { runId, withSteps: true });
     assert.deepEqual(steps.map((s) => s.step), [1, 2, 3]);
@@ -99,11 +90,56 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
       assert.match(media.dataUrl, /^data:image\/png;base64,iVBORw0KGgo/);
     }
     assert.equal(trajectory.settings.agent.model.base_url, fake.baseUrl('openai'));
-    assert.doesNotMatch(JSON.stringify(trajectory), new RegExp(FAKE_KEY));
-    assert.doesNotMatch(JSON.stringify(steps), new RegExp(FAKE_KEY));
-    const pageStorage = await popup.evaluate(async () => JSON.stringify(await chrome.storage.session.get(null)));
-    assert.doesNotMatch(pageStorage, new RegExp(FAKE_KEY));
+    await assertKeyOnlyInAuthHeader(runId, { trajectory, steps });
   });
+
+  /** After a run: the key went out in the header, and appears nowhere else. */
+  async function assertKeyOnlyInAuthHeader(runId, { trajectory, steps }) {
+    const requests = modelRequests();
+    assert.ok(requests.length > 0);
+    assert.ok(requests.every((r) => r.headers.authorization === `Bearer ${SECRET}`), 'each call sent the saved key');
+
+    const panel = await ext.openExtensionPage(`sidepanel.html?run=${runId}`);
+    await panel.waitForFunction(() => document.getElementById('status').textContent === 'Run finished.');
+    const runsList = await ext.openExtensionPage('runs.html');
+    await runsList.waitForSelector(`tr[data-run-id="${runId}"]`);
+    const runPage = await ext.openExtensionPage(`runs.html?run=${runId}`);
+    await runPage.waitForSelector('.run .steps');
+    const file = await downloadedText(runPage, '#detail-export');
+    assert.match(file.name, /^hopbench-run-.*\.json$/);
+    assert.deepEqual(JSON.parse(file.text).steps.map((s) => s.step), trajectory.steps.map((s) => s.step), 'the real file');
+
+    // The scan must be able to see the key where it is kept, and see both consoles.
+    const storage = await storageDump(popup);
+    assert.ok(storage.settingsAgent.includes(SECRET), 'the key is saved where the scan reads');
+    await ext.worker.evaluate(() => console.log('console probe: worker'));
+    await panel.evaluate(() => console.log('console probe: side panel'));
+    await panel.waitForTimeout(200);
+    const consoleText = ext.consoleMessages.map((m) => `[${m.source} ${m.kind}] ${m.text}`).join('\n');
+    assert.match(consoleText, /\[service-worker log\] console probe: worker/);
+    assert.match(consoleText, /\[page log\] console probe: side panel/);
+
+    const places = {
+      'popup DOM': await pageText(popup),
+      'options page DOM': await pageText(options),
+      'side panel DOM': await pageText(panel),
+      'runs page DOM': await pageText(runsList),
+      'run page DOM': await pageText(runPage),
+      'console messages (worker and pages)': consoleText,
+      'GET_RUN steps': JSON.stringify(steps),
+      'EXPORT_RUN trajectory': JSON.stringify(trajectory),
+      'downloaded trajectory file': file.text,
+      'chrome.storage.session': storage.session,
+      'chrome.storage.local (settings.agent aside)': storage.local,
+      IndexedDB: storage.indexedDb,
+      'request bodies and URLs': requests.map((r) => `${r.path}\n${JSON.stringify(r.body)}`).join('\n'),
+      'request headers but authorization': requests
+        .map((r) => JSON.stringify({ ...r.headers, authorization: undefined }))
+        .join('\n'),
+    };
+    assert.deepEqual(placesHolding(SECRET, places), [], 'the key leaked into these places');
+    for (const page of [panel, runsList, runPage]) await page.close();
+  }
 
   test('Stop during a model call cancels it and ends the run as stopped', async () => {
     fake.reset();

@@ -23,7 +23,8 @@ fn three_failed_calls_in_a_row_stop_the_run_early() {
     assert_eq!(cause, FinishCause::EarlyStop);
     assert_eq!(
         reason,
-        "Early stop: the last 3 outputs could not be parsed as an action"
+        "Early stop: the last 3 steps gave no action \
+         (the last: the model call failed (server): HTTP 503)"
     );
     assert_eq!(answer, None);
 }
@@ -126,6 +127,7 @@ fn stop_requested_records_a_started_step_then_finishes() {
             cause: FinishCause::Stopped,
             reason,
             answer: None,
+            hint: None,
         }] => {
             assert_eq!(
                 record.note.as_deref(),
@@ -155,4 +157,76 @@ fn stop_requested_before_any_observation_records_nothing() {
         }]
     ));
     assert_eq!(agent.steps_recorded(), 0);
+}
+
+#[test]
+fn a_model_that_cannot_be_used_ends_the_run_at_once_with_the_hint() {
+    for kind in ["network", "auth", "not_found", "origin_rejected", "config"] {
+        let run = run(Script::new(
+            vec![TOKYO_PAGE],
+            vec![Say::FailWith(kind), reply("```click [12]```")],
+        ));
+        assert_eq!(
+            run.kinds(),
+            ["observe", "call_model", "record", "finish"],
+            "{kind}"
+        );
+        let record = run.records()[0];
+        assert_eq!(
+            record.note.as_deref(),
+            Some(format!("the model call failed ({kind}): {kind} failure").as_str())
+        );
+        match run.commands.last() {
+            Some(Command::Finish {
+                cause: FinishCause::ModelUnavailable,
+                reason,
+                answer: None,
+                hint: Some(hint),
+            }) => {
+                assert_eq!(
+                    reason,
+                    &format!(
+                        "the run cannot go on: the model call failed ({kind}): {kind} failure"
+                    )
+                );
+                assert_eq!(hint, &format!("what to do about {kind}"));
+            }
+            other => panic!("{kind}: expected a finish with a hint, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn failures_about_one_call_are_no_op_steps_and_the_run_goes_on() {
+    for kind in [
+        "bad_request",
+        "malformed",
+        "empty",
+        "rate_limited",
+        "timeout",
+    ] {
+        let run = run(Script::new(
+            vec![TOKYO_PAGE],
+            vec![Say::FailWith(kind), reply("```stop [Tokyo]```")],
+        ));
+        assert_eq!(run.records().len(), 2, "{kind}");
+        assert_eq!(run.records()[0].action, None);
+        assert_eq!(run.finish().0, FinishCause::Answered, "{kind}");
+    }
+}
+
+#[test]
+fn the_early_stop_for_steps_without_an_action_quotes_the_last_reason() {
+    let run = run(Script::new(
+        vec![TOKYO_PAGE],
+        vec![Say::Fail, Say::Fail, reply("I am not sure.")],
+    ));
+    let (cause, reason, _) = run.finish();
+    assert_eq!(cause, FinishCause::EarlyStop);
+    assert!(
+        reason.starts_with(
+            "Early stop: the last 3 steps gave no action (the last: malformed reply: "
+        ),
+        "{reason}"
+    );
 }

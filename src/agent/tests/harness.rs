@@ -11,6 +11,7 @@ use crate::agent::{
     Agent, AgentConfig, AgentEvent, Command, FinishCause, ModelFailure, StepRecord,
 };
 use crate::evaluator::Progress;
+use crate::judge::Judgement;
 use crate::model::{ModelReply, ModelRequest, Usage};
 
 pub const TOKYO_PAGE: &str = "Tab 0 (current): Red towers - Wiki
@@ -42,6 +43,39 @@ pub fn task_json(reference_trajectory: &[&str]) -> String {
     .to_string()
 }
 
+/// The same task whose answer is checked by a judge: a fuzzy final answer.
+pub fn fuzzy_task_json(reference_trajectory: &[&str]) -> String {
+    let mut task: Value = serde_json::from_str(&task_json(reference_trajectory)).unwrap();
+    task["final_answer"] = json!({"condition": {"fuzzy_match": ["Tokyo"]}, "required": true});
+    task.to_string()
+}
+
+/// A judge that says yes to every answer mentioning Tokyo, with some usage.
+pub fn tokyo_judge(answer: &str, with_model: bool) -> Vec<Judgement> {
+    let request = crate::judge::JudgeRequest {
+        answer: answer.to_string(),
+        reference: "Tokyo".to_string(),
+    };
+    if !with_model {
+        return vec![Judgement::by_containment(&request)];
+    }
+    let says = if answer.contains("Tokyo") {
+        "Yes"
+    } else {
+        "No"
+    };
+    let usage = Usage {
+        input_tokens: 80,
+        output_tokens: 1,
+    };
+    vec![Judgement::from_reply(
+        &request,
+        "openai judge-1",
+        says,
+        usage,
+    )]
+}
+
 pub fn config() -> AgentConfig {
     AgentConfig {
         max_steps: 10,
@@ -53,7 +87,10 @@ pub fn config() -> AgentConfig {
 #[derive(Debug, Clone)]
 pub enum Say {
     Reply(String),
+    /// The model client gave up with a `server` error after 4 tries.
     Fail,
+    /// The model client failed with this kind (a hint included), after one try.
+    FailWith(&'static str),
 }
 
 pub fn reply(text: &str) -> Say {
@@ -73,11 +110,15 @@ pub fn ok() -> ActOutcome {
     }
 }
 
+/// What the fake judge answers for `(answer, with_model)`.
+pub type JudgeFn = Box<dyn FnMut(&str, bool) -> Vec<Judgement>>;
+
 pub struct Script {
     /// The page observed at step k is `pages[k - 1]`, the last one repeating.
     pub pages: Vec<&'static str>,
     pub replies: VecDeque<Say>,
     pub act: Box<dyn FnMut(&str) -> ActOutcome>,
+    pub judge: JudgeFn,
 }
 
 impl Script {
@@ -86,7 +127,13 @@ impl Script {
             pages,
             replies: replies.into(),
             act: Box::new(|_| ok()),
+            judge: Box::new(|_, _| Vec::new()),
         }
+    }
+
+    pub fn judging(mut self, judge: impl FnMut(&str, bool) -> Vec<Judgement> + 'static) -> Script {
+        self.judge = Box::new(judge);
+        self
     }
 
     pub fn acting(mut self, act: impl FnMut(&str) -> ActOutcome + 'static) -> Script {
@@ -109,6 +156,7 @@ impl Run {
             .map(|c| match c {
                 Command::Observe { .. } => "observe",
                 Command::CallModel { .. } => "call_model",
+                Command::Judge { .. } => "judge",
                 Command::Act { .. } => "act",
                 Command::Record { .. } => "record",
                 Command::Finish { .. } => "finish",
@@ -163,6 +211,7 @@ impl Run {
                 cause,
                 reason,
                 answer,
+                ..
             }) => (*cause, reason.as_str(), answer.as_deref()),
             other => panic!("the run should end with finish, got {other:?}"),
         }
@@ -236,6 +285,15 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                 },
                 attempts: vec![json!({"kind": "rate_limited", "message": "429", "delay_ms": 500})],
             },
+            Some(Say::FailWith(kind)) => AgentEvent::ModelFailed {
+                step: *step,
+                error: ModelFailure {
+                    kind: kind.into(),
+                    message: format!("{kind} failure"),
+                    hint: Some(format!("what to do about {kind}")),
+                },
+                attempts: vec![json!({"kind": kind, "message": "x", "delay_ms": null})],
+            },
             Some(Say::Fail) | None => AgentEvent::ModelFailed {
                 step: *step,
                 error: ModelFailure {
@@ -249,7 +307,17 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                 ],
             },
         }),
-        Command::Act { step, action_text } => {
+        Command::Judge {
+            step,
+            answer,
+            with_model,
+        } => Some(AgentEvent::Judged {
+            step: *step,
+            judgements: (script.judge)(answer, *with_model),
+        }),
+        Command::Act {
+            step, action_text, ..
+        } => {
             let outcome = (script.act)(action_text);
             let effect: Value = match outcome.error {
                 Some(_) => Value::Null,

@@ -8,6 +8,7 @@
 
 mod endings;
 mod harness;
+mod judging;
 mod replay;
 mod resume;
 mod runs;

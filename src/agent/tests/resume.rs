@@ -15,6 +15,8 @@ enum Turn {
     Scroll,
     Malformed,
     Fail,
+    /// A failure that ends the run (the server cannot be reached).
+    Unreachable,
     Stop,
 }
 
@@ -27,6 +29,7 @@ fn say(turn: &Turn) -> Say {
         Turn::Scroll => reply("```scroll [down]```"),
         Turn::Malformed => reply("I am not sure what to do."),
         Turn::Fail => Say::Fail,
+        Turn::Unreachable => Say::FailWith("network"),
         Turn::Stop => reply("```stop [Tokyo]```"),
     }
 }
@@ -38,10 +41,12 @@ fn turn() -> impl Strategy<Value = Turn> {
         Just(Turn::Scroll),
         Just(Turn::Malformed),
         Just(Turn::Fail),
+        Just(Turn::Unreachable),
         Just(Turn::Stop),
     ]
 }
 
+/// `judged`: the task's answer goes through the judge (a fuzzy final answer).
 fn script(turns: &[Turn], end_on_act: Option<usize>) -> Script {
     let mut acts = 0;
     Script::new(
@@ -55,14 +60,25 @@ fn script(turns: &[Turn], end_on_act: Option<usize>) -> Script {
             at_end: Some(acts) == end_on_act,
         }
     })
+    .judging(tokyo_judge)
 }
 
-fn both_ways(turns: &[Turn], end_on_act: Option<usize>, max_steps: u32) -> (Run, Run) {
+fn both_ways(
+    turns: &[Turn],
+    end_on_act: Option<usize>,
+    max_steps: u32,
+    judged: bool,
+) -> (Run, Run) {
     let config = AgentConfig {
         max_steps,
         ..config()
     };
-    let (agent, first) = start(&task_json(&[]), config);
+    let task = if judged {
+        fuzzy_task_json(&[])
+    } else {
+        task_json(&[])
+    };
+    let (agent, first) = start(&task, config);
     let plain = drive(
         agent.clone(),
         first.clone(),
@@ -106,10 +122,13 @@ fn a_resumed_run_with_duplicated_events_matches_an_undisturbed_one() {
         Turn::Scroll,
         Turn::Stop,
     ];
-    let (plain, resumed) = both_ways(&turns, None, 30);
-    check(&plain, &resumed);
-    assert_eq!(plain.records().len(), 6);
-    assert!(resumed.ignored > 0);
+    for judged in [false, true] {
+        let (plain, resumed) = both_ways(&turns, None, 30, judged);
+        check(&plain, &resumed);
+        assert_eq!(plain.records().len(), 6);
+        assert!(resumed.ignored > 0);
+        assert_eq!(plain.kinds().contains(&"judge"), judged);
+    }
 }
 
 proptest! {
@@ -120,8 +139,9 @@ proptest! {
         turns in prop::collection::vec(turn(), 0..12),
         end_on_act in prop::option::of(1usize..6),
         max_steps in 1u32..10,
+        judged in any::<bool>(),
     ) {
-        let (plain, resumed) = both_ways(&turns, end_on_act, max_steps);
+        let (plain, resumed) = both_ways(&turns, end_on_act, max_steps, judged);
         check(&plain, &resumed);
         prop_assert!(plain.records().len() <= max_steps as usize);
     }

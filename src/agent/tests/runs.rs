@@ -233,7 +233,7 @@ fn a_failed_model_call_is_a_recorded_no_op_step() {
     );
     assert_eq!(
         failed.note.as_deref(),
-        Some("the model call failed after its retries (server): HTTP 503")
+        Some("the model call failed (server): HTTP 503")
     );
     assert!(
         !run.user_turns()[1].contains("FEEDBACK"),

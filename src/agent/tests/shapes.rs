@@ -52,6 +52,7 @@ fn commands_and_records_have_the_documented_fields() {
         keys(&record["record"]),
         [
             "action",
+            "judgements",
             "model_error",
             "note",
             "observation",

@@ -133,3 +133,41 @@ fn the_key_is_scrubbed_from_anything_a_server_echoes() {
         );
     }
 }
+
+#[test]
+fn only_failures_of_the_settings_or_the_server_end_a_run() {
+    use crate::provider::ErrorKind::*;
+    let ending: Vec<_> = [
+        RateLimited,
+        Server,
+        Timeout,
+        Network,
+        Auth,
+        NotFound,
+        BadRequest,
+        OriginRejected,
+        Malformed,
+        Empty,
+        Cancelled,
+        Config,
+    ]
+    .into_iter()
+    .filter(|k| k.ends_run())
+    .collect();
+    assert_eq!(ending, [Network, Auth, NotFound, OriginRejected, Config]);
+}
+
+#[test]
+fn kinds_are_found_by_their_json_name() {
+    use crate::provider::ErrorKind;
+    assert_eq!(
+        ErrorKind::from_name("rate_limited"),
+        Some(ErrorKind::RateLimited)
+    );
+    assert_eq!(
+        ErrorKind::from_name("origin_rejected"),
+        Some(ErrorKind::OriginRejected)
+    );
+    assert_eq!(ErrorKind::from_name("RateLimited"), None);
+    assert_eq!(ErrorKind::from_name(""), None);
+}
