@@ -165,8 +165,9 @@ fn start_reference_and_goto_urls_point_into_the_sandbox() {
     }
 }
 
-/// The run driver ends a run as soon as every hop is done, before any later `stop`;
-/// an answer check that is not itself the last hop would never see an answer.
+/// The suite's convention (docs/task-authoring.md): a question's answer is the last hop,
+/// as producing the asked information is a hop in MMInA, and `final_answer` repeats the
+/// same check so the verdict's answer score agrees with the hop queue.
 #[test]
 fn a_required_answer_is_also_the_last_hop() {
     for (_, task) in suite() {
