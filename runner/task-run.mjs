@@ -20,6 +20,12 @@ const STOP_GRACE_MS = 5_000;
 export async function runTask(driver, task, { overrides, timeoutMs, onProgress }) {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
+  // Replay without a reference trajectory can never start: say that, rather than
+  // whatever the start URL check would find first.
+  if (overrides.provider === 'replay' && task.referenceSteps === 0) {
+    const error = `task ${task.id} has no reference_trajectory; replay needs one (use a model provider for this task)`;
+    return { line: resultLine({ task, error, elapsedMs: elapsed() }), trajectory: null, exportError: null };
+  }
   const unreachable = await unreachableStart(task.startUrls);
   if (unreachable) {
     return { line: resultLine({ task, error: unreachable, elapsedMs: elapsed() }), trajectory: null, exportError: null };

@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { UsageError } from './args.mjs';
 
 /**
- * @typedef {{ file: string, fileName: string, id: string, hops: number, startUrls: string[] }} TaskEntry
+ * @typedef {{ file: string, fileName: string, id: string, hops: number, startUrls: string[],
+ *   referenceSteps: number }} TaskEntry
  * @returns {{ tasks: TaskEntry[], bad: {file: string, error: string}[] }}
  */
 export function listTasks(bin, path) {
@@ -22,7 +23,7 @@ export function listTasks(bin, path) {
     if (line.error) bad.push({ file: line.file, error: line.error });
     else {
       tasks.push({
-        file: line.file, fileName: line.file_name, id: line.id, hops: line.hops, startUrls: line.start_urls ?? [],
+        file: line.file, fileName: line.file_name, id: line.id, hops: line.hops, startUrls: line.start_urls ?? [], referenceSteps: line.reference_steps ?? 0,
       });
     }
   }

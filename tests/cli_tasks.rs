@@ -62,6 +62,32 @@ fn a_folder_lists_ids_hops_and_the_file_name_to_send() {
     );
 }
 
+/// The runner refuses replay for a task without reference steps before touching the
+/// network, so the count must be right for both kinds of task.
+#[test]
+fn reference_steps_are_counted() {
+    let dir = std::env::temp_dir().join(format!("hopbench-cli-tasks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let with = dir.join("with.json");
+    std::fs::write(
+        &with,
+        r#"{"id": "r", "intent": "i", "start_urls": ["http://127.0.0.1:8600/"],
+            "hops": [{"condition": {"kind": "url", "part": "path", "op": "contains", "value": "x"}}],
+            "reference_trajectory": ["click {link 'X'}", "stop [done]"]}"#,
+    )
+    .unwrap();
+    let out = tasks(&[
+        with.to_str().unwrap(),
+        "tests/fixtures/mmina/shopping/1.json",
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let counts: Vec<u64> = lines(&out)
+        .iter()
+        .map(|l| l["reference_steps"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [2, 0]);
+}
+
 #[test]
 fn a_bad_file_is_a_line_with_its_error_and_exit_status_1() {
     let out = tasks(&[

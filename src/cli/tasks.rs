@@ -27,6 +27,9 @@ struct Line<'a> {
     /// Where the task starts (for people reading the list; the runner sends the file).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     start_urls: Vec<String>,
+    /// How many reference steps the task carries: the replay agent needs at least one,
+    /// and the runner says so before it tries the start URLs.
+    reference_steps: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -70,6 +73,7 @@ fn describe(file: &Path) -> Line<'_> {
         id: None,
         hops: None,
         start_urls: Vec::new(),
+        reference_steps: 0,
         error: None,
     };
     match std::fs::read_to_string(file) {
@@ -82,6 +86,7 @@ fn describe(file: &Path) -> Line<'_> {
                     line.id = Some(task.id);
                     line.hops = Some(task.hops.len());
                     line.start_urls = task.start_urls;
+                    line.reference_steps = task.reference_trajectory.len();
                 }
                 // The importer named the short name; the person wants the real path.
                 Err(e) => {
