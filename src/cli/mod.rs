@@ -11,6 +11,7 @@ mod validate;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 /// Exit status for success, a bad input file, and a usage error.
 pub const EXIT_OK: u8 = 0;
@@ -145,4 +146,23 @@ fn run_sandbox(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
 fn help(_args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
     writeln!(out, "{}", usage())?;
     Ok(EXIT_OK)
+}
+
+/// The task files or folders given to `validate` or `tasks`, all checked before the
+/// command prints anything, so a typo is not buried in output.
+fn task_paths(command: &'static str, args: &[OsString]) -> Result<Vec<PathBuf>, CliError> {
+    let usage = |message: String| CliError::Usage { command, message };
+    if args.is_empty() {
+        return Err(usage("give at least one task file or folder".to_string()));
+    }
+    let paths: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
+    for path in &paths {
+        if path.to_string_lossy().starts_with("--") {
+            return Err(usage(format!("unknown option {}", path.display())));
+        }
+        if !path.exists() {
+            return Err(usage(format!("path does not exist: {}", path.display())));
+        }
+    }
+    Ok(paths)
 }

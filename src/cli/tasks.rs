@@ -3,12 +3,12 @@
 //! `file_name` to the extension, whose copy of the core imports it again: both see the
 //! same text and name, so both derive the same task id.
 
-use super::{CliError, EXIT_FAILED, EXIT_OK};
+use super::{task_paths, CliError, EXIT_FAILED, EXIT_OK};
 use crate::import::{import_str, task_files};
 use serde::Serialize;
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const NAME: &str = "tasks";
 
@@ -35,21 +35,7 @@ struct Line<'a> {
 }
 
 pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
-    if args.is_empty() {
-        return Err(usage_error("give at least one task file or folder"));
-    }
-    let paths: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
-    for path in &paths {
-        if path.to_string_lossy().starts_with("--") {
-            return Err(usage_error(&format!("unknown option {}", path.display())));
-        }
-        if !path.exists() {
-            return Err(usage_error(&format!(
-                "path does not exist: {}",
-                path.display()
-            )));
-        }
-    }
+    let paths = task_paths(NAME, args)?;
     let mut failed = false;
     for path in &paths {
         let files = task_files(path).map_err(|e| CliError::Runtime(e.to_string()))?;
@@ -114,12 +100,5 @@ fn short_name(file: &Path) -> String {
         (Some(p), Some(n)) => format!("{p}/{n}"),
         (None, Some(n)) => n,
         _ => file.display().to_string(),
-    }
-}
-
-fn usage_error(message: &str) -> CliError {
-    CliError::Usage {
-        command: NAME,
-        message: message.to_string(),
     }
 }

@@ -1,30 +1,15 @@
 //! `hopbench validate PATH...`: import every task file and report per file and field.
 
-use super::{CliError, EXIT_FAILED, EXIT_OK};
+use super::{task_paths, CliError, EXIT_FAILED, EXIT_OK};
 use crate::import::{import_path, FileResult, ImportError};
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const NAME: &str = "validate";
 
 pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
-    if args.is_empty() {
-        return Err(usage_error("give at least one task file or folder"));
-    }
-    let paths: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
-    // Check every path before printing anything, so a typo is not buried in output.
-    for path in &paths {
-        if path.to_string_lossy().starts_with("--") {
-            return Err(usage_error(&format!("unknown option {}", path.display())));
-        }
-        if !path.exists() {
-            return Err(usage_error(&format!(
-                "path does not exist: {}",
-                path.display()
-            )));
-        }
-    }
+    let paths = task_paths(NAME, args)?;
     let (mut ok, mut failed) = (0usize, 0usize);
     for path in &paths {
         match import_path(path) {
@@ -55,13 +40,6 @@ pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError
         if total == 1 { "" } else { "s" }
     )?;
     Ok(if failed == 0 { EXIT_OK } else { EXIT_FAILED })
-}
-
-fn usage_error(message: &str) -> CliError {
-    CliError::Usage {
-        command: NAME,
-        message: message.to_string(),
-    }
 }
 
 /// Prints one file's lines; true when it imported.
