@@ -4,30 +4,13 @@
 // any file of the run folder. Tokens reported by the server reach results.jsonl.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { hopbenchBin } from './native.mjs';
-import { repoRoot } from './paths.mjs';
+import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
-
-function runRunner(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
-      env: { ...process.env, HOPBENCH_BIN: hopbenchBin(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 function filesUnder(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -81,7 +64,7 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
     assert.match(result.stdout, /API key: from \$HOPBENCH_TEST_KEY/);
     assert.match(result.stdout, /running 1 with openai fake-model/);
-    const [line] = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const [line] = readLines(join(out, 'results.jsonl'));
     assert.equal(line.verdict, 'PASS', JSON.stringify(line));
     assert.deepEqual(line.tokens, { input: 321, output: 12 });
     assert.deepEqual(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')), {

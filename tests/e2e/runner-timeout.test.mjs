@@ -3,31 +3,12 @@
 // runs. Also --parallel 2 and --shard on the same small suite.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { hopbenchBin } from './native.mjs';
-import { repoRoot } from './paths.mjs';
+import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
-
-function runRunner(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
-      env: { ...process.env, HOPBENCH_BIN: hopbenchBin() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-const readLines = (file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 describe('per-task timeout, parallel runs and shards', { timeout: 240_000 }, () => {
   let sites;

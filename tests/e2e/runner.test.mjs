@@ -5,32 +5,14 @@
 // task still runs; a re-run skipping what is recorded.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { taskFileStem } from '../../runner/paths.mjs';
-import { hopbenchBin } from './native.mjs';
-import { repoRoot } from './paths.mjs';
+import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
-
-/** Runs the runner; resolves with its exit status and output. */
-function runRunner(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
-      env: { ...process.env, HOPBENCH_BIN: hopbenchBin() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 /** http://127.0.0.1:<port>/ for a port nothing listens on (taken, then released). */
 async function freePortUrl() {
@@ -40,8 +22,6 @@ async function freePortUrl() {
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}/`;
 }
-
-const readLines = (file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 describe('the headless runner', { timeout: 240_000 }, () => {
   let sites;
