@@ -3,15 +3,6 @@
 use super::harness::*;
 use crate::agent::{AgentConfig, AgentEvent, Command, FinishCause};
 
-fn run(script: Script) -> Run {
-    run_with(config(), script)
-}
-
-fn run_with(config: AgentConfig, script: Script) -> Run {
-    let (agent, first) = start(&task_json(&[]), config);
-    drive(agent, first, script, false)
-}
-
 #[test]
 fn three_failed_calls_in_a_row_stop_the_run_early() {
     let run = run(Script::new(

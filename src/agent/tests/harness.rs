@@ -218,6 +218,18 @@ impl Run {
     }
 }
 
+/// A whole run of the plain two-hop task (no reference trajectory) with the default
+/// settings, answered by `script`.
+pub fn run(script: Script) -> Run {
+    run_with(config(), script)
+}
+
+/// As [`run`], with other settings.
+pub fn run_with(config: AgentConfig, script: Script) -> Run {
+    let (agent, first) = start(&task_json(&[]), config);
+    drive(agent, first, script, false)
+}
+
 pub fn start(task: &str, config: AgentConfig) -> (Agent, Vec<Command>) {
     Agent::start(task, "demo.json", config).unwrap()
 }

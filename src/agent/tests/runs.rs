@@ -4,15 +4,6 @@
 use super::harness::*;
 use crate::agent::{AgentConfig, AgentEvent, Command, FinishCause};
 
-fn run(script: Script) -> Run {
-    run_with(config(), script)
-}
-
-fn run_with(config: AgentConfig, script: Script) -> Run {
-    let (agent, first) = start(&task_json(&[]), config);
-    drive(agent, first, script, false)
-}
-
 #[test]
 fn a_stop_answer_acts_then_finishes_with_the_answer() {
     let run = run(Script::new(
