@@ -109,7 +109,11 @@ export function closeSession(sessionId, { keepWindow = false } = {}) {
   });
 }
 
-/** The tabs of a session in session order, with what Chrome knows of each. */
+/**
+ * The tabs of a session in session order, with what Chrome knows of each. A tab whose
+ * first navigation has not committed yet has an empty `url` and its target in
+ * `pendingUrl`; that target is the tab's URL as far as anyone reading the list cares.
+ */
 export async function describeTabs(session) {
   const tabs = await Promise.all(
     session.tabIds.map((tabId) => chrome.tabs.get(tabId).catch(() => null)),
@@ -117,7 +121,7 @@ export async function describeTabs(session) {
   return session.tabIds.map((tabId, index) => ({
     index,
     tabId,
-    url: tabs[index]?.url ?? '',
+    url: tabs[index]?.url || tabs[index]?.pendingUrl || '',
     title: tabs[index]?.title ?? '',
     current: tabId === session.currentTabId,
   }));

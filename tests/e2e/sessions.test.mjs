@@ -2,6 +2,7 @@
 // actions, navigation actions, and that the person's own tabs are never touched.
 
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension } from './harness.mjs';
 import { elementRef, send, sendOk, startSession, waitForPage } from './session-helpers.mjs';
@@ -135,5 +136,42 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
 
   test('nothing logged an error', () => {
     assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});
+
+describe('a session whose start page is still loading', { timeout: 60_000 }, () => {
+  let ext;
+  let popup;
+  let server;
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+
+  before(async () => {
+    // One page answers at once; the other is held until the test lets it go, so its
+    // tab is listed while its navigation has not committed.
+    server = createServer(async (req, res) => {
+      if (req.url === '/slow') await held;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<title>${req.url}</title><p>${req.url}</p>`);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ext = await launchExtension();
+    popup = await ext.openExtensionPage('popup.html');
+  });
+
+  after(async () => {
+    release();
+    await ext?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve());
+  });
+
+  test('lists the URL the tab is loading, not an empty one', async () => {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const { session } = await startSession(popup, [`${base}/fast`, `${base}/slow`]);
+    const { tabs } = await sendOk(popup, 'listSessionTabs', { sessionId: session.id });
+    assert.deepEqual(tabs.map((t) => t.url), [`${base}/fast`, `${base}/slow`]);
+    release();
+    await sendOk(popup, 'endSession', { sessionId: session.id });
   });
 });
