@@ -103,13 +103,7 @@ fn an_action_that_completes_the_last_hop_finishes_the_run() {
 #[test]
 fn stop_requested_records_a_started_step_then_finishes() {
     let (mut agent, _) = start(&task_json(&[]), config());
-    agent.feed(AgentEvent::Observed {
-        step: 1,
-        text: TOKYO_PAGE.into(),
-        url: "http://wiki.test/".into(),
-        images: Vec::new(),
-        screenshot: None,
-    });
+    agent.feed(observed(1, TOKYO_PAGE, "http://wiki.test/"));
     let fed = agent.feed(AgentEvent::StopRequested {
         reason: "the person pressed Stop".into(),
     });

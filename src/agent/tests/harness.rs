@@ -273,17 +273,26 @@ pub fn reload(agent: &Agent) -> Agent {
 }
 
 /// The event a real driver would feed back for `command`.
+/// A text-only observation of `text` at `url`, as the glue reports one.
+pub fn observed(step: u32, text: &str, url: &str) -> AgentEvent {
+    AgentEvent::Observed {
+        step,
+        text: text.to_string(),
+        url: url.to_string(),
+        images: Vec::new(),
+        screenshot: None,
+    }
+}
+
 fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
     match command {
         Command::Observe { step, .. } => {
             let index = (*step as usize - 1).min(script.pages.len() - 1);
-            Some(AgentEvent::Observed {
-                step: *step,
-                text: script.pages[index].to_string(),
-                url: format!("http://site.test/page{step}"),
-                images: Vec::new(),
-                screenshot: None,
-            })
+            Some(observed(
+                *step,
+                script.pages[index],
+                &format!("http://site.test/page{step}"),
+            ))
         }
         Command::CallModel { step, .. } => Some(match script.replies.pop_front() {
             Some(Say::Reply(text)) => AgentEvent::ModelReplied {

@@ -142,13 +142,7 @@ fn with_every_hop_done_a_task_wanting_its_final_answer_goes_on_until_it_is_given
 #[test]
 fn stop_requested_while_judging_records_the_step_with_its_stop() {
     let (mut agent, _) = start(&fuzzy_task_json(&[]), config());
-    agent.feed(AgentEvent::Observed {
-        step: 1,
-        text: TOKYO_PAGE.into(),
-        url: "http://wiki.test/".into(),
-        images: Vec::new(),
-        screenshot: None,
-    });
+    agent.feed(observed(1, TOKYO_PAGE, "http://wiki.test/"));
     let fed = agent.feed(AgentEvent::ModelReplied {
         step: 1,
         reply: crate::model::ModelReply {
