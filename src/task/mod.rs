@@ -58,9 +58,23 @@ pub struct Hop {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub condition: Condition,
+    /// The event that completes this hop is then checked against the next hop too.
+    /// Off by default, so one page never counts for two hops; MMInA's Wikipedia hop
+    /// sets it because that hop is completed by arriving at the next hop's site.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pass_event_on: bool,
 }
 
 impl Hop {
+    /// A hop whose completing event is not passed on (the usual case).
+    pub fn new(description: Option<String>, condition: Condition) -> Self {
+        Hop {
+            description,
+            condition,
+            pass_event_on: false,
+        }
+    }
+
     pub fn label(&self) -> String {
         self.description
             .clone()
