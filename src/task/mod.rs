@@ -3,6 +3,7 @@
 //! The JSON Schema is `schema/task.schema.json`; README's "Task format" explains it.
 
 mod load;
+mod overview;
 mod reference;
 mod validate;
 
@@ -10,6 +11,7 @@ mod validate;
 mod tests;
 
 pub use load::{parse_task, TaskError};
+pub use overview::{overview_from_text, Site, TaskOverview};
 pub use reference::{ElementTarget, ReferenceError, ReferenceStep};
 
 use crate::condition::{AnswerCondition, Condition};
