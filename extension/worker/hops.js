@@ -44,7 +44,10 @@ async function feedTracker(sessionId, entry, feed, tracker = undefined) {
   tracker ??= await readTracker(sessionId);
   const fed = feed(tracker.state);
   tracker.state = fed.state;
-  tracker.log.push({ ...entry, completedHop: fed.outcome.completed_hop ?? null });
+  // completedHops: every hop this event completed (a Kiwix hop passes its page on to
+  // the next hop, so one event can complete two); completedHop: the last of them.
+  const completedHops = fed.outcome.completed_hops ?? [];
+  tracker.log.push({ ...entry, completedHop: fed.outcome.completed_hop ?? null, completedHops });
   await chrome.storage.session.set({ [HOPS_KEY(sessionId)]: tracker });
   return fed;
 }
@@ -59,7 +62,7 @@ export async function verdictOf(core, sessionId) {
 
 /**
  * Every event fed so far: `[{kind, step, timeMs, tab?, url?, change?, text?,
- * completedHop}]`; `change` says how a navigation's URL came: 'load', 'history'
+ * completedHop, completedHops}]`; `change` says how a navigation's URL came: 'load', 'history'
  * (pushState/replaceState) or 'fragment'.
  */
 export async function eventLogOf(sessionId) {
