@@ -20,6 +20,8 @@ mod record;
 mod replay;
 mod state;
 mod steps;
+mod to_reference;
+mod words;
 
 pub use commands::{Command, FinishCause};
 pub use config::{AgentConfig, ObservationMode, PromptStyle};
@@ -33,6 +35,10 @@ pub use record::{
     StepRecord, Tokens,
 };
 pub use state::{Agent, Phase};
+pub use to_reference::{
+    reference_step, reference_trajectory, Converted, RecordedStep, StepProblem,
+};
+pub use words::{action_in_words, role_and_name, ActionWords};
 
 #[cfg(test)]
 mod tests;

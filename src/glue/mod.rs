@@ -15,6 +15,7 @@ mod judge;
 mod observation;
 mod panic_hook;
 mod provider;
+mod recording;
 
 pub use action::{canonical_action, parse_action};
 pub use agent::{agent_feed, agent_start};
@@ -27,6 +28,7 @@ pub use hops::{
 pub use judge::{judge_containment, judge_outcome, judge_prompt};
 pub use observation::{observe, resolve_element};
 pub use provider::{model_call, test_connection};
+pub use recording::{action_words, element_id, reference_of};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -85,6 +85,15 @@ impl IdRegistry {
         id
     }
 
+    /// The id an element already has, without giving it one (a person's input is
+    /// named by the id the agent saw, never by a new one).
+    pub fn id_of(&self, target_id: &Option<String>, backend_node_id: i64) -> Option<u32> {
+        self.by_element
+            .get(target_id)
+            .and_then(|m| m.get(&backend_node_id))
+            .copied()
+    }
+
     pub fn resolve(&self, id: u32) -> Result<ElementRef, RegistryError> {
         self.by_id
             .get(&id)

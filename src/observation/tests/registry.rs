@@ -94,6 +94,17 @@ fn registry_survives_a_json_round_trip() {
 }
 
 #[test]
+fn id_of_reads_an_existing_id_and_never_gives_one() {
+    let mut registry = IdRegistry::default();
+    let a = registry.id_for(&None, 10);
+    let b = registry.id_for(&Some("OOPIF".into()), 10);
+    assert_eq!(registry.id_of(&None, 10), Some(a));
+    assert_eq!(registry.id_of(&Some("OOPIF".into()), 10), Some(b));
+    assert_eq!(registry.id_of(&None, 11), None);
+    assert_eq!(registry.len(), 2, "looking up gave no new id");
+}
+
+#[test]
 fn large_page_is_observed_completely() {
     // 12,000 nodes in 3,000 groups: sanity of the algorithm on benchmark-sized pages
     // (no timing assertion: figures come from ./build.sh bench).

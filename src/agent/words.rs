@@ -1,0 +1,179 @@
+//! Actions in words for people: `click [12]` on an observation where `[12]` is
+//! `link 'Tokyo'` reads "Clicked link 'Tokyo'". The run views show this instead of
+//! the bare action text, whose ids mean nothing without the observation.
+
+use serde::Serialize;
+
+use super::lines::element_text;
+use crate::action::Action;
+
+/// An action as the run views show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActionWords {
+    /// The action's kind (`click`, `type`, ...).
+    pub kind: &'static str,
+    /// The element's role and name as the observation printed them (`link 'Tokyo'`),
+    /// when the action names an element the observation shows.
+    pub element: Option<String>,
+    /// One sentence in the past tense: "Typed "Tokyo" into searchbox 'Search', then
+    /// pressed Enter".
+    pub words: String,
+}
+
+/// The role and name of an observation line's rest (`link 'Tokyo' url: http://x/` →
+/// `link 'Tokyo'`): properties are left out, they are noise in a sentence.
+pub fn role_and_name(line: &str) -> &str {
+    let Some(space) = line.find(' ') else {
+        return line;
+    };
+    match quoted_len(&line[space + 1..]) {
+        Some(len) => &line[..space + 1 + len],
+        None => &line[..space],
+    }
+}
+
+/// The length in bytes of the quoted string (Python `repr` quoting) at the start of
+/// `text`, closing quote included; `None` when `text` does not start with one.
+pub fn quoted_len(text: &str) -> Option<usize> {
+    let quote = text.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let mut escaped = false;
+    for (i, c) in text.char_indices().skip(1) {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == quote {
+            return Some(i + c.len_utf8());
+        }
+    }
+    None
+}
+
+/// Describes `action` as chosen on `observation` (the step's observation text).
+pub fn action_in_words(action: &Action, observation: &str) -> ActionWords {
+    let element_of = |id: u32| element_text(observation, id).map(role_and_name);
+    let named = |id: u32| match element_of(id) {
+        Some(element) => element.to_string(),
+        None => format!("[{id}] (not in the observation)"),
+    };
+    let (element, words) = match action {
+        Action::Click { id } => (element_of(*id), format!("Clicked {}", named(*id))),
+        Action::Hover { id } => (element_of(*id), format!("Hovered over {}", named(*id))),
+        Action::Type {
+            id,
+            text,
+            press_enter,
+        } => {
+            let then = if *press_enter {
+                ", then pressed Enter"
+            } else {
+                ""
+            };
+            (
+                element_of(*id),
+                format!("Typed {text:?} into {}{then}", named(*id)),
+            )
+        }
+        Action::Press { key_comb } => (None, format!("Pressed {key_comb}")),
+        Action::Scroll { direction } => (None, format!("Scrolled {}", direction.as_str())),
+        Action::NewTab => (None, "Opened a new tab".to_string()),
+        Action::TabFocus { index } => (None, format!("Switched to tab {index}")),
+        Action::CloseTab => (None, "Closed the tab".to_string()),
+        Action::Goto { url } => (None, format!("Went to {url}")),
+        Action::GoBack => (None, "Went back".to_string()),
+        Action::GoForward => (None, "Went forward".to_string()),
+        Action::Stop { answer } => (None, stop_words(answer)),
+    };
+    ActionWords {
+        kind: action.kind().name(),
+        element: element.map(str::to_string),
+        words,
+    }
+}
+
+fn stop_words(answer: &str) -> String {
+    match answer {
+        "" => "Stopped without an answer".to_string(),
+        "N/A" => "Stopped: the task cannot be done (N/A)".to_string(),
+        _ => format!("Answered {answer:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests: a panic is the failure report")]
+
+    use super::*;
+
+    const OBSERVATION: &str = "Tab 0 (current): Wiki
+
+[1] RootWebArea 'Wiki' focused: True
+\t[12] link 'Tokyo' url: http://wiki.test/Tokyo
+\t[13] searchbox 'Search'
+\t[14] link \"Rock 'n' roll\"
+\t[15] button 'a \\'b\\' c'";
+
+    fn words(text: &str) -> ActionWords {
+        action_in_words(&Action::parse(text).unwrap(), OBSERVATION)
+    }
+
+    #[test]
+    fn element_actions_name_the_element_without_its_properties() {
+        let click = words("click [12]");
+        assert_eq!(click.words, "Clicked link 'Tokyo'");
+        assert_eq!(click.element.as_deref(), Some("link 'Tokyo'"));
+        assert_eq!(click.kind, "click");
+        assert_eq!(
+            words("hover [14]").words,
+            "Hovered over link \"Rock 'n' roll\""
+        );
+        assert_eq!(words("click [15]").words, "Clicked button 'a \\'b\\' c'");
+        assert_eq!(
+            words("type [13] [Tokyo] [1]").words,
+            "Typed \"Tokyo\" into searchbox 'Search', then pressed Enter"
+        );
+        assert_eq!(
+            words("type [13] [Tokyo] [0]").words,
+            "Typed \"Tokyo\" into searchbox 'Search'"
+        );
+    }
+
+    #[test]
+    fn an_id_the_observation_lacks_is_said_so() {
+        let missing = words("click [99]");
+        assert_eq!(missing.words, "Clicked [99] (not in the observation)");
+        assert_eq!(missing.element, None);
+    }
+
+    #[test]
+    fn other_actions_read_as_sentences() {
+        assert_eq!(words("scroll [down]").words, "Scrolled down");
+        assert_eq!(words("press [Control+k]").words, "Pressed Control+k");
+        assert_eq!(words("new_tab").words, "Opened a new tab");
+        assert_eq!(words("tab_focus [1]").words, "Switched to tab 1");
+        assert_eq!(words("close_tab").words, "Closed the tab");
+        assert_eq!(
+            words("goto [http://x.test/]").words,
+            "Went to http://x.test/"
+        );
+        assert_eq!(words("go_back").words, "Went back");
+        assert_eq!(words("go_forward").words, "Went forward");
+        assert_eq!(words("stop [Tokyo]").words, "Answered \"Tokyo\"");
+        assert_eq!(
+            words("stop [N/A]").words,
+            "Stopped: the task cannot be done (N/A)"
+        );
+        assert_eq!(words("stop []").words, "Stopped without an answer");
+    }
+
+    #[test]
+    fn role_and_name_keeps_quoted_names_whole() {
+        assert_eq!(role_and_name("link 'a b' url: x"), "link 'a b'");
+        assert_eq!(
+            role_and_name("RootWebArea 'W' focused: True"),
+            "RootWebArea 'W'"
+        );
+        assert_eq!(role_and_name("separator"), "separator");
+        assert_eq!(role_and_name("generic orientation: x"), "generic");
+    }
+}
