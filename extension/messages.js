@@ -146,6 +146,8 @@ export const PAGE_TO_WORKER = Object.freeze({
   LIST_RUNS: 'page-to-worker/list-runs',
   EXPORT_RUN: 'page-to-worker/export-run',
   DELETE_RUN: 'page-to-worker/delete-run',
+  PAUSE_RUN: 'page-to-worker/pause-run',
+  GET_MEDIA: 'page-to-worker/get-media',
   // Agent settings and model connection (options page); see the section at the end.
   GET_SETTINGS: 'page-to-worker/get-settings',
   SAVE_SETTINGS: 'page-to-worker/save-settings',
@@ -285,9 +287,14 @@ export function isGetVerdict(msg) {
 //   EXPORT_RUN { ok, trajectory }                (run, task, settings without key,
 //                                                 steps, media as data URLs)
 //   DELETE_RUN { ok, runId }
+//   PAUSE_RUN  { ok, run }                       (Pause on or off; see run-driver.js)
+//   GET_MEDIA  { ok, media: {<mediaId>: dataUrl} } (a run's screenshots, for thumbnails)
 // RunView = { id, taskId, intent, status, step, maxSteps, progress, verdict, error,
-//   startedAt, finishedAt, tokens: {input, output}, reason, provider }, status one of
-//   RUN_STATUSES.
+//   startedAt, finishedAt, tokens: {input, output}, reason, provider, paused, task },
+//   status one of RUN_STATUSES; `paused` null, 'pausing' (asked, the step in progress
+//   finishes first) or 'paused' (held before the next step); `task` = {intent, hops,
+//   sites} for the panel's task card. With `withSteps`, each step has `words`
+//   ({kind, element, words}: the action in words) when it has an action.
 // Pages learn of changes from chrome.storage.onChanged: the worker rewrites
 // `run.<id>` (RUN_RECORD_KEY) after every transition and `runs.current` on START_RUN.
 
@@ -359,6 +366,31 @@ export function isGetRun(msg) {
     msg.type === PAGE_TO_WORKER.GET_RUN &&
     isRunId(msg.runId) &&
     typeof msg.withSteps === 'boolean'
+  );
+}
+
+/** @param {{ runId: string, paused: boolean }} run Pause (true) or Resume (false). */
+export function pauseRun({ runId, paused }) {
+  return { type: PAGE_TO_WORKER.PAUSE_RUN, runId, paused };
+}
+
+export function isPauseRun(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.PAUSE_RUN && isRunId(msg.runId) && typeof msg.paused === 'boolean';
+}
+
+/** @param {{ runId: string, mediaIds: string[] }} request media ids of that run's steps */
+export function getMedia({ runId, mediaIds }) {
+  return { type: PAGE_TO_WORKER.GET_MEDIA, runId, mediaIds };
+}
+
+export function isGetMedia(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.GET_MEDIA &&
+    isRunId(msg.runId) &&
+    Array.isArray(msg.mediaIds) &&
+    msg.mediaIds.length <= 200 &&
+    msg.mediaIds.every((id) => typeof id === 'string' && id.startsWith(`${msg.runId}/`))
   );
 }
 

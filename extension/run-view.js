@@ -1,7 +1,13 @@
-// Renders one run for the side panel and the runs page: its summary, the hop queue
-// (done / current / waiting, with the step that completed each), the steps with the
-// model's reasoning, action and result, and the verdict. Pure DOM building from the
-// GET_RUN reply; the pages decide when to ask for it.
+// Renders one run for the side panel and the runs page: the verdict, the hop queue
+// (done / current / waiting, with the step that completed each), the task (intent,
+// hops, sites), the steps (step-view.js) and the run's details. Pure DOM building from
+// the GET_RUN reply; the pages decide when to ask for it and where each part goes.
+
+import { clockText, outcomeLabel, stepsText } from './run-status.js';
+import { StepList } from './step-view.js';
+import { taskFacts } from './task-picker.js';
+
+export { outcomeLabel };
 
 /** `el('p', {class: 'x'}, 'text', child)`: a small element builder (no innerHTML). */
 export function el(tag, attrs = {}, ...children) {
@@ -19,22 +25,25 @@ export function formatTime(ms) {
   return ms ? new Date(ms).toLocaleString() : '—';
 }
 
-/** "PASS", "FAIL", or the status while there is no verdict yet. */
-export function outcomeLabel(run) {
-  if (run.verdict) return run.verdict.passed ? 'PASS' : 'FAIL';
-  return run.status;
+/** Who ran it, in words: "Replay of the reference trajectory", "You", "openai". */
+export function agentName(provider) {
+  if (provider === 'replay') return 'Replay of the reference trajectory';
+  if (provider === 'human') return 'A person (human session)';
+  return `Model (${provider})`;
 }
 
+/** The run's details as a definition list (each value's `data-field` is its name). */
 export function summary(run) {
   const tokens = run.tokens ? `${run.tokens.input} in / ${run.tokens.output} out` : '—';
+  const duration = run.finishedAt && run.startedAt ? clockText(run.finishedAt - run.startedAt) : null;
   const rows = [
     ['Task', `${run.intent} (${run.taskId})`],
     ['Status', run.status + (run.reason ? `: ${run.reason}` : '')],
-    ['Agent', run.provider],
-    ['Step', `${run.step} of at most ${run.maxSteps}`],
+    ['Agent', agentName(run.provider)],
+    ['Step', run.maxSteps ? `${run.step} of at most ${run.maxSteps}` : stepsText(run.step)],
     ['Tokens', tokens],
     ['Started', formatTime(run.startedAt)],
-    ['Finished', formatTime(run.finishedAt)],
+    ['Finished', formatTime(run.finishedAt) + (duration ? ` (${duration})` : '')],
   ];
   if (run.error) rows.push(['Error', run.error]);
   return el(
@@ -44,17 +53,18 @@ export function summary(run) {
   );
 }
 
+const HOP_MARKS = { done: '✓', current: '▶', waiting: '·' };
+
 /** The hop queue as an ordered list; each item's `data-state` is done, current or waiting. */
 export function hopQueue(progress) {
   if (!progress) return el('p', { class: 'note' }, 'No hop progress yet.');
   const items = progress.hops.map((hop) =>
     el(
       'li',
-      { class: 'hop', dataset: { state: hop.state, step: hop.step ?? '' } },
-      el('span', { class: 'hop-state' }, hop.state),
-      ' ',
+      { class: 'hop', dataset: { state: hop.state, step: hop.step ?? '' }, title: hop.description },
+      el('span', { class: 'hop-state', 'aria-label': hop.state }, HOP_MARKS[hop.state] ?? hop.state),
       el('span', { class: 'hop-description' }, hop.description),
-      hop.state === 'done' ? el('span', { class: 'hop-step' }, ` — step ${hop.step}`) : null,
+      hop.state === 'done' ? el('span', { class: 'hop-step' }, `step ${hop.step}`) : null,
     ),
   );
   return el(
@@ -65,62 +75,18 @@ export function hopQueue(progress) {
   );
 }
 
-export function stepList(steps) {
-  if (steps.length === 0) return el('p', { class: 'note' }, 'No step recorded yet.');
-  return el('ol', { class: 'steps' }, steps.map(stepItem));
-}
-
-const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
-const tries = (n) => (n === 1 ? '1 failed try' : `${n} failed tries`);
-
-/** `rate_limited, retried after 1 s; server`: each failed try and the wait after it. */
-function describeTries(attempts) {
-  return attempts.map((a) => (a.delay_ms == null ? a.kind : `${a.kind}, retried after ${seconds(a.delay_ms)}`)).join('; ');
-}
-
-/**
- * The tries of the step's model call when there was more than one: those before a
- * reply, or all of a call that gave up after several (one failed try is the error).
- */
-function attemptsText(step) {
-  const beforeReply = step.reply?.attempts ?? [];
-  if (beforeReply.length > 0) return `${tries(beforeReply.length)} before the reply: ${describeTries(beforeReply)}`;
-  const failed = step.model_error?.attempts ?? [];
-  if (failed.length > 1) return `${tries(failed.length)}: ${describeTries(failed)}`;
-  return null;
-}
-
 /** One judge verdict: `"Tokyo": yes (judge model openai gpt-4o-mini)`. */
 function judgementText(j) {
   const verdict = j.infers === true ? 'yes' : j.infers === false ? 'no' : `no verdict: ${j.error}`;
   return `${JSON.stringify(j.reference)}: ${verdict} (${j.by})`;
 }
 
-function judgementList(judgements) {
+export function judgementList(judgements) {
   if (!judgements?.length) return null;
   return el(
     'ul',
     { class: 'judgements' },
     judgements.map((j) => el('li', { class: 'judgement', dataset: { infers: String(j.infers) } }, `Judge: ${judgementText(j)}`)),
-  );
-}
-
-function stepItem(step) {
-  const action = step.action?.text ?? '(no action)';
-  const error = step.result?.error ?? step.model_error?.error?.message ?? null;
-  const attempts = attemptsText(step);
-  return el(
-    'li',
-    { class: 'step', dataset: { step: step.step, outcome: error ? 'error' : 'ok' } },
-    el('p', { class: 'step-head' }, el('strong', {}, `Step ${step.step}`), ' ', el('code', { class: 'step-action' }, action)),
-    error ? el('p', { class: 'step-error' }, error) : null,
-    step.note ? el('p', { class: 'step-note' }, step.note) : null,
-    step.model_error?.error?.hint ? el('p', { class: 'step-hint' }, step.model_error.error.hint) : null,
-    attempts ? el('p', { class: 'step-attempts' }, attempts) : null,
-    judgementList(step.judgements),
-    el('p', { class: 'step-url' }, step.observation?.url ?? ''),
-    step.reply ? el('details', {}, el('summary', {}, 'Reasoning'), el('pre', { class: 'step-reply' }, step.reply.text)) : null,
-    step.result?.effect ? el('p', { class: 'step-effect' }, `Result: ${JSON.stringify(step.result.effect)}`) : null,
   );
 }
 
@@ -134,20 +100,46 @@ export function verdictView(run) {
     'div',
     { class: 'verdict', dataset: { outcome: v.passed ? 'pass' : 'fail' } },
     el('p', { class: 'verdict-label' }, v.passed ? 'PASS' : 'FAIL'),
-    el('p', {}, `${v.hops_done} of ${v.hops_total} hops; ${v.reason}`),
-    el('p', {}, answer),
+    el('p', { class: 'verdict-reason' }, `${v.hops_done} of ${v.hops_total} hops; ${v.reason}`),
+    el('p', { class: 'verdict-answer' }, answer),
     judgementList(v.answer?.judgements),
   );
 }
 
-/** The whole run: summary, verdict, hop queue, steps. */
-export function runView(run, steps) {
+/**
+ * The task: its intent folded to two lines (a click unfolds it), then the hop count
+ * and the sites. `task` is the core's overview from GET_RUN.
+ */
+export function taskCard(run) {
+  const intent = run.task?.intent ?? run.intent;
+  const text = el('p', { class: 'intent folded', title: 'Click to unfold', tabindex: 0 }, intent);
+  const toggle = () => text.classList.toggle('folded');
+  text.addEventListener('click', toggle);
+  text.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      toggle();
+    }
+  });
+  return el(
+    'section',
+    { class: 'task-card' },
+    text,
+    run.task ? el('p', { class: 'task-facts note' }, `${taskFacts(run.task)} · ${agentName(run.provider)}`) : null,
+  );
+}
+
+/** The whole run on one page (the runs page): verdict, hops, task, steps, details. */
+export function runView(run, steps, media = new Map()) {
+  const list = new StepList();
+  list.update(steps, media);
   return el(
     'article',
     { class: 'run', dataset: { runId: run.id, status: run.status } },
-    el('section', {}, el('h2', {}, 'Run'), summary(run)),
     el('section', {}, el('h2', {}, 'Verdict'), verdictView(run)),
     el('section', {}, el('h2', {}, 'Hops'), hopQueue(run.progress)),
-    el('section', {}, el('h2', {}, 'Steps'), stepList(steps)),
+    el('section', {}, el('h2', {}, 'Task'), taskCard(run)),
+    el('section', {}, el('h2', {}, 'Steps'), list.root),
+    el('section', {}, el('h2', {}, 'Run'), summary(run)),
   );
 }

@@ -2,7 +2,7 @@
 // one JSON file, delete (steps and media go too).
 
 import { ask } from './ask.js';
-import { deleteRun, errorText, exportRun, getRun, listRuns } from './messages.js';
+import { deleteRun, errorText, exportRun, getMedia, getRun, listRuns } from './messages.js';
 import { el, formatTime, outcomeLabel, runView } from './run-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -81,7 +81,13 @@ async function showDetail(runId) {
   $('list-section').hidden = true;
   $('detail-section').hidden = false;
   const { run, steps } = await ask(getRun({ runId, withSteps: true }));
-  $('detail').replaceChildren(runView(run, steps));
+  const shots = steps.map((s) => s.observation?.screenshot).filter(Boolean);
+  const media = new Map();
+  for (let i = 0; i < shots.length; i += 50) {
+    const reply = await ask(getMedia({ runId, mediaIds: shots.slice(i, i + 50) }));
+    for (const [id, dataUrl] of Object.entries(reply.media)) media.set(id, dataUrl);
+  }
+  $('detail').replaceChildren(runView(run, steps, media));
   showStatus(`Run of ${run.taskId}: ${outcomeLabel(run)}.`);
 }
 

@@ -1,21 +1,39 @@
-// Side panel: the current run (or `?run=ID`), live. The worker rewrites the run's
-// record in chrome.storage.local after every transition and `runs.current` when a run
-// starts; each change triggers one GET_RUN, coalesced while one is in flight.
+// Side panel (also works as a tab, and `?run=ID` shows one run): choose a task and
+// Run it, then follow the run live: status, Pause / Stop, verdict and hop queue in a
+// sticky header, the task, and the step stream. The worker rewrites the run's record
+// in chrome.storage.local after every transition (and `runs.current` when a run
+// starts); each change triggers one GET_RUN, coalesced while one is in flight.
 
 import { ask } from './ask.js';
-import { CURRENT_RUN_KEY, RUN_RECORD_KEY, errorText, getRun, stopRun } from './messages.js';
-import { runView } from './run-view.js';
+import { CURRENT_RUN_KEY, errorText, getMedia, getRun, pauseRun, startRun, stopRun } from './messages.js';
+import { clockText, runStatusText } from './run-status.js';
+import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
+import { StepList } from './step-view.js';
+import { setupTaskPicker } from './task-picker.js';
 
 const $ = (id) => document.getElementById(id);
 const fixedRunId = new URLSearchParams(location.search).get('run');
 
-/** The run shown: fixed by the URL, else the last one started. */
+/** The run last shown, and the one the person put aside with "New run". */
+let shown = null;
+let dismissed = null;
+/** @type {object|null} the last GET_RUN view of the shown run */
+let lastRun = null;
+let stepList = new StepList();
+/** media id → data URL of the screenshots already fetched */
+const media = new Map();
+
+const picker = setupTaskPicker({
+  isBusy: () => lastRun?.status === 'running' && shown !== dismissed,
+  onError: (text) => setupStatus(text, true),
+});
+
+/** The run to show: fixed by the URL, else the last one started. */
 async function shownRunId() {
   if (fixedRunId) return fixedRunId;
   return (await chrome.storage.local.get(CURRENT_RUN_KEY))[CURRENT_RUN_KEY] ?? null;
 }
 
-let shown = null;
 let refreshing = null;
 let again = false;
 
@@ -37,17 +55,81 @@ function refresh() {
 }
 
 async function render() {
-  shown = await shownRunId();
-  if (!shown) {
-    showStatus('No run yet: start one from the hopbench popup.');
-    $('run').replaceChildren();
-    $('stop').disabled = true;
+  const runId = await shownRunId();
+  if (!runId || runId === dismissed) {
+    showSetup();
     return;
   }
-  const { run, steps } = await ask(getRun({ runId: shown, withSteps: true }));
-  $('run').replaceChildren(runView(run, steps));
-  $('stop').disabled = run.status !== 'running';
-  showStatus(run.status === 'running' ? `Running step ${run.step + 1}…` : `Run ${run.status}.`);
+  const { run, steps } = await ask(getRun({ runId, withSteps: true }));
+  if (runId !== shown) {
+    shown = runId;
+    stepList = new StepList();
+    $('run-slot').replaceChildren(
+      el('div', { class: 'task-slot' }),
+      el('h2', {}, 'Steps'),
+      stepList.root,
+      el('details', { class: 'run-details' }, el('summary', {}, 'Details'), el('div', { class: 'summary-slot' })),
+    );
+  }
+  lastRun = run;
+  $('setup').hidden = true;
+  $('run-slot').hidden = false;
+  const atBottom = isScrolledToBottom();
+  // While running, the status line says so; the verdict takes its place at the end.
+  $('verdict-slot').replaceChildren(...(run.status === 'running' ? [] : [verdictView(run)]));
+  $('hops-slot').replaceChildren(hopQueue(run.progress));
+  $('run-slot').querySelector('.task-slot').replaceChildren(taskCard(run));
+  $('run-slot').querySelector('.summary-slot').replaceChildren(summary(run));
+  stepList.update(steps, media);
+  if (atBottom && run.status === 'running') window.scrollTo({ top: document.body.scrollHeight });
+  showControls(run);
+  showStatus(run.status === 'running' ? runStatusText(run) : `Run ${run.status}.`);
+  picker.showChoice();
+  await loadScreenshots(run.id, steps);
+}
+
+function isScrolledToBottom() {
+  return window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
+}
+
+function showSetup() {
+  shown = null;
+  lastRun = null;
+  $('setup').hidden = false;
+  $('run-slot').hidden = true;
+  $('verdict-slot').replaceChildren();
+  $('hops-slot').replaceChildren();
+  $('pause').hidden = true;
+  $('new-run').hidden = true;
+  $('stop').hidden = true;
+  $('clock').hidden = true;
+  showStatus('Choose a task and an agent, then press Run.');
+  picker.showChoice();
+}
+
+function showControls(run) {
+  const running = run.status === 'running';
+  $('stop').hidden = false;
+  $('stop').disabled = !running;
+  $('pause').hidden = !running || run.provider === 'human';
+  $('pause').textContent = run.paused ? 'Resume' : 'Pause';
+  $('pause').dataset.paused = String(Boolean(run.paused));
+  $('new-run').hidden = running || Boolean(fixedRunId);
+  $('clock').hidden = true;
+  if (!running && run.startedAt && run.finishedAt) {
+    $('clock').hidden = false;
+    $('clock').textContent = clockText(run.finishedAt - run.startedAt);
+  }
+}
+
+/** Fetches the screenshots of steps not loaded yet and shows them as thumbnails. */
+async function loadScreenshots(runId, steps) {
+  const missing = steps.map((s) => s.observation?.screenshot).filter((id) => id && !media.has(id));
+  for (let i = 0; i < missing.length; i += 50) {
+    const reply = await ask(getMedia({ runId, mediaIds: missing.slice(i, i + 50) }));
+    for (const [id, dataUrl] of Object.entries(reply.media)) media.set(id, dataUrl);
+  }
+  if (missing.length > 0) stepList.fillThumbnails(media);
 }
 
 function showStatus(text, isError = false) {
@@ -55,9 +137,39 @@ function showStatus(text, isError = false) {
   $('status').className = isError ? 'error' : 'note';
 }
 
+function setupStatus(text, isError = false) {
+  $('setup-status').textContent = text;
+  $('setup-status').className = isError ? 'error' : 'note';
+}
+
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area !== 'local') return;
-  if (CURRENT_RUN_KEY in changes || (shown && RUN_RECORD_KEY(shown) in changes)) refresh();
+  // The record, and the stop and pause keys beside it (run.<id>, run.<id>.stop, ...).
+  const ofShown = shown && Object.keys(changes).some((key) => key === `run.${shown}` || key.startsWith(`run.${shown}.`));
+  if (CURRENT_RUN_KEY in changes || ofShown) refresh();
+});
+
+// --- controls --------------------------------------------------------------------
+
+/** Run: disabled at once, so a double click starts one run. */
+$('run').addEventListener('click', async () => {
+  const chosen = picker.chosen();
+  const problem = chosen ? picker.runProblem() : 'choose a task first';
+  if (problem) {
+    setupStatus(problem, true);
+    return;
+  }
+  $('run').disabled = true;
+  setupStatus('Starting…');
+  try {
+    const { runId } = await ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }));
+    dismissed = null;
+    setupStatus('');
+    if (runId) refresh();
+  } catch (error) {
+    setupStatus(`Cannot run: ${errorText(error)}`, true);
+    picker.showChoice();
+  }
 });
 
 $('stop').addEventListener('click', async () => {
@@ -70,4 +182,27 @@ $('stop').addEventListener('click', async () => {
   refresh();
 });
 
-refresh();
+$('pause').addEventListener('click', async () => {
+  const paused = $('pause').dataset.paused !== 'true';
+  $('pause').disabled = true;
+  try {
+    await ask(pauseRun({ runId: shown, paused }));
+  } catch (error) {
+    showStatus(`cannot ${paused ? 'pause' : 'resume'} the run: ${errorText(error)}`, true);
+  } finally {
+    $('pause').disabled = false;
+  }
+  refresh();
+});
+
+$('new-run').addEventListener('click', () => {
+  dismissed = shown;
+  showSetup();
+});
+
+$('open-settings').addEventListener('click', (event) => {
+  event.preventDefault();
+  chrome.runtime.openOptionsPage().catch((error) => showStatus(`cannot open the settings: ${errorText(error)}`, true));
+});
+
+picker.ready.then(refresh);

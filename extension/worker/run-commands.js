@@ -7,6 +7,7 @@ import { errorText } from '../messages.js';
 import { parseDataUrl } from './bytes.js';
 import { judgeRequestsOf, progressOf } from './hops.js';
 import { observeTab } from './observe.js';
+import { recordScreenshot } from './record-shot.js';
 import { mediaId, putMedia, recordStep } from './run-store.js';
 import { actInSession } from './session-handlers.js';
 import { pickSession, readSessions } from './session.js';
@@ -80,6 +81,9 @@ async function observe(ctx, cmd) {
   const images = obs.images.map((image) => ({ id: image.id, ...parseDataUrl(image.dataUrl) }));
   const picture = obs.som ?? obs.screenshot;
   const screenshot = picture ? parseDataUrl(picture) : null;
+  // People see each step's page in the run views even when the model is shown text
+  // only; the `observed` event below carries only what the mode shows the model.
+  const kept = screenshot ?? (await recordScreenshot(session.currentTabId));
   // Media ids derive from the step, so a repeated observation replaces its own media.
   const media = images.map((image) => ({
     id: mediaId(runId, cmd.step, `image-${image.id}`),
@@ -89,13 +93,14 @@ async function observe(ctx, cmd) {
     elementId: image.id,
     ...image,
   }));
-  if (screenshot) {
-    media.push({ id: mediaId(runId, cmd.step, 'screenshot'), runId, step: cmd.step, kind: 'screenshot', ...screenshot });
+  if (kept) {
+    const seenByModel = screenshot !== null;
+    media.push({ id: mediaId(runId, cmd.step, 'screenshot'), runId, step: cmd.step, kind: 'screenshot', seenByModel, ...kept });
   }
   await putMedia(media);
   stepInfo(ctx.record, cmd.step).media = {
     images: media.filter((m) => m.kind === 'image').map((m) => m.id),
-    screenshot: screenshot ? mediaId(runId, cmd.step, 'screenshot') : null,
+    screenshot: kept ? mediaId(runId, cmd.step, 'screenshot') : null,
   };
   return { kind: 'observed', step: cmd.step, text: obs.text, url: obs.url, images, screenshot };
 }

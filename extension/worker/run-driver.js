@@ -16,7 +16,7 @@ import { errorText } from '../messages.js';
 import { COMMANDS, interruptedAct, stepInfo } from './run-commands.js';
 import { finishRun } from './run-finish.js';
 import { callJudge, callModel } from './run-model.js';
-import { readRecord, saveRecord, stopRequest } from './run-state.js';
+import { markPauseHeld, pauseRequest, readRecord, saveRecord, stopRequest } from './run-state.js';
 
 /** The run status of each finish cause that is not a plain `finished`. */
 const STATUS_OF_CAUSE = Object.freeze({ stopped: 'stopped', model_unavailable: 'error' });
@@ -77,6 +77,7 @@ async function loop(readyCore, runId) {
     const core = await readyCore();
     if (await feedStop(core, record)) continue;
     const command = record.pending[0];
+    if (await holdForPause(record, command)) return;
     if (!command) throw new Error('the agent machine gave no next command (its state is kept in the run record)');
     if (command.kind === 'finish') {
       const status = STATUS_OF_CAUSE[command.cause] ?? 'finished';
@@ -132,6 +133,20 @@ async function carryOut(core, record, command) {
   } finally {
     inFlight.delete(record.runId);
   }
+}
+
+/**
+ * Pause holds the run between steps: before a step's `observe`, never in the middle of
+ * one, so on Resume the next step observes the page as it is then (the person may have
+ * changed it meanwhile) and no model reply is fed about a page that moved on. The
+ * driver simply returns (releasing its lock); Resume drives it again. The core machine
+ * needs nothing for this: it is not fed until the driver goes on. Stop wins over Pause.
+ */
+async function holdForPause(record, command) {
+  if (record.stopFed || command?.kind !== 'observe') return false;
+  if (!(await pauseRequest(record.runId))) return false;
+  await markPauseHeld(record.runId);
+  return true;
 }
 
 /** Feeds `stop_requested` once Stop was asked for; true when it did. */

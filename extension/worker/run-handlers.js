@@ -6,8 +6,10 @@ import {
   PAGE_TO_WORKER,
   isDeleteRun,
   isExportRun,
+  isGetMedia,
   isGetRun,
   isListRuns,
+  isPauseRun,
   isStartRun,
   isStopRun,
   okReply,
@@ -19,11 +21,14 @@ import {
   BACKSTOP_ALARM,
   activeRunIds,
   addRun,
+  clearPause,
   ensureBackstop,
+  pauseRequest,
   readRecord,
+  requestPause,
   requestStop,
 } from './run-state.js';
-import { deleteRunData, exportRunData, getRun, getSteps, listRuns, putRun } from './run-store.js';
+import { deleteRunData, exportRunData, getRun, getSteps, listRuns, mediaDataUrls, putRun } from './run-store.js';
 import { closeSession } from './session.js';
 import { openTaskSession } from './session-handlers.js';
 
@@ -120,11 +125,42 @@ async function waitUntilEnded(runId) {
   }
 }
 
+async function pauseRunHandler(readyCore, msg) {
+  const run = await getRun(msg.runId);
+  if (!run) throw new Error(`no run ${msg.runId}`);
+  if (!(await readRecord(msg.runId))) throw new Error(`run ${msg.runId} has ended (${run.status}): there is nothing to pause`);
+  if (msg.paused) {
+    if (!(await pauseRequest(msg.runId))) await requestPause(msg.runId);
+  } else {
+    await clearPause(msg.runId);
+    driveRun(readyCore, msg.runId);
+  }
+  return okReply({ run: await runView(readyCore, run) });
+}
+
 async function getRunHandler(readyCore, msg) {
   const run = await getRun(msg.runId);
   if (!run) throw new Error(`no run ${msg.runId}: it was deleted, or never recorded`);
   const view = await runView(readyCore, run);
-  return okReply(msg.withSteps ? { run: view, steps: await getSteps(msg.runId) } : { run: view });
+  if (!msg.withSteps) return okReply({ run: view });
+  const core = await readyCore();
+  const steps = (await getSteps(msg.runId)).map((step) => ({ ...step, words: actionWords(core, step) }));
+  return okReply({ run: view, steps });
+}
+
+/** The step's action in words (`{kind, element, words}`), or null without an action. */
+function actionWords(core, step) {
+  if (!step.action?.text) return null;
+  try {
+    return core.action_words(step.action.text, step.observation?.text ?? '');
+  } catch (error) {
+    // A recorded action always parsed once; say so rather than hide the step.
+    return { kind: null, element: null, words: `${step.action.text} (${error.message})` };
+  }
+}
+
+async function getMediaHandler(_readyCore, msg) {
+  return okReply({ media: await mediaDataUrls(msg.mediaIds) });
 }
 
 async function listRunsHandler(readyCore) {
@@ -151,10 +187,13 @@ async function deleteRunHandler(_readyCore, msg) {
  */
 async function runView(readyCore, run) {
   let { progress } = run;
+  let paused = null;
   if (run.status === 'running') {
     // The tracker goes when the run finishes; a view read at that moment keeps the
     // summary's progress, and the next read shows the finished run.
     progress = await progressOf(await readyCore(), run.sessionId).catch(() => progress);
+    const pause = await pauseRequest(run.id);
+    if (pause) paused = pause.held ? 'paused' : 'pausing';
   }
   return {
     id: run.id,
@@ -173,7 +212,21 @@ async function runView(readyCore, run) {
     finishedAt: run.finishedAt,
     tokens: run.tokens,
     provider: run.provider,
+    paused,
+    task: await taskCard(readyCore, run.task),
   };
+}
+
+/** What the panel's task card shows: the core's overview (intent, hops, sites). */
+async function taskCard(readyCore, task) {
+  if (!task?.text) return null;
+  try {
+    return (await readyCore()).task_overview(task.text, task.fileName ?? 'task.json');
+  } catch (error) {
+    // The task was read when the run started; a newer core may read it differently.
+    console.warn(`hopbench: no overview of task ${task.id}:`, error);
+    return null;
+  }
 }
 
 /** The handler table for background.js. */
@@ -186,5 +239,7 @@ export function runHandlers(readyCore) {
     [PAGE_TO_WORKER.LIST_RUNS]: entry(isListRuns, listRunsHandler),
     [PAGE_TO_WORKER.EXPORT_RUN]: entry(isExportRun, exportRunHandler),
     [PAGE_TO_WORKER.DELETE_RUN]: entry(isDeleteRun, deleteRunHandler),
+    [PAGE_TO_WORKER.PAUSE_RUN]: entry(isPauseRun, pauseRunHandler),
+    [PAGE_TO_WORKER.GET_MEDIA]: entry(isGetMedia, getMediaHandler),
   };
 }

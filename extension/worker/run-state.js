@@ -8,6 +8,9 @@
 //                  `steps` per-step bookkeeping until the step is recorded
 //   run.<id>.stop  { reason, at } once Stop was asked for (a key of its own, so the
 //                  driver's next write of run.<id> cannot lose it)
+//   run.<id>.pause { at, held } while Pause is on: the driver stops before the next
+//                  step's observation and writes `held` (the time it stopped); Resume
+//                  removes the key and drives the run again
 //   runs.active    [runId]: the runs to resume
 //   runs.current   the last started run, shown by the side panel
 //   alarm hopbench.run-backstop  exists while runs are active
@@ -19,6 +22,7 @@ import { CURRENT_RUN_KEY, RUN_RECORD_KEY } from '../messages.js';
 
 const ACTIVE_KEY = 'runs.active';
 const STOP_KEY = (runId) => `run.${runId}.stop`;
+export const PAUSE_KEY = (runId) => `run.${runId}.pause`;
 // One lock for the active list: two runs starting together must not lose an entry.
 const ACTIVE_LOCK = 'hopbench.runs.active';
 
@@ -51,7 +55,7 @@ export function removeRun(runId) {
   return navigator.locks.request(ACTIVE_LOCK, async () => {
     const active = (await activeRunIds()).filter((id) => id !== runId);
     await chrome.storage.local.set({ [ACTIVE_KEY]: active });
-    await chrome.storage.local.remove([RUN_RECORD_KEY(runId), STOP_KEY(runId)]);
+    await chrome.storage.local.remove([RUN_RECORD_KEY(runId), STOP_KEY(runId), PAUSE_KEY(runId)]);
     if (active.length === 0) await chrome.alarms.clear(BACKSTOP_ALARM);
   });
 }
@@ -78,4 +82,24 @@ export function requestStop(runId, reason) {
 /** `{reason, at}` once Stop was asked for, else undefined. */
 export async function stopRequest(runId) {
   return (await chrome.storage.local.get(STOP_KEY(runId)))[STOP_KEY(runId)];
+}
+
+/** Pause on: the driver holds before the next step begins (see run-driver.js). */
+export function requestPause(runId) {
+  return chrome.storage.local.set({ [PAUSE_KEY(runId)]: { at: Date.now(), held: null } });
+}
+
+/** Marks the pause as taking effect: the driver has stopped driving the run. */
+export async function markPauseHeld(runId) {
+  const pause = await pauseRequest(runId);
+  if (pause && !pause.held) await chrome.storage.local.set({ [PAUSE_KEY(runId)]: { ...pause, held: Date.now() } });
+}
+
+export function clearPause(runId) {
+  return chrome.storage.local.remove(PAUSE_KEY(runId));
+}
+
+/** `{at, held}` while the run is paused (held: null until the driver stopped), else undefined. */
+export async function pauseRequest(runId) {
+  return (await chrome.storage.local.get(PAUSE_KEY(runId)))[PAUSE_KEY(runId)];
 }

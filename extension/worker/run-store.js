@@ -183,6 +183,14 @@ export function getMedia(runId) {
   return transaction([MEDIA], 'readonly', ({ media }) => done(media.index('runId').getAll(runId)));
 }
 
+/** The media of these ids as data URLs: `{<id>: dataUrl}` (unknown ids are left out). */
+export async function mediaDataUrls(ids) {
+  const items = await transaction([MEDIA], 'readonly', ({ media }) => Promise.all(ids.map((id) => done(media.get(id)))));
+  const out = {};
+  for (const item of items) if (item) out[item.id] = await blobToDataUrl(item.blob);
+  return out;
+}
+
 // --- whole runs ------------------------------------------------------------------------
 
 /** Removes the run, its steps and its media in one transaction: all or nothing. */
