@@ -9,6 +9,8 @@ import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
+import { humanHandlers, registerHumanListeners } from './worker/human-session.js';
+import { registerHumanTabListeners } from './worker/human-tabs.js';
 import { isWorkerGoingAway } from './worker/run-driver.js';
 import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
@@ -120,13 +122,18 @@ const HANDLERS = Object.freeze({
   },
   ...sessionHandlers(coreModule),
   ...runHandlers(coreModule),
+  ...humanHandlers(coreModule),
   ...settingsHandlers(coreModule),
 });
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
 registerCdpListeners();
 registerSessionListeners();
+// Before the hop listeners: a person's Back, Forward or typed URL takes its step in
+// the same webNavigation event the tracker is fed from, and must do so first.
+registerHumanTabListeners(coreModule);
 registerHopListeners(coreModule);
+registerHumanListeners(coreModule);
 registerObserveListeners();
 registerRunListeners(coreModule);
 

@@ -31,6 +31,16 @@ export const CORE_CALLS = Object.freeze({
       }
     });
   },
+  // A recorded run as reference_trajectory steps: `[{action, observation}]` in,
+  // `{reference, problems}` out (src/agent/to_reference.rs).
+  reference_of: (core, args) => {
+    expectArgs('reference_of', args, 1);
+    const steps = args[0];
+    if (!Array.isArray(steps) || !steps.every((s) => typeof s?.action === 'string' && typeof s?.observation === 'string')) {
+      throw new Error('reference_of takes a list of {action, observation}');
+    }
+    return core.reference_of(steps);
+  },
 });
 
 function isTaskFile(file) {

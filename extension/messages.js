@@ -148,6 +148,10 @@ export const PAGE_TO_WORKER = Object.freeze({
   DELETE_RUN: 'page-to-worker/delete-run',
   PAUSE_RUN: 'page-to-worker/pause-run',
   GET_MEDIA: 'page-to-worker/get-media',
+  // A person's session (section "A person's session" below).
+  START_HUMAN: 'page-to-worker/start-human',
+  HUMAN_CONTROL: 'page-to-worker/human-control',
+  HUMAN_FINISH: 'page-to-worker/human-finish',
   // Agent settings and model connection (options page); see the section at the end.
   GET_SETTINGS: 'page-to-worker/get-settings',
   SAVE_SETTINGS: 'page-to-worker/save-settings',
@@ -419,6 +423,65 @@ export function deleteRun({ runId }) {
 export function isDeleteRun(msg) {
   return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.DELETE_RUN && isRunId(msg.runId);
 }
+// --- A person's session (side panel to the worker; worker/human-session.js) ------
+//
+// The person does the task in its session window while everything they do is recorded
+// in the agent's action space and scored by the same hop tracker. It is a run like an
+// agent's (provider `human`): GET_RUN, LIST_RUNS, EXPORT_RUN and DELETE_RUN apply.
+//   START_HUMAN   { ok, runId, sessionId }  the window opens; recording waits for Start
+//   HUMAN_CONTROL { ok, run }               command 'start' | 'pause' | 'resume'
+//   HUMAN_FINISH  { ok, run }               `answer` (stop [answer]) or null: give up
+// The panel follows `run.<id>.human` in chrome.storage.local: `{phase, startedAt,
+// pausedMs, pausedAt, steps}`, phase 'ready' | 'recording' | 'paused' | 'ended'.
+
+export const HUMAN_COMMANDS = Object.freeze(['start', 'pause', 'resume']);
+export const HUMAN_STATE_KEY = (runId) => `run.${runId}.human`;
+
+const isBounds = (b) =>
+  isPlainObject(b) && ['left', 'top', 'width', 'height'].every((k) => Number.isInteger(b[k])) && b.width > 0 && b.height > 0;
+
+/**
+ * @param {{ taskText: string, fileName?: string, keepWindow?: boolean,
+ *   bounds?: {left: number, top: number, width: number, height: number} }} session
+ */
+export function startHuman({ taskText, fileName = 'task.json', keepWindow = false, bounds }) {
+  return { type: PAGE_TO_WORKER.START_HUMAN, taskText, fileName, keepWindow, bounds };
+}
+
+export function isStartHuman(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.START_HUMAN &&
+    typeof msg.taskText === 'string' &&
+    typeof msg.fileName === 'string' &&
+    typeof msg.keepWindow === 'boolean' &&
+    (msg.bounds === undefined || isBounds(msg.bounds))
+  );
+}
+
+/** @param {{ runId: string, command: 'start'|'pause'|'resume' }} control */
+export function humanControl({ runId, command }) {
+  return { type: PAGE_TO_WORKER.HUMAN_CONTROL, runId, command };
+}
+
+export function isHumanControl(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.HUMAN_CONTROL && isRunId(msg.runId) && HUMAN_COMMANDS.includes(msg.command);
+}
+
+/** @param {{ runId: string, answer: string|null }} end the answer, or null to give up */
+export function humanFinish({ runId, answer }) {
+  return { type: PAGE_TO_WORKER.HUMAN_FINISH, runId, answer };
+}
+
+export function isHumanFinish(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.HUMAN_FINISH &&
+    isRunId(msg.runId) &&
+    (msg.answer === null || (typeof msg.answer === 'string' && msg.answer.length <= 2000))
+  );
+}
+
 // --- Agent settings and model connection (options page to the worker) --------------
 //
 // The API keys live in chrome.storage.local and the worker only. Pages send a key

@@ -112,7 +112,9 @@ export function verdictView(run) {
  */
 export function taskCard(run) {
   const intent = run.task?.intent ?? run.intent;
-  const text = el('p', { class: 'intent folded', title: 'Click to unfold', tabindex: 0 }, intent);
+  // A person doing the task reads it whole; for an agent's run two lines remind enough.
+  const folded = run.provider !== 'human';
+  const text = el('p', { class: folded ? 'intent folded' : 'intent', title: 'Click to fold or unfold', tabindex: 0 }, intent);
   const toggle = () => text.classList.toggle('folded');
   text.addEventListener('click', toggle);
   text.addEventListener('keydown', (event) => {

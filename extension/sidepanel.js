@@ -5,6 +5,7 @@
 // starts); each change triggers one GET_RUN, coalesced while one is in flight.
 
 import { ask } from './ask.js';
+import { doItMyself, giveUp, pauseHuman, showHumanControls } from './panel-human.js';
 import { CURRENT_RUN_KEY, errorText, getMedia, getRun, pauseRun, startRun, stopRun } from './messages.js';
 import { clockText, runStatusText } from './run-status.js';
 import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
@@ -103,6 +104,8 @@ function showSetup() {
   $('new-run').hidden = true;
   $('stop').hidden = true;
   $('clock').hidden = true;
+  $('start').hidden = true;
+  $('answer-form').hidden = true;
   showStatus('Choose a task and an agent, then press Run.');
   picker.showChoice();
 }
@@ -111,15 +114,17 @@ function showControls(run) {
   const running = run.status === 'running';
   $('stop').hidden = false;
   $('stop').disabled = !running;
-  $('pause').hidden = !running || run.provider === 'human';
+  $('stop').textContent = 'Stop';
+  $('pause').hidden = !running;
   $('pause').textContent = run.paused ? 'Resume' : 'Pause';
   $('pause').dataset.paused = String(Boolean(run.paused));
   $('new-run').hidden = running || Boolean(fixedRunId);
   $('clock').hidden = true;
   if (!running && run.startedAt && run.finishedAt) {
     $('clock').hidden = false;
-    $('clock').textContent = clockText(run.finishedAt - run.startedAt);
+    $('clock').textContent = clockText(run.activeMs ?? run.finishedAt - run.startedAt);
   }
+  showHumanControls(run, { refresh, showError: (text) => showStatus(text, true) });
 }
 
 /** Fetches the screenshots of steps not loaded yet and shows them as thumbnails. */
@@ -175,7 +180,8 @@ $('run').addEventListener('click', async () => {
 $('stop').addEventListener('click', async () => {
   $('stop').disabled = true;
   try {
-    await ask(stopRun({ runId: shown }));
+    if (lastRun?.provider === 'human') await giveUp(shown);
+    else await ask(stopRun({ runId: shown }));
   } catch (error) {
     showStatus(`cannot stop the run: ${errorText(error)}`, true);
   }
@@ -186,13 +192,34 @@ $('pause').addEventListener('click', async () => {
   const paused = $('pause').dataset.paused !== 'true';
   $('pause').disabled = true;
   try {
-    await ask(pauseRun({ runId: shown, paused }));
+    if (lastRun?.provider === 'human') await pauseHuman(shown, paused);
+    else await ask(pauseRun({ runId: shown, paused }));
   } catch (error) {
     showStatus(`cannot ${paused ? 'pause' : 'resume'} the run: ${errorText(error)}`, true);
   } finally {
     $('pause').disabled = false;
   }
   refresh();
+});
+
+$('do-it-myself').addEventListener('click', async () => {
+  const chosen = picker.chosen();
+  if (!chosen?.overview) {
+    setupStatus('choose a task first', true);
+    return;
+  }
+  $('do-it-myself').disabled = true;
+  setupStatus('Opening the task…');
+  try {
+    await doItMyself(chosen, { keepWindow: $('keep-window').checked });
+    dismissed = null;
+    setupStatus('');
+    refresh();
+  } catch (error) {
+    setupStatus(`Cannot open the task: ${errorText(error)}`, true);
+  } finally {
+    $('do-it-myself').disabled = false;
+  }
 });
 
 $('new-run').addEventListener('click', () => {

@@ -15,6 +15,7 @@ import {
   okReply,
 } from '../messages.js';
 import { forgetTracker, progressOf } from './hops.js';
+import { finishHuman, humanState } from './human-session.js';
 import { abortInFlight, driveRun } from './run-driver.js';
 import { runConfiguration } from './run-settings.js';
 import {
@@ -108,6 +109,10 @@ async function startRun(readyCore, msg) {
 async function stopRun(readyCore, msg) {
   const run = await getRun(msg.runId);
   if (!run) throw new Error(`no run ${msg.runId}`);
+  if (run.provider === 'human' && run.status === 'running') {
+    // A person's session has no driver: Stop is giving up.
+    return okReply({ run: await runView(readyCore, await finishHuman(readyCore, msg.runId, { answer: null })) });
+  }
   if (await readRecord(msg.runId)) {
     await requestStop(msg.runId, 'stopped by the person');
     abortInFlight(msg.runId);
@@ -214,6 +219,9 @@ async function runView(readyCore, run) {
     provider: run.provider,
     paused,
     task: await taskCard(readyCore, run.task),
+    human: run.provider === 'human' ? await humanState(run.id) : null,
+    activeMs: run.activeMs ?? null,
+    duelId: run.duelId ?? null,
   };
 }
 

@@ -38,8 +38,11 @@ import {
 // the agent run driver (run-driver.js) both call them, so a run's session is exactly
 // the session a page would open.
 
-/** Imports the task, opens its window and hop tracker: `{session, task, progress}`. */
-export async function openTaskSession(core, { taskText, fileName }) {
+/**
+ * Imports the task, opens its window (placed by `bounds` when given) and hop tracker:
+ * `{session, task, progress}`.
+ */
+export async function openTaskSession(core, { taskText, fileName, bounds }) {
   const id = crypto.randomUUID();
   const tracker = createTracker(core, id, taskText, fileName);
   const session = await openSession({
@@ -47,6 +50,7 @@ export async function openTaskSession(core, { taskText, fileName }) {
     startUrls: tracker.task.start_urls,
     taskId: tracker.task.id,
     extra: tracker.entry,
+    bounds,
   });
   return { session, task: tracker.task, progress: tracker.progress };
 }

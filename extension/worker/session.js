@@ -60,20 +60,25 @@ export function sessionOfTab(sessions, tabId) {
   return Object.values(sessions).find((s) => s.tabIds.includes(tabId));
 }
 
-/** Milliseconds since the session started. */
-export function elapsedMs(session) {
-  return Math.max(0, Date.now() - session.startedAt);
+/**
+ * Milliseconds since the session started, less the time it was paused (a person's
+ * session: `pausedMs` so far, and the pause going on since `pausedAt`).
+ */
+export function elapsedMs(session, now = Date.now()) {
+  const paused = (session.pausedMs ?? 0) + (session.pausedAt ? now - session.pausedAt : 0);
+  return Math.max(0, now - session.startedAt - paused);
 }
 
 /**
  * Opens the session window: one tab per start URL, the first focused. `extra` storage
  * entries (the hop tracker) are written with the session, under the same lock, so the
  * start pages' navigations (which may commit before windows.create returns) find both.
- * @param {{ id: string, startUrls: string[], taskId: string, extra?: object }} spec
+ * `bounds` (`{left, top, width, height}`) places the window, e.g. half of the screen.
+ * @param {{ id: string, startUrls: string[], taskId: string, extra?: object, bounds?: object }} spec
  */
-export function openSession({ id, startUrls, taskId, extra = {} }) {
+export function openSession({ id, startUrls, taskId, extra = {}, bounds = {} }) {
   return withSessions(async (sessions) => {
-    const window = await chrome.windows.create({ url: startUrls, focused: true });
+    const window = await chrome.windows.create({ url: startUrls, focused: true, ...bounds });
     const tabIds = (window.tabs ?? []).map((t) => t.id);
     if (tabIds.length === 0) throw new Error('the session window opened without tabs');
     await chrome.tabs.update(tabIds[0], { active: true });

@@ -1,0 +1,297 @@
+// A person's session: the task's window opens, the person presses Start and does the
+// task; everything they do is recorded as steps in the agent's action space
+// (recorder.js, human-record.js, human-tabs.js) and scored live by the session's hop
+// tracker, as an agent's run is. It ends when the person answers (stop [answer]) or
+// gives up, and is stored, listed and exported like an agent run, provider `human`.
+//
+// State: the session object (chrome.storage.session) carries `human: {runId, phase}`
+// and the clock (`startedAt`, `pausedMs`, `pausedAt`), so that the phase check and the
+// step count happen together under the session lock; `run.<id>.human` in
+// chrome.storage.local mirrors the phase and clock for the panel, which follows it.
+
+import {
+  CURRENT_RUN_KEY,
+  HUMAN_STATE_KEY,
+  PAGE_TO_WORKER,
+  isHumanControl,
+  isHumanFinish,
+  isStartHuman,
+  okReply,
+} from '../messages.js';
+import { forgetTracker, judgeRequestsOf, progressOf, recordAnswer, verdictOf } from './hops.js';
+import { enqueue, forgetLive, recordReport, scheduleObservation, standingOf, standingOfTab, standingOfWindow } from './human-record.js';
+import { installRecorder, isRecorderReady, registerRecorderListeners, removeRecorder } from './recorder.js';
+import { getRun, putRun, updateRun } from './run-store.js';
+import { loadAgentSettings, modelReadinessProblems } from '../agent-settings.js';
+import { callJudge } from './run-model.js';
+import { closeSession, elapsedMs, readSessions, sessionOfTab, withSessions } from './session.js';
+import { endTaskSession, openTaskSession } from './session-handlers.js';
+
+/** What `run.<id>.human` says: the phase and the clock, and how many steps so far. */
+async function mirror(session, extra = {}) {
+  const { human, startedAt, pausedMs = 0, pausedAt = null, step } = session;
+  const state = { phase: human.phase, startedAt: human.phase === 'ready' ? null : startedAt, pausedMs, pausedAt, steps: step, ...extra };
+  await chrome.storage.local.set({ [HUMAN_STATE_KEY(human.runId)]: state });
+}
+
+/** The human session of a run: `{session}` (a copy), or throws saying why not. */
+async function sessionOfRun(runId) {
+  const session = Object.values(await readSessions()).find((s) => s.human?.runId === runId);
+  if (!session) throw new Error(`run ${runId} has no open session: it ended, or it is not a person's session`);
+  return session;
+}
+
+/**
+ * Opens the task's window for a person and records it as a run (not yet started).
+ * `bounds` places the window (side by side); `current: false` leaves `runs.current`.
+ */
+export async function startHumanRun(core, { taskText, fileName, keepWindow = false, bounds, current = true, duelId = null }) {
+  const { session, task, progress } = await openTaskSession(core, { taskText, fileName, bounds });
+  const runId = crypto.randomUUID();
+  try {
+    await putRun({
+      id: runId,
+      taskId: task.id,
+      intent: task.intent,
+      status: 'running',
+      step: 0,
+      maxSteps: null,
+      progress,
+      verdict: null,
+      error: null,
+      cause: null,
+      reason: null,
+      answer: null,
+      startedAt: Date.now(),
+      finishedAt: null,
+      tokens: { input: 0, output: 0 },
+      provider: 'human',
+      sessionId: session.id,
+      duelId,
+      task: { ...task, fileName, text: taskText },
+      settings: { human: true, keepWindow },
+    });
+    const opened = await withSessions((sessions) => {
+      sessions[session.id].human = { runId, phase: 'ready', keepWindow };
+      return { ...sessions[session.id] };
+    });
+    await Promise.all(opened.tabIds.map((tabId) => installRecorder(tabId)));
+    await mirror(opened);
+    if (current) await chrome.storage.local.set({ [CURRENT_RUN_KEY]: runId });
+  } catch (error) {
+    await closeSession(session.id);
+    await forgetTracker(session.id);
+    throw error;
+  }
+  scheduleObservation(session.id, 0);
+  return { runId, sessionId: session.id };
+}
+
+const TRANSITIONS = Object.freeze({
+  start: { from: ['ready'], apply: (s, now) => Object.assign(s, { startedAt: now, pausedMs: 0, pausedAt: null }) },
+  pause: { from: ['recording'], apply: (s, now) => Object.assign(s, { pausedAt: now }) },
+  resume: {
+    from: ['paused'],
+    apply: (s, now) => Object.assign(s, { pausedMs: (s.pausedMs ?? 0) + (now - s.pausedAt), pausedAt: null }),
+  },
+});
+const PHASE_AFTER = Object.freeze({ start: 'recording', pause: 'paused', resume: 'recording' });
+
+/** Start (the clock starts: hop times count from here), Pause or Resume. */
+export async function controlHuman(runId, command) {
+  const { from, apply } = TRANSITIONS[command];
+  const session = await withSessions((sessions) => {
+    const s = Object.values(sessions).find((x) => x.human?.runId === runId);
+    if (!s) throw new Error(`run ${runId} has no open session: it ended, or it is not a person's session`);
+    if (!from.includes(s.human.phase)) throw new Error(`cannot ${command} a session that is ${s.human.phase}`);
+    apply(s, Date.now());
+    s.human.phase = PHASE_AFTER[command];
+    return { ...s };
+  });
+  if (command === 'start') await updateRun(runId, { startedAt: session.startedAt });
+  await mirror(session);
+  if (command !== 'pause') scheduleObservation(session.id, 0);
+  return session;
+}
+
+/**
+ * Takes the next step numbers for an action of the person, under the session lock,
+ * if `find(sessions)` names a recording session: `{session, steps}` or null. Called as
+ * the report arrives, so the navigation the action causes is counted after it.
+ */
+export function reserveSteps(find, count = 1) {
+  return withSessions((sessions) => {
+    const session = find(sessions);
+    if (session?.human?.phase !== 'recording') return null;
+    const steps = Array.from({ length: count }, (_, i) => session.step + i + 1);
+    session.step += count;
+    return { session: { ...session }, steps };
+  });
+}
+
+/**
+ * Records an action of the person in order: a recorder report from `tabId`, or a tab
+ * event (new_tab, tab_focus, close_tab by `windowId`; goto, go_back, go_forward by
+ * `tabId`). `report` may be a promise of the report; a scroll report is never one.
+ */
+export function recordAction(readyCore, { tabId, windowId, contextId = null }, report) {
+  // Both taken as the report arrives: the observation the person acted on, and (under
+  // the lock, requested now) the step numbers.
+  const before = windowId === undefined ? standingOfTab(tabId) : standingOfWindow(windowId);
+  const find =
+    windowId === undefined
+      ? (sessions) => sessionOfTab(sessions, tabId)
+      : (sessions) => Object.values(sessions).find((s) => s.windowId === windowId && s.human);
+  const reserved = reserveSteps(find, report.kind === 'scroll' ? report.times : 1);
+  return reserved.then((r) => {
+    if (!r) return null;
+    const { session, steps } = r;
+    const actedTab = tabId ?? before?.tabId ?? session.currentTabId;
+    return enqueue(session.id, async () => {
+      const core = await readyCore();
+      // A report may still be worked out (Back or Forward reads the history first).
+      const known = await report;
+      await recordReport(core, { runId: session.human.runId, sessionId: session.id, tabId: actedTab, contextId, steps, report: known, before });
+      await mirror((await readSessions())[session.id] ?? session);
+    });
+  });
+}
+
+/**
+ * The judge's verdicts on the questions the answer raises (fuzzy references): the
+ * judge model when a model is set (as for an agent's run), else exact containment.
+ */
+async function judgeAnswer(core, sessionId, answer) {
+  const questions = await judgeRequestsOf(core, sessionId, answer);
+  if (questions.length === 0) return [];
+  const ready = modelReadinessProblems(await loadAgentSettings()).length === 0;
+  const judgements = [];
+  for (const question of questions) {
+    judgements.push(ready ? await callJudge(core, question, undefined) : core.judge_containment(question));
+  }
+  return judgements;
+}
+
+/**
+ * Ends the person's session: with `answer` (a string) it is their `stop [answer]`,
+ * recorded and scored; with null they gave up (`reason` says how). The verdict goes
+ * into the run, the recorder comes out of the tabs, and the window closes unless the
+ * session keeps it.
+ */
+export async function finishHuman(readyCore, runId, { answer, reason = 'the person gave up' }) {
+  const core = await readyCore();
+  const session = await sessionOfRun(runId);
+  const sessionId = session.id;
+  await enqueue(sessionId, async () => undefined); // Actions already reported go first.
+  if (answer !== null) {
+    const step = await withSessions((sessions) => {
+      const s = sessions[sessionId];
+      if (s.human.phase === 'ready') throw new Error('press Start before answering: the session has not started');
+      s.step += 1;
+      return s.step;
+    });
+    const judgements = await judgeAnswer(core, sessionId, answer);
+    await recordAnswer(core, sessionId, answer, judgements);
+    const report = { kind: 'stop', answer, judgements, t: Date.now() };
+    await enqueue(sessionId, () =>
+      recordReport(core, { runId, sessionId, tabId: session.currentTabId, contextId: null, steps: [step], report, before: standingOf(sessionId) }),
+    );
+  }
+  const ended = (await readSessions())[sessionId];
+  const now = Date.now();
+  const activeMs = ended.human.phase === 'ready' ? 0 : elapsedMs(ended, now);
+  const verdict = await verdictOf(core, sessionId);
+  await updateRun(runId, {
+    status: answer !== null ? 'finished' : 'stopped',
+    cause: answer !== null ? 'answered' : 'stopped',
+    reason: answer !== null ? verdict.reason : reason,
+    answer,
+    verdict,
+    progress: await progressOf(core, sessionId),
+    finishedAt: now,
+    activeMs,
+  });
+  await chrome.storage.local.set({
+    [HUMAN_STATE_KEY(runId)]: { phase: 'ended', startedAt: ended.startedAt, pausedMs: ended.pausedMs ?? 0, pausedAt: null, steps: ended.step, activeMs },
+  });
+  await Promise.all(ended.tabIds.map((tabId) => removeRecorder(tabId)));
+  await endTaskSession(core, sessionId, { keepWindow: ended.human.keepWindow });
+  forgetLive(sessionId);
+  return getRun(runId);
+}
+
+/** `human` of a run view: the phase and the clock, from `run.<id>.human`. */
+export async function humanState(runId) {
+  return (await chrome.storage.local.get(HUMAN_STATE_KEY(runId)))[HUMAN_STATE_KEY(runId)] ?? null;
+}
+
+// --- reports from the page -------------------------------------------------------
+
+const ACTION_REPORTS = new Set(['click', 'hover', 'type', 'press', 'scroll']);
+
+/** A recorder report: an action to record, or a sign the page changed (observe again). */
+async function onReport(readyCore, tabId, contextId, report) {
+  if (!isRecorderReady(tabId)) {
+    // A restarted worker: learn the recorder's contexts again before anything else.
+    const session = sessionOfTab(await readSessions(), tabId);
+    if (!session?.human) return;
+    await installRecorder(tabId);
+  }
+  if (ACTION_REPORTS.has(report.kind)) {
+    await recordAction(readyCore, { tabId, contextId }, report);
+    return;
+  }
+  const session = sessionOfTab(await readSessions(), tabId);
+  if (session?.human && session.currentTabId === tabId) scheduleObservation(session.id, report.kind === 'ready' ? 300 : 100);
+}
+
+/** Call once, synchronously, at the worker's top level. */
+export function registerHumanListeners(readyCore) {
+  // Closing the session window is giving up (the recording has nowhere to go on).
+  chrome.windows.onRemoved.addListener((windowId) => {
+    readSessions()
+      .then((sessions) => {
+        const session = Object.values(sessions).find((s) => s.windowId === windowId && s.human);
+        if (!session) return null;
+        return finishHuman(readyCore, session.human.runId, { answer: null, reason: 'the person closed the session window' });
+      })
+      .catch((error) => console.error('hopbench: ending a closed session failed:', error));
+  });
+  registerRecorderListeners((tabId, contextId, report) => {
+    // recordAction takes its step at once (before any await), so it is called here
+    // directly for actions; other reports may wait.
+    const handled = ACTION_REPORTS.has(report.kind) && isRecorderReady(tabId)
+      ? recordAction(readyCore, { tabId, contextId }, report)
+      : onReport(readyCore, tabId, contextId, report);
+    handled.catch((error) => console.error(`hopbench: a recorder report (${report.kind}) failed:`, error));
+  });
+}
+
+// --- messages ----------------------------------------------------------------------
+
+async function startHuman(readyCore, msg) {
+  return okReply(await startHumanRun(await readyCore(), msg));
+}
+
+async function humanControlHandler(readyCore, msg) {
+  await controlHuman(msg.runId, msg.command);
+  return okReply({ run: await getRun(msg.runId) });
+}
+
+async function humanFinishHandler(readyCore, msg) {
+  const run = await getRun(msg.runId);
+  if (!run) throw new Error(`no run ${msg.runId}`);
+  if (run.status !== 'running') throw new Error(`run ${msg.runId} has ended (${run.status})`);
+  return okReply({ run: await finishHuman(readyCore, msg.runId, { answer: msg.answer }) });
+}
+
+/** The handler table for background.js. */
+export function humanHandlers(readyCore) {
+  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, msg) });
+  return {
+    [PAGE_TO_WORKER.START_HUMAN]: entry(isStartHuman, startHuman),
+    [PAGE_TO_WORKER.HUMAN_CONTROL]: entry(isHumanControl, humanControlHandler),
+    [PAGE_TO_WORKER.HUMAN_FINISH]: entry(isHumanFinish, humanFinishHandler),
+  };
+}
+

@@ -1,0 +1,305 @@
+// The in-page half of recording a person's session (worker/recorder.js installs it).
+//
+// It runs in an isolated world of its own, created over CDP (Page.addScriptToEvaluate-
+// OnNewDocument with a worldName, and Page.createIsolatedWorld for documents already
+// open): it shares the page's DOM but not its JavaScript, so the page cannot see it.
+// It only listens: capture-phase, passive listeners on window, never preventDefault or
+// stopPropagation, no element, attribute or style added, nothing focused or scrolled.
+// A MutationObserver watches the DOM (observers change nothing).
+//
+// What it reports, through the CDP binding the worker added (Runtime.addBinding), as
+// JSON: the person's actions in the agent's action space, each naming its element by
+// the [id] the agent would see. The worker hands the recorder the element of every id
+// of each new observation (`assign`), so the id is known here, at the moment of the
+// event, even if the click then unloads the page. Only trusted events count: what the
+// page's own scripts dispatch is not the person.
+//
+// `pageRecorder` is serialised with Function.prototype.toString: it must not use
+// anything from this module's scope.
+
+export const RECORDER_WORLD = 'hopbench-recorder';
+export const RECORDER_BINDING = '__hopbenchRecord';
+
+/* eslint-disable no-restricted-globals -- page code */
+function pageRecorder(bindingName) {
+  if (globalThis.__hopbenchRecorder) return 'present';
+  const binding = globalThis[bindingName];
+  let lastSentAt = 0;
+  const send = (payload) => {
+    if (payload.kind !== 'dom') lastSentAt = performance.now();
+    binding(JSON.stringify({ ...payload, t: Date.now() }));
+  };
+  const listen = (type, fn, target = window) =>
+    target.addEventListener(type, (event) => event.isTrusted && fn(event), { capture: true, passive: true });
+
+  /** element → the [id] the worker's last observation gave it. */
+  const ids = new WeakMap();
+  /** Paths of reported events whose id was unknown, kept for the worker to ask again. */
+  const held = new Map();
+  let seq = 0;
+
+  const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+  const VALUE_INPUTS = new Set(['date', 'time', 'month', 'week', 'datetime-local', 'color', 'range']);
+  const isTextField = (el) =>
+    (el instanceof HTMLInputElement && TEXT_INPUTS.has(el.type)) || el instanceof HTMLTextAreaElement || el?.isContentEditable === true;
+  const isSelect = (el) => el instanceof HTMLSelectElement;
+  const elementsOf = (event) => event.composedPath().filter((n) => n instanceof Element);
+
+  /** The nearest element of the path that has an id: `{id, depth}` or null. */
+  function nearestId(path) {
+    for (let i = 0; i < path.length; i++) {
+      const id = ids.get(path[i]);
+      if (id !== undefined) return { id, depth: i };
+    }
+    return null;
+  }
+
+  const INTERACTIVE = 'a[href], button, input, select, textarea, summary, label, [role], [contenteditable]';
+  const squash = (text) => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 120);
+
+  /** A description to find the element by name if its id is unknown. */
+  function describe(path) {
+    const el = path.find((e) => e.matches?.(INTERACTIVE)) ?? path[0];
+    if (!el) return null;
+    const name = el.getAttribute('aria-label') || (el.labels?.[0] && squash(el.labels[0].textContent)) || squash(el.textContent) || el.getAttribute('title') || el.getAttribute('placeholder') || '';
+    return { tag: el.tagName.toLowerCase(), name: squash(name) };
+  }
+
+  /** The element part of a report: its id, or a handle the worker can ask about later. */
+  function target(path) {
+    const found = nearestId(path);
+    if (found) return { id: found.id };
+    const handle = ++seq;
+    held.set(handle, path);
+    if (held.size > 50) held.delete(held.keys().next().value);
+    return { id: null, handle, describe: describe(path) };
+  }
+
+  // --- typing: one `type` per field edit ------------------------------------------
+
+  let edit = null; // {field, path}
+  const valueOf = (field) => (field.isContentEditable && !('value' in field) ? field.innerText : field.value);
+
+  function flushEdit(enter) {
+    if (!edit) return;
+    const { field, path } = edit;
+    edit = null;
+    send({ kind: 'type', ...target(path), text: valueOf(field), enter });
+  }
+
+  // A click into a field or list only focuses it: it is kept back, and dropped if the
+  // person then edits that field (the agent's `type` clicks the field itself).
+  let focusClick = null; // {el, path}
+  function flushFocusClick() {
+    if (focusClick) send({ kind: 'click', ...target(focusClick.path) });
+    focusClick = null;
+  }
+
+  listen('input', (event) => {
+    const [field] = elementsOf(event);
+    if (!field || !isTextField(field)) return;
+    if (edit?.field !== field) {
+      flushEdit(false);
+      edit = { field, path: elementsOf(event) };
+    }
+    if (focusClick?.el === field) focusClick = null;
+  });
+
+  listen('change', (event) => {
+    const path = elementsOf(event);
+    const [el] = path;
+    if (!el) return;
+    if (isSelect(el)) {
+      flushEdit(false);
+      if (focusClick?.el === el) focusClick = null;
+      const option = el.selectedOptions[0];
+      send({ kind: 'type', ...target(path), text: option ? squash(option.text) : el.value, enter: false });
+    } else if (el instanceof HTMLInputElement && VALUE_INPUTS.has(el.type)) {
+      flushEdit(false);
+      send({ kind: 'type', ...target(path), text: el.value, enter: false });
+    } else if (edit?.field === el) {
+      flushEdit(false);
+    }
+  });
+
+  window.addEventListener('focusout', (event) => {
+    if (edit && event.composedPath()[0] === edit.field) flushEdit(false);
+  }, { capture: true, passive: true });
+
+  // --- keys ------------------------------------------------------------------------
+
+  const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
+  let lastKeyAt = 0;
+
+  function combo(event) {
+    const parts = [];
+    if (event.ctrlKey) parts.push('Control');
+    if (event.altKey) parts.push('Alt');
+    if (event.metaKey) parts.push('Meta');
+    // Shift is part of a typed character already ('A'), not of a named key.
+    if (event.shiftKey && event.key.length > 1) parts.push('Shift');
+    parts.push(event.key === ' ' ? 'Space' : event.key);
+    return parts.join('+');
+  }
+
+  listen('keydown', (event) => {
+    if (MODIFIERS.has(event.key) || event.isComposing) return;
+    const [el] = elementsOf(event);
+    const plain = !event.ctrlKey && !event.altKey && !event.metaKey;
+    lastKeyAt = performance.now();
+    // Enter ends an edit of a one-line field: `type ... [1]`, read before the page's
+    // own handlers (this listener comes first) can clear the field.
+    if (event.key === 'Enter' && plain && edit && el === edit.field && !(el instanceof HTMLTextAreaElement) && !el.isContentEditable) {
+      flushEdit(true);
+      return;
+    }
+    // Keys that edit a field or move in a list belong to the edit, not to `press`.
+    const editing = el && (isTextField(el) || isSelect(el));
+    if (editing && plain && event.key !== 'Enter' && event.key !== 'Escape' && event.key !== 'Tab') return;
+    if (editing && event.key === 'Enter' && isSelect(el)) return;
+    // Back and forward are recorded from the navigation they cause (go_back, go_forward).
+    if (event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) return;
+    flushEdit(false);
+    flushScroll();
+    flushFocusClick();
+    send({ kind: 'press', key: combo(event) });
+  });
+
+  // --- pointer: click and hover ------------------------------------------------------
+
+  let pressed = null; // {path, at}: the primary button went down here
+  // Cleared after the click this release may cause (dispatched in the same task), so
+  // a press that ends as a drag does not stop hover detection.
+  listen('pointerup', () => setTimeout(() => (pressed = null), 0));
+  let lastMoveAt = 0;
+  listen('pointermove', (event) => {
+    if (event.movementX !== 0 || event.movementY !== 0) lastMoveAt = performance.now();
+  });
+  listen('pointerdown', (event) => {
+    if (event.button !== 0) return;
+    const path = elementsOf(event);
+    flushScroll();
+    if (!edit || !path.includes(edit.field)) flushEdit(false);
+    if (!focusClick || !path.includes(focusClick.el)) flushFocusClick();
+    pressed = { path, at: performance.now() };
+    hover = null;
+  });
+
+  listen('click', (event) => {
+    // Only a click the pointer made: keyboard activation (recorded as press) and the
+    // click a <label> forwards to its control come without a pointer press of their own.
+    if (!pressed || event.detail === 0) return;
+    const { path } = pressed;
+    pressed = null;
+    const [el] = path;
+    if (el && (isTextField(el) || isSelect(el)) && edit?.field !== el) {
+      flushFocusClick();
+      focusClick = { el, path };
+      return;
+    }
+    if (edit?.field === el) return; // Moving the caret inside the field being edited.
+    send({ kind: 'click', ...target(path) });
+  });
+
+  // Hover: the pointer entered an element and the page answered by changing its DOM
+  // (a menu opening) within HOVER_MS, with no press in between. A pure CSS :hover
+  // changes no DOM and is not seen.
+  const HOVER_MS = 400;
+  let hover = null; // {path, at}
+  let lastHovered = null;
+  listen('mouseover', (event) => {
+    // Chrome also sends mouseover when content moves under a still pointer (after a
+    // click re-rendered the page): only a pointer that moved counts as the person's.
+    const now = performance.now();
+    if (event.buttons !== 0 || now - lastMoveAt > 100) return;
+    hover = { path: elementsOf(event), at: now };
+  });
+
+  // --- scroll: wheel gestures, one `scroll` per viewport height moved -----------------
+
+  let gesture = null; // {scroller, start, delta, timer}
+  const positionOf = (scroller) => (scroller === window ? window.scrollY : scroller.scrollTop);
+
+  function scrollerOf(path) {
+    for (const el of path) {
+      const style = getComputedStyle(el);
+      if (/(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight) return el;
+    }
+    return window;
+  }
+
+  function flushScroll() {
+    if (!gesture) return;
+    const { scroller, start, timer } = gesture;
+    gesture = null;
+    clearTimeout(timer);
+    const moved = positionOf(scroller) - start;
+    const height = scroller === window ? window.innerHeight : scroller.clientHeight;
+    if (Math.abs(moved) < 1) return;
+    const times = Math.min(5, Math.max(1, Math.round(Math.abs(moved) / height)));
+    send({ kind: 'scroll', direction: moved > 0 ? 'down' : 'up', times });
+  }
+
+  listen('wheel', (event) => {
+    if (event.deltaY === 0) return;
+    if (!gesture) {
+      flushEdit(false);
+      flushFocusClick();
+      const scroller = scrollerOf(elementsOf(event));
+      gesture = { scroller, start: positionOf(scroller), timer: 0 };
+    }
+    clearTimeout(gesture.timer);
+    gesture.timer = setTimeout(flushScroll, 300);
+  });
+
+  // --- the page changing -------------------------------------------------------------
+
+  const QUIET_MS = 250;
+  let quietTimer = 0;
+  new MutationObserver(() => {
+    const now = performance.now();
+    // Not when the change follows the person's last action (a click's new page).
+    const calm = now - lastKeyAt > HOVER_MS && now - lastSentAt > HOVER_MS;
+    if (hover && now - hover.at < HOVER_MS && !pressed && calm) {
+      const [el] = hover.path;
+      if (el && el !== lastHovered) {
+        lastHovered = el;
+        send({ kind: 'hover', ...target(hover.path) });
+      }
+      hover = null;
+    }
+    // Once the page is quiet again, the worker observes it, as the agent would.
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(() => send({ kind: 'dom' }), QUIET_MS);
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  // Scrolling shows other elements (the agent's observation is of the viewport): once
+  // it stops, the worker observes again too.
+  window.addEventListener('scroll', () => {
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(() => send({ kind: 'dom' }), QUIET_MS);
+  }, { capture: true, passive: true });
+
+  window.addEventListener('pagehide', () => {
+    flushScroll();
+    flushEdit(false);
+    flushFocusClick();
+  }, { capture: true, passive: true });
+
+  globalThis.__hopbenchRecorder = {
+    /** The worker's ids for the elements of its last observation (args: id, el, id, el...). */
+    assign(...pairs) {
+      for (let i = 0; i + 1 < pairs.length; i += 2) ids.set(pairs[i + 1], pairs[i]);
+      return pairs.length / 2;
+    },
+    /** The id of a held path once the worker has observed again; null if still none. */
+    idOf(handle) {
+      const path = held.get(handle);
+      return path ? (nearestId(path)?.id ?? null) : null;
+    },
+  };
+  send({ kind: 'ready' });
+  return 'installed';
+}
+
+/** The script installed in the recorder's world of every frame of a session tab. */
+export const RECORDER_SOURCE = `(${pageRecorder.toString()})(${JSON.stringify(RECORDER_BINDING)})`;

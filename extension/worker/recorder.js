@@ -1,0 +1,199 @@
+// The worker half of recording a person's session: installs the in-page recorder
+// (recorder-page.js) in a session tab over CDP, receives its reports, and hands it the
+// element of every [id] of each new observation so that it can name elements by id.
+//
+// Why CDP and not a content script: the recorder must say which [id] an element has,
+// and ids belong to backendNodeIds, which only the debugger sees. In a world created
+// over CDP the worker can give the recorder the element objects themselves
+// (DOM.resolveNode into that world's context), without marking the DOM, and the
+// recorder then knows the id at the moment of the event, before a click can unload the
+// page (reading the element afterwards loses that race: the context is gone).
+//
+// Contexts of the recorder world are learnt from Runtime.executionContextCreated and
+// kept in memory; a restarted worker lists them again (Runtime.disable + enable makes
+// Chrome report every existing context).
+
+import { attach, send } from './cdp.js';
+import { REGISTRY_KEY } from './observe.js';
+import { RECORDER_BINDING, RECORDER_SOURCE, RECORDER_WORLD } from './recorder-page.js';
+
+/** tabId → Map(contextId → {frameId, assigned: Set of ids given to it}). */
+const contexts = new Map();
+/** tabId → the identifier of the script added to new documents (a cache of SCRIPT_KEY). */
+const scripts = new Map();
+/** chrome.storage.session: the script's identifier, so a restarted worker adds no second one. */
+const SCRIPT_KEY = (tabId) => `recorder.script.${tabId}`;
+
+const contextsOf = (tabId) => {
+  if (!contexts.has(tabId)) contexts.set(tabId, new Map());
+  return contexts.get(tabId);
+};
+
+/**
+ * Installs the recorder in every frame of the tab's document and in every document it
+ * loads from now on. Idempotent within one worker; after a restart the script is
+ * added again only if it is not there (the page's recorder guards against a second
+ * copy per document).
+ */
+export async function installRecorder(tabId) {
+  if (scripts.has(tabId)) return;
+  await attach(tabId);
+  const key = SCRIPT_KEY(tabId);
+  let identifier = (await chrome.storage.session.get(key))[key];
+  if (identifier === undefined) {
+    await send(tabId, 'Page.enable');
+    await send(tabId, 'Runtime.addBinding', { name: RECORDER_BINDING, executionContextName: RECORDER_WORLD });
+    ({ identifier } = await send(tabId, 'Page.addScriptToEvaluateOnNewDocument', {
+      source: RECORDER_SOURCE,
+      worldName: RECORDER_WORLD,
+    }));
+    await chrome.storage.session.set({ [key]: identifier });
+  }
+  scripts.set(tabId, identifier);
+  // Existing contexts are reported again on enable (those of a previous worker too).
+  await send(tabId, 'Runtime.disable');
+  await send(tabId, 'Runtime.enable');
+  const { frameTree } = await send(tabId, 'Page.getFrameTree');
+  await Promise.all(framesOf(frameTree).map((frameId) => installInFrame(tabId, frameId)));
+}
+
+function framesOf(tree) {
+  return [tree.frame.id, ...(tree.childFrames ?? []).flatMap(framesOf)];
+}
+
+async function installInFrame(tabId, frameId) {
+  try {
+    const { executionContextId } = await send(tabId, 'Page.createIsolatedWorld', { frameId, worldName: RECORDER_WORLD });
+    contextsOf(tabId).set(executionContextId, { frameId, assigned: new Set() });
+    await send(tabId, 'Runtime.evaluate', { expression: RECORDER_SOURCE, contextId: executionContextId });
+  } catch (error) {
+    // A frame that went away meanwhile has nothing to record.
+    console.warn(`hopbench: recorder not installed in frame ${frameId} of tab ${tabId}:`, error.message);
+  }
+}
+
+/** Whether this worker has set up the recorder of the tab (after a restart: not yet). */
+export const isRecorderReady = (tabId) => scripts.has(tabId);
+
+/** Stops recording in the tab: no new documents get the recorder, reports stop. */
+export async function removeRecorder(tabId) {
+  const key = SCRIPT_KEY(tabId);
+  const identifier = scripts.get(tabId) ?? (await chrome.storage.session.get(key))[key];
+  scripts.delete(tabId);
+  contexts.delete(tabId);
+  await chrome.storage.session.remove(key);
+  const quiet = (promise) =>
+    promise.catch((error) => console.warn(`hopbench: ending the recorder of tab ${tabId}:`, error.message));
+  if (identifier) await quiet(send(tabId, 'Page.removeScriptToEvaluateOnNewDocument', { identifier }));
+  await quiet(send(tabId, 'Runtime.removeBinding', { name: RECORDER_BINDING }));
+  await quiet(send(tabId, 'Runtime.disable'));
+}
+
+/**
+ * Gives the recorder of each context of the tab the elements of the ids printed in
+ * `observationText` (only those not given before). Elements live in one frame; each
+ * is offered to the main frame's context first, then to the others.
+ */
+export async function assignIds(tabId, observationText) {
+  const known = contextsOf(tabId);
+  if (known.size === 0) return { assigned: 0 };
+  const printed = [...observationText.matchAll(/^\s*\[(\d+)\] /gm)].map((m) => Number(m[1]));
+  const registry = await registryOf(tabId);
+  const { frameTree } = await send(tabId, 'Page.getFrameTree');
+  const order = [...known.entries()].sort(([, a], [, b]) => Number(b.frameId === frameTree.frame.id) - Number(a.frameId === frameTree.frame.id));
+  let assigned = 0;
+  let left = printed.filter((id) => registry.has(id));
+  for (const [contextId, info] of order) {
+    const wanted = left.filter((id) => !info.assigned.has(id));
+    if (wanted.length === 0) continue;
+    const resolved = await Promise.all(
+      wanted.map((id) =>
+        send(tabId, 'DOM.resolveNode', { backendNodeId: registry.get(id), executionContextId: contextId, objectGroup: 'hopbench-recorder' })
+          .then(({ object }) => ({ id, objectId: object.objectId }))
+          // Not in this context's frame (or gone): another context may hold it.
+          .catch(() => null),
+      ),
+    );
+    const found = resolved.filter(Boolean);
+    if (found.length > 0) {
+      try {
+        await send(tabId, 'Runtime.callFunctionOn', {
+          functionDeclaration: 'function (...pairs) { return globalThis.__hopbenchRecorder?.assign(...pairs) ?? 0; }',
+          executionContextId: contextId,
+          arguments: found.flatMap(({ id, objectId }) => [{ value: id }, { objectId }]),
+        });
+        for (const { id } of found) info.assigned.add(id);
+        assigned += found.length;
+      } catch (error) {
+        known.delete(contextId); // The document went away.
+        console.warn(`hopbench: recorder context ${contextId} of tab ${tabId} is gone:`, error.message);
+      }
+    }
+    const done = new Set(found.map((f) => f.id));
+    left = left.filter((id) => !done.has(id) && !info.assigned.has(id));
+  }
+  await send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: 'hopbench-recorder' }).catch(() => undefined);
+  return { assigned };
+}
+
+/** `Map(id → backendNodeId)` of the tab's main target (the registry's stored form). */
+async function registryOf(tabId) {
+  const stored = (await chrome.storage.session.get(REGISTRY_KEY(tabId)))[REGISTRY_KEY(tabId)];
+  const map = new Map();
+  if (!stored) return map;
+  for (const entry of JSON.parse(stored).elements ?? []) {
+    // Out-of-process frames are other targets, where the recorder is not installed.
+    if (entry.targetId === null || entry.targetId === undefined) map.set(entry.id, entry.backendNodeId);
+  }
+  return map;
+}
+
+/** Asks a recorder again for the id of an element it could not name; null if none. */
+export async function idOfHeld(tabId, contextId, handle) {
+  try {
+    const { result } = await send(tabId, 'Runtime.evaluate', {
+      expression: `globalThis.__hopbenchRecorder?.idOf(${Number(handle)}) ?? null`,
+      contextId,
+      returnByValue: true,
+    });
+    return result.value ?? null;
+  } catch (error) {
+    // The document is gone (the action unloaded it): the caller falls back to the name.
+    console.debug(`hopbench: recorder context ${contextId} gone:`, error.message);
+    return null;
+  }
+}
+
+/**
+ * Registers the recorder's CDP listeners; call once, synchronously, at the worker's
+ * top level. `onReport(tabId, contextId, report)` gets each parsed report.
+ */
+export function registerRecorderListeners(onReport) {
+  chrome.debugger.onEvent.addListener((source, method, params) => {
+    if (source.tabId === undefined || source.sessionId) return;
+    if (method === 'Runtime.bindingCalled' && params.name === RECORDER_BINDING) {
+      let report;
+      try {
+        report = JSON.parse(params.payload);
+      } catch (error) {
+        console.error('hopbench: unreadable recorder report:', error);
+        return;
+      }
+      onReport(source.tabId, params.executionContextId, report);
+    } else if (method === 'Runtime.executionContextCreated' && params.context?.name === RECORDER_WORLD) {
+      contextsOf(source.tabId).set(params.context.id, { frameId: params.context.auxData?.frameId ?? null, assigned: new Set() });
+    } else if (method === 'Runtime.executionContextDestroyed') {
+      contexts.get(source.tabId)?.delete(params.executionContextId);
+    } else if (method === 'Runtime.executionContextsCleared') {
+      contexts.get(source.tabId)?.clear();
+    }
+  });
+  chrome.debugger.onDetach.addListener((source) => {
+    if (source.tabId === undefined) return;
+    scripts.delete(source.tabId);
+    contexts.delete(source.tabId);
+    chrome.storage.session.remove(SCRIPT_KEY(source.tabId)).catch((error) =>
+      console.error('hopbench: forgetting a recorder script failed:', error),
+    );
+  });
+}

@@ -1,0 +1,143 @@
+// A person's session from the side panel: "Do it myself" opens the task's window, the
+// person presses Start and does the task with the mouse and keyboard (Playwright's
+// trusted input, at a person's pace); each action is recorded in the agent's action
+// space with the id the agent saw, hops complete live, the answer in the panel ends it
+// with PASS; the run is stored, listed and exported like an agent's, and its recorded
+// trajectory, turned into a reference_trajectory, replays to PASS.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launchExtension } from './harness.mjs';
+import { elementOf, person, stepsOf, waitForSteps } from './human-helpers.mjs';
+import { repoRoot } from './paths.mjs';
+import { waitForRunEnd } from './run-helpers.mjs';
+import { sendOk, waitForPage } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+
+const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
+
+describe("a person's session on the single-page site", { timeout: 240_000 }, () => {
+  let ext;
+  let sites;
+  let panel;
+  let task;
+  let taskText;
+  let runId;
+  let page;
+
+  const status = () => panel.locator('#status').textContent();
+
+  before(async () => {
+    sites = await startSites({ names: ['spa'] });
+    ext = await launchExtension();
+    taskText = sites.fill(readFileSync(TASK_FILE, 'utf8'));
+    task = JSON.parse(taskText);
+    panel = await ext.openExtensionPage('sidepanel.html');
+    await panel.setViewportSize({ width: 360, height: 720 });
+  });
+
+  after(async () => {
+    await ext?.close();
+    await sites?.close();
+  });
+
+  test('"Do it myself" opens the task window; the panel shows the objective, the hop queue and Start', async () => {
+    await panel.locator('#import-files').setInputFiles({ name: 'spa.json', mimeType: 'application/json', buffer: Buffer.from(taskText) });
+    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:spa.json');
+    await panel.locator('#do-it-myself').click();
+    page = await waitForPage(ext.context, (url) => url.startsWith(sites.origin('spa')));
+    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Ready'));
+    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    assert.equal(await status(), 'Ready: press Start · 0 steps recorded · 0 of 3 hops');
+    assert.equal(await panel.locator('#start').isVisible(), true);
+    assert.equal(await panel.locator('.hop').count(), 3);
+    assert.equal(await panel.locator('.task-card .intent').textContent(), task.intent);
+  });
+
+  test('Start starts the clock; what the person does is recorded step by step with the ids the agent saw', async () => {
+    // Before Start nothing is recorded.
+    await page.mouse.click(5, 5);
+    await panel.locator('#start').click();
+    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
+    const who = person(page);
+    await who.choose('#city', 'P');
+    await waitForSteps(panel, runId, 1);
+    await who.click('a[data-cat="music"]');
+    await waitForSteps(panel, runId, 2);
+    await who.click('a[href="#/event/42"]');
+    await waitForSteps(panel, runId, 3);
+    await who.type('#search', 'Taiko Drums', { enter: true });
+    const steps = await waitForSteps(panel, runId, 4);
+    assert.deepEqual(
+      steps.map((s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
+      ['type [ID] [Paris] [0]', 'click [ID]', 'click [ID]', 'type [ID] [Taiko Drums] [1]'],
+    );
+    // Each id is the element's line in the observation kept with the step.
+    assert.deepEqual(
+      steps.map((s) => elementOf(s.observation.text, s.action.text)),
+      ["combobox 'City'", "link 'Music'", "link 'Jazz Night'", "combobox 'Search events'"],
+    );
+    for (const s of steps) {
+      assert.equal(s.result.error, null);
+      assert.equal(s.result.effect.identifiedBy, 'id', `step ${s.step} named its element by the id the recorder had`);
+      assert.ok(s.observation.screenshot, `step ${s.step} keeps a screenshot`);
+      assert.equal(s.tokens.input, 0);
+    }
+    const { run } = await sendOk(panel, 'getRun', { runId });
+    assert.equal(run.progress.done, 3, 'the hops completed live');
+    assert.deepEqual(run.progress.hops.map((h) => h.step), [2, 3, 4]);
+  });
+
+  test('the answer in the panel ends the session with PASS; hops at the steps that made them', async () => {
+    await panel.screenshot({ path: join(repoRoot, 'docs', 'images', 'panel-human.png') });
+    await panel.locator('#answer').fill('Tokyo');
+    await panel.locator('#answer-submit').click();
+    const run = await waitForRunEnd(panel, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.equal(run.provider, 'human');
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    assert.deepEqual(run.verdict.hop_steps, [2, 3, 4]);
+    assert.equal(run.verdict.answer.text, 'Tokyo');
+    assert.equal(run.step, 5);
+    assert.ok(run.activeMs > 0 && run.activeMs < run.finishedAt - run.startedAt + 1, `active time ${run.activeMs} ms`);
+    await panel.waitForSelector('.verdict[data-outcome="pass"]');
+    assert.equal(await status(), 'Run finished.');
+    const steps = await stepsOf(panel, runId);
+    assert.equal(steps.at(-1).action.text, 'stop [Tokyo]');
+    assert.equal(await panel.locator('.step').count(), 5);
+    assert.equal(await panel.locator('.step[data-step="1"] .step-words').textContent(), `Typed "Paris" into combobox 'City'`);
+  });
+
+  test('the run is listed and exported like an agent run, steps shaped like agent steps', async () => {
+    const { runs } = await sendOk(panel, 'listRuns');
+    assert.deepEqual(runs.map((r) => [r.id, r.provider]), [[runId, 'human']]);
+    const { trajectory } = await sendOk(panel, 'exportRun', { runId });
+    assert.equal(trajectory.run.provider, 'human');
+    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3, 4, 5]);
+    for (const step of trajectory.steps) {
+      for (const field of ['observation', 'prompt', 'reply', 'model_error', 'action', 'result', 'judgements', 'progress', 'tokens', 'note', 'timings', 'started_at']) {
+        assert.ok(field in step, `step ${step.step} has ${field}`);
+      }
+      assert.match(trajectory.media[step.observation.screenshot].dataUrl, /^data:image\/jpeg;base64,/);
+    }
+  });
+
+  test('the recorded trajectory, as a reference_trajectory, replays to PASS', async () => {
+    const steps = await stepsOf(panel, runId);
+    const recorded = steps.map((s) => ({ action: s.action.text, observation: s.observation.text }));
+    const { value } = await sendOk(panel, 'coreCall', 'reference_of', [recorded]);
+    assert.deepEqual(value.problems, []);
+    assert.deepEqual(value.reference, task.reference_trajectory, "what the person did is the task author's trajectory");
+    const replayTask = JSON.stringify({ ...task, id: 'e2e-spa/replayed-person', reference_trajectory: value.reference });
+    const { runId: replayId } = await sendOk(panel, 'startRun', { taskText: replayTask, fileName: 'replayed.json', overrides: { provider: 'replay' } });
+    const replay = await waitForRunEnd(panel, replayId, 90_000);
+    assert.equal(replay.verdict.passed, true, JSON.stringify(replay.verdict));
+    assert.deepEqual(replay.verdict.hop_steps, [2, 3, 4]);
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});
