@@ -45,7 +45,7 @@ export function registerHumanTabListeners(readyCore) {
     if (tab.openerTabId === undefined) {
       recordAction(readyCore, { windowId: tab.windowId }, { kind: 'new_tab', t: Date.now() }).catch(logFailure('recording a new tab'));
     }
-    joinRecording(tab.id).catch(logFailure('recording in a new tab'));
+    joinRecording(tab).catch(logFailure('recording in a new tab'));
   });
 
   chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
@@ -79,11 +79,16 @@ export function registerHumanTabListeners(readyCore) {
 
 }
 
-async function joinRecording(tabId) {
-  // The session listeners add the tab under the session lock first; wait for them.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  const session = humanSession(await readSessions(), tabId);
-  if (session && session.human.phase !== 'ended') await installRecorder(tabId);
+/**
+ * A tab opened in a person's session window, or by one of its pages, gets the
+ * recorder. Looked up by window and opener: the session listeners may not have added
+ * the tab to the session yet.
+ */
+async function joinRecording(tab) {
+  const session = Object.values(await readSessions()).find(
+    (s) => s.human && !s.closed && (s.windowId === tab.windowId || s.tabIds.includes(tab.openerTabId)),
+  );
+  if (session) await installRecorder(tab.id);
 }
 
 /**

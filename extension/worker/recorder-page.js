@@ -217,8 +217,13 @@ function pageRecorder(bindingName) {
 
   // --- scroll: wheel gestures, one `scroll` per viewport height moved -----------------
 
-  let gesture = null; // {scroller, start, delta, timer}
+  let gesture = null; // {scroller, start, timer}
   const positionOf = (scroller) => (scroller === window ? window.scrollY : scroller.scrollTop);
+  // Where each scroller rested before the gesture: the wheel event may be dispatched
+  // after the compositor has scrolled already (no listener blocks it: ours are passive),
+  // so the position at the first wheel event can be the new one.
+  const rest = new WeakMap([[window, window.scrollY]]);
+  const restOf = (scroller) => rest.get(scroller) ?? positionOf(scroller);
 
   function scrollerOf(path) {
     for (const el of path) {
@@ -234,6 +239,7 @@ function pageRecorder(bindingName) {
     gesture = null;
     clearTimeout(timer);
     const moved = positionOf(scroller) - start;
+    rest.set(scroller, positionOf(scroller));
     const height = scroller === window ? window.innerHeight : scroller.clientHeight;
     if (Math.abs(moved) < 1) return;
     const times = Math.min(5, Math.max(1, Math.round(Math.abs(moved) / height)));
@@ -246,9 +252,10 @@ function pageRecorder(bindingName) {
       flushEdit(false);
       flushFocusClick();
       const scroller = scrollerOf(elementsOf(event));
-      gesture = { scroller, start: positionOf(scroller), timer: 0 };
+      gesture = { scroller, start: restOf(scroller), timer: 0 };
     }
     clearTimeout(gesture.timer);
+    clearTimeout(quietTimer); // The scroll report comes first (see the scroll listener).
     gesture.timer = setTimeout(flushScroll, 300);
   });
 
@@ -274,9 +281,19 @@ function pageRecorder(bindingName) {
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   // Scrolling shows other elements (the agent's observation is of the viewport): once
   // it stops, the worker observes again too.
-  window.addEventListener('scroll', () => {
+  let restTimer = 0;
+  window.addEventListener('scroll', (event) => {
+    // A wheel gesture ends in its `scroll` report, after which the worker observes
+    // anyway; observing before the report would give it the page after the scroll.
+    if (gesture) return;
     clearTimeout(quietTimer);
     quietTimer = setTimeout(() => send({ kind: 'dom' }), QUIET_MS);
+    // Outside a wheel gesture (keys, the scrollbar, the page itself): the new rest.
+    const scroller = event.target === document ? window : event.target;
+    clearTimeout(restTimer);
+    restTimer = setTimeout(() => {
+      if (!gesture) rest.set(scroller, positionOf(scroller));
+    }, QUIET_MS);
   }, { capture: true, passive: true });
 
   window.addEventListener('pagehide', () => {
