@@ -8,6 +8,7 @@ import init, * as core from './pkg/hopbench.js';
 import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
+import { duelHandlers } from './worker/duel.js';
 import { registerHopListeners } from './worker/hops.js';
 import { humanHandlers, registerHumanListeners } from './worker/human-session.js';
 import { registerHumanTabListeners } from './worker/human-tabs.js';
@@ -123,6 +124,7 @@ const HANDLERS = Object.freeze({
   ...sessionHandlers(coreModule),
   ...runHandlers(coreModule),
   ...humanHandlers(coreModule),
+  ...duelHandlers(coreModule),
   ...settingsHandlers(coreModule),
 });
 

@@ -152,6 +152,9 @@ export const PAGE_TO_WORKER = Object.freeze({
   START_HUMAN: 'page-to-worker/start-human',
   HUMAN_CONTROL: 'page-to-worker/human-control',
   HUMAN_FINISH: 'page-to-worker/human-finish',
+  // Human vs agent (section "Human vs agent" below).
+  START_DUEL: 'page-to-worker/start-duel',
+  GET_DUEL: 'page-to-worker/get-duel',
   // Agent settings and model connection (options page); see the section at the end.
   GET_SETTINGS: 'page-to-worker/get-settings',
   SAVE_SETTINGS: 'page-to-worker/save-settings',
@@ -480,6 +483,45 @@ export function isHumanFinish(msg) {
     isRunId(msg.runId) &&
     (msg.answer === null || (typeof msg.answer === 'string' && msg.answer.length <= 2000))
   );
+}
+
+// --- Human vs agent (side panel to the worker; worker/duel.js) ----------------------
+//
+// One task in two windows side by side: the agent's run (left) and the person's
+// session (right). The agent waits before its first step until the person presses
+// Start (HUMAN_CONTROL on the person's run), so both start together.
+//   START_DUEL { ok, duelId, agentRunId, humanRunId, agentWindowId, humanWindowId }
+//   GET_DUEL   { ok, duel, agent: RunView, human: RunView, agentSteps, humanSteps,
+//                comparison: {hops: [{hop, description, a, b}], diverged_at, summary} }
+//              (`a` is the person's step for the hop, `b` the agent's)
+
+/**
+ * @param {{ taskText: string, fileName?: string, overrides?: object, windowId?: number }} duel
+ *   `overrides` as START_RUN's, for the agent; `windowId` the person's window now (the
+ *   two windows tile the work area of its display).
+ */
+export function startDuel({ taskText, fileName = 'task.json', overrides = {}, windowId }) {
+  return { type: PAGE_TO_WORKER.START_DUEL, taskText, fileName, overrides, windowId };
+}
+
+export function isStartDuel(msg) {
+  return (
+    isPlainObject(msg) &&
+    msg.type === PAGE_TO_WORKER.START_DUEL &&
+    typeof msg.taskText === 'string' &&
+    typeof msg.fileName === 'string' &&
+    runOverrideProblems(msg.overrides).length === 0 &&
+    (msg.windowId === undefined || Number.isInteger(msg.windowId))
+  );
+}
+
+/** @param {{ duelId: string }} duel */
+export function getDuel({ duelId }) {
+  return { type: PAGE_TO_WORKER.GET_DUEL, duelId };
+}
+
+export function isGetDuel(msg) {
+  return isPlainObject(msg) && msg.type === PAGE_TO_WORKER.GET_DUEL && isRunId(msg.duelId);
 }
 
 // --- Agent settings and model connection (options page to the worker) --------------

@@ -5,8 +5,9 @@
 // starts); each change triggers one GET_RUN, coalesced while one is in flight.
 
 import { ask } from './ask.js';
+import { duelView } from './panel-duel.js';
 import { doItMyself, giveUp, pauseHuman, showHumanControls } from './panel-human.js';
-import { CURRENT_RUN_KEY, errorText, getMedia, getRun, pauseRun, startRun, stopRun } from './messages.js';
+import { CURRENT_RUN_KEY, errorText, getMedia, getRun, pauseRun, startDuel, startRun, stopRun } from './messages.js';
 import { clockText, runStatusText } from './run-status.js';
 import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
 import { StepList } from './step-view.js';
@@ -17,6 +18,8 @@ const fixedRunId = new URLSearchParams(location.search).get('run');
 
 /** The run last shown, and the one the person put aside with "New run". */
 let shown = null;
+/** Runs whose changes refresh the view: the shown one, and a duel's agent. */
+let watched = new Set();
 let dismissed = null;
 /** @type {object|null} the last GET_RUN view of the shown run */
 let lastRun = null;
@@ -73,7 +76,12 @@ async function render() {
     );
   }
   lastRun = run;
+  watched = new Set([runId]);
   $('setup').hidden = true;
+  if (run.duelId) {
+    await renderDuel(run);
+    return;
+  }
   $('run-slot').hidden = false;
   const atBottom = isScrolledToBottom();
   // While running, the status line says so; the verdict takes its place at the end.
@@ -87,6 +95,23 @@ async function render() {
   showStatus(run.status === 'running' ? runStatusText(run) : `Run ${run.status}.`);
   picker.showChoice();
   await loadScreenshots(run.id, steps);
+}
+
+/** Human vs agent: both sides in the header, the hop table and both steps below. */
+async function renderDuel(run) {
+  const duel = await duelView(run);
+  watched = new Set(duel.runIds);
+  $('verdict-slot').replaceChildren(duel.header);
+  $('hops-slot').replaceChildren();
+  $('run-slot').hidden = false;
+  $('run-slot').replaceChildren(duel.body);
+  shown = run.id;
+  stepList = new StepList();
+  showControls(run);
+  const { human, agent } = duel.reply;
+  const ended = human.status !== 'running' && agent.status !== 'running';
+  showStatus(ended ? 'Both runs ended.' : `You vs the agent · ${runStatusText(run)}`);
+  picker.showChoice();
 }
 
 function isScrolledToBottom() {
@@ -148,9 +173,12 @@ function setupStatus(text, isError = false) {
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {
+  // A hop completed by a navigation between two steps (a person's session records no
+  // step for it): the trackers live in chrome.storage.session (worker/hops.js).
+  if (area === 'session' && shown && Object.keys(changes).some((key) => key.startsWith('hopbench.hops.'))) refresh();
   if (area !== 'local') return;
   // The record, and the stop and pause keys beside it (run.<id>, run.<id>.stop, ...).
-  const ofShown = shown && Object.keys(changes).some((key) => key === `run.${shown}` || key.startsWith(`run.${shown}.`));
+  const ofShown = [...watched].some((id) => Object.keys(changes).some((key) => key === `run.${id}` || key.startsWith(`run.${id}.`)));
   if (CURRENT_RUN_KEY in changes || ofShown) refresh();
 });
 
@@ -219,6 +247,37 @@ $('do-it-myself').addEventListener('click', async () => {
     setupStatus(`Cannot open the task: ${errorText(error)}`, true);
   } finally {
     $('do-it-myself').disabled = false;
+  }
+});
+
+/**
+ * Human vs agent: the agent's window on the left half of the screen, the person's on
+ * the right, both at the task's start; the agent waits for the person's Start. The
+ * panel then tries to open in the person's window, where they work (Chrome may refuse
+ * without a fresh click: the note says where to find it).
+ */
+$('versus').addEventListener('click', async () => {
+  const chosen = picker.chosen();
+  const problem = chosen ? picker.runProblem() : 'choose a task first';
+  if (problem) {
+    setupStatus(problem, true);
+    return;
+  }
+  $('versus').disabled = true;
+  setupStatus('Opening both windows…');
+  try {
+    const { id: windowId } = await chrome.windows.getCurrent();
+    const reply = await ask(startDuel({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides(), windowId }));
+    dismissed = null;
+    setupStatus('');
+    chrome.sidePanel.open({ windowId: reply.humanWindowId }).catch((error) => {
+      console.warn('hopbench: the side panel did not open in your window:', error.message);
+    });
+    refresh();
+  } catch (error) {
+    setupStatus(`Cannot start: ${errorText(error)}`, true);
+  } finally {
+    $('versus').disabled = false;
   }
 });
 

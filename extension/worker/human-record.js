@@ -80,7 +80,7 @@ export function observeNow(sessionId) {
 
 async function takeStanding(sessionId, state) {
   const session = (await readSessions())[sessionId];
-  if (!session?.human || session.currentTabId === null) return;
+  if (!session?.human || session.human.phase === 'ended' || session.currentTabId === null) return;
   const tabId = session.currentTabId;
   const started = performance.now();
   const obs = await observeTab(tabId, { mode: 'text', tabIds: session.tabIds });

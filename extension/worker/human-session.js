@@ -23,6 +23,7 @@ import { enqueue, forgetLive, recordReport, scheduleObservation, standingOf, sta
 import { installRecorder, isRecorderReady, registerRecorderListeners, removeRecorder } from './recorder.js';
 import { getRun, putRun, updateRun } from './run-store.js';
 import { loadAgentSettings, modelReadinessProblems } from '../agent-settings.js';
+import { onDuelStart } from './duel.js';
 import { callJudge } from './run-model.js';
 import { closeSession, elapsedMs, readSessions, sessionOfTab, withSessions } from './session.js';
 import { endTaskSession, openTaskSession } from './session-handlers.js';
@@ -84,7 +85,7 @@ export async function startHumanRun(core, { taskText, fileName, keepWindow = fal
     throw error;
   }
   scheduleObservation(session.id, 0);
-  return { runId, sessionId: session.id };
+  return { runId, sessionId: session.id, windowId: session.windowId };
 }
 
 const TRANSITIONS = Object.freeze({
@@ -152,7 +153,9 @@ export function recordAction(readyCore, { tabId, windowId, contextId = null }, r
       // A report may still be worked out (Back or Forward reads the history first).
       const known = await report;
       await recordReport(core, { runId: session.human.runId, sessionId: session.id, tabId: actedTab, contextId, steps, report: known, before });
-      await mirror((await readSessions())[session.id] ?? session);
+      const now = (await readSessions())[session.id];
+      // An ended session has written its last state; nothing may overwrite it.
+      if (now && now.human.phase !== 'ended') await mirror(now);
     });
   });
 }
@@ -197,9 +200,15 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
       recordReport(core, { runId, sessionId, tabId: session.currentTabId, contextId: null, steps: [step], report, before: standingOf(sessionId) }),
     );
   }
-  const ended = (await readSessions())[sessionId];
+  // No more reports are taken from here on (a late one would set the recorder up again).
+  const ended = await withSessions((sessions) => {
+    const s = sessions[sessionId];
+    s.human.endedFrom = s.human.phase;
+    s.human.phase = 'ended';
+    return { ...s, human: { ...s.human } };
+  });
   const now = Date.now();
-  const activeMs = ended.human.phase === 'ready' ? 0 : elapsedMs(ended, now);
+  const activeMs = ended.human.endedFrom === 'ready' ? 0 : elapsedMs(ended, now);
   const verdict = await verdictOf(core, sessionId);
   await updateRun(runId, {
     status: answer !== null ? 'finished' : 'stopped',
@@ -234,7 +243,7 @@ async function onReport(readyCore, tabId, contextId, report) {
   if (!isRecorderReady(tabId)) {
     // A restarted worker: learn the recorder's contexts again before anything else.
     const session = sessionOfTab(await readSessions(), tabId);
-    if (!session?.human) return;
+    if (!session?.human || session.human.phase === 'ended') return;
     await installRecorder(tabId);
   }
   if (ACTION_REPORTS.has(report.kind)) {
@@ -242,7 +251,7 @@ async function onReport(readyCore, tabId, contextId, report) {
     return;
   }
   const session = sessionOfTab(await readSessions(), tabId);
-  if (session?.human && session.currentTabId === tabId) scheduleObservation(session.id, report.kind === 'ready' ? 300 : 100);
+  if (session?.human && session.human.phase !== 'ended' && session.currentTabId === tabId) scheduleObservation(session.id, report.kind === 'ready' ? 300 : 100);
 }
 
 /** Call once, synchronously, at the worker's top level. */
@@ -275,7 +284,10 @@ async function startHuman(readyCore, msg) {
 
 async function humanControlHandler(readyCore, msg) {
   await controlHuman(msg.runId, msg.command);
-  return okReply({ run: await getRun(msg.runId) });
+  const run = await getRun(msg.runId);
+  // Side by side: the agent, held before its first step, starts with the person.
+  if (msg.command === 'start' && run.duelId) await onDuelStart(readyCore, run.duelId);
+  return okReply({ run });
 }
 
 async function humanFinishHandler(readyCore, msg) {

@@ -86,7 +86,7 @@ export function registerHumanTabListeners(readyCore) {
  */
 async function joinRecording(tab) {
   const session = Object.values(await readSessions()).find(
-    (s) => s.human && !s.closed && (s.windowId === tab.windowId || s.tabIds.includes(tab.openerTabId)),
+    (s) => s.human && s.human.phase !== 'ended' && !s.closed && (s.windowId === tab.windowId || s.tabIds.includes(tab.openerTabId)),
   );
   if (session) await installRecorder(tab.id);
 }

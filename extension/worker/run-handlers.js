@@ -29,7 +29,7 @@ import {
   requestPause,
   requestStop,
 } from './run-state.js';
-import { deleteRunData, exportRunData, getRun, getSteps, listRuns, mediaDataUrls, putRun } from './run-store.js';
+import { deleteRunData, exportRunData, getRun, getSteps, listRuns, mediaDataUrls, putRun, updateRun } from './run-store.js';
 import { closeSession } from './session.js';
 import { openTaskSession } from './session-handlers.js';
 
@@ -54,13 +54,23 @@ export function registerRunListeners(readyCore) {
   });
 }
 
-async function startRun(readyCore, msg) {
+function startRun(readyCore, msg) {
+  return startAgentRun(readyCore, msg);
+}
+
+/**
+ * Starts an agent run: `{runId, sessionId}`. `bounds` places its window, `held` starts
+ * it paused before its first step (a side-by-side session releases it when the person
+ * presses Start), `duelId` links it to that session, `current: false` leaves
+ * `runs.current` to the person's run.
+ */
+export async function startAgentRun(readyCore, msg, { bounds, held = false, duelId = null, current = true } = {}) {
   const core = await readyCore();
   const config = await runConfiguration(msg.overrides);
   // The machine first: a task it refuses (e.g. replay without reference_trajectory)
   // opens no window.
   const started = core.agent_start(msg.taskText, msg.fileName, config.agentConfig);
-  const { session, task, progress } = await openTaskSession(core, msg);
+  const { session, task, progress } = await openTaskSession(core, { ...msg, bounds });
   const runId = crypto.randomUUID();
   try {
     await putRun({
@@ -81,9 +91,11 @@ async function startRun(readyCore, msg) {
       tokens: { input: 0, output: 0 },
       provider: config.provider,
       sessionId: session.id,
+      duelId,
       task: { ...task, fileName: msg.fileName, text: msg.taskText },
       settings: config.settings,
     });
+    if (held) await requestPause(runId);
     await addRun({
       runId,
       sessionId: session.id,
@@ -94,7 +106,7 @@ async function startRun(readyCore, msg) {
       stopFed: false,
       steps: {},
       options: { keepWindow: config.keepWindow },
-    });
+    }, { current });
   } catch (error) {
     // Nothing may be left half-started: a window without a run would never close.
     await closeSession(session.id);
@@ -103,7 +115,14 @@ async function startRun(readyCore, msg) {
   }
   await ensureBackstop();
   driveRun(readyCore, runId);
-  return okReply({ runId, sessionId: session.id });
+  return okReply({ runId, sessionId: session.id, windowId: session.windowId });
+}
+
+/** Releases a run started `held`: its clock starts now and its driver goes on. */
+export async function releaseHeldRun(readyCore, runId) {
+  await updateRun(runId, { startedAt: Date.now() });
+  await clearPause(runId);
+  driveRun(readyCore, runId);
 }
 
 async function stopRun(readyCore, msg) {
@@ -148,9 +167,13 @@ async function getRunHandler(readyCore, msg) {
   if (!run) throw new Error(`no run ${msg.runId}: it was deleted, or never recorded`);
   const view = await runView(readyCore, run);
   if (!msg.withSteps) return okReply({ run: view });
+  return okReply({ run: view, steps: await stepsWithWords(readyCore, msg.runId) });
+}
+
+/** A run's stored steps, each with its action in words (`words`). */
+export async function stepsWithWords(readyCore, runId) {
   const core = await readyCore();
-  const steps = (await getSteps(msg.runId)).map((step) => ({ ...step, words: actionWords(core, step) }));
-  return okReply({ run: view, steps });
+  return (await getSteps(runId)).map((step) => ({ ...step, words: actionWords(core, step) }));
 }
 
 /** The step's action in words (`{kind, element, words}`), or null without an action. */
@@ -190,7 +213,7 @@ async function deleteRunHandler(_readyCore, msg) {
  * What pages see of a run. A running run's hop progress is read live from its
  * session's tracker (navigations change it between steps).
  */
-async function runView(readyCore, run) {
+export async function runView(readyCore, run) {
   let { progress } = run;
   let paused = null;
   if (run.status === 'running') {

@@ -35,14 +35,18 @@ export function saveRecord(record) {
   return chrome.storage.local.set({ [RUN_RECORD_KEY(record.runId)]: record });
 }
 
-/** Saves the first record of a run and lists it as active and current. */
-export function addRun(record) {
+/**
+ * Saves the first record of a run and lists it as active and (unless `current` is
+ * false: the agent of a side-by-side session, whose person's run is the current one)
+ * as the current run.
+ */
+export function addRun(record, { current = true } = {}) {
   return navigator.locks.request(ACTIVE_LOCK, async () => {
     const active = await activeRunIds();
     await chrome.storage.local.set({
       [RUN_RECORD_KEY(record.runId)]: record,
       [ACTIVE_KEY]: [...active.filter((id) => id !== record.runId), record.runId],
-      [CURRENT_RUN_KEY]: record.runId,
+      ...(current ? { [CURRENT_RUN_KEY]: record.runId } : {}),
     });
   });
 }

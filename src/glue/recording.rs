@@ -4,6 +4,7 @@
 use super::to_js_error;
 use crate::action::Action;
 use crate::agent::{action_in_words, reference_trajectory, RecordedStep};
+use crate::metrics::{compare, Side};
 use crate::observation::IdRegistry;
 use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
@@ -44,4 +45,19 @@ pub fn element_id(
 ) -> Result<Option<u32>, JsError> {
     let registry = IdRegistry::from_json(registry_json).map_err(to_js_error)?;
     Ok(registry.id_of(&target_id, backend_node_id))
+}
+
+/// `compare_runs(a, b)` with each `{name, progress, passed, ended}` → `{hops: [{hop,
+/// description, a, b}], diverged_at, summary}`: two runs of one task side by side.
+#[wasm_bindgen]
+pub fn compare_runs(a: JsValue, b: JsValue) -> Result<JsValue, JsError> {
+    let side = |v: JsValue, which: &str| -> Result<Side, JsError> {
+        serde_wasm_bindgen::from_value(v).map_err(|e| {
+            JsError::new(&format!(
+                "compare_runs: run {which} is not {{name, progress, passed, ended}}: {e}"
+            ))
+        })
+    };
+    let comparison = compare(&side(a, "a")?, &side(b, "b")?).map_err(|e| JsError::new(&e))?;
+    to_js(&comparison)
 }

@@ -8,6 +8,7 @@
 //! least the j-th hop, j = 1..=k.
 
 mod buckets;
+mod compare;
 mod markdown;
 mod positions;
 mod record;
@@ -16,6 +17,7 @@ mod record;
 mod tests;
 
 pub use buckets::{Bucket, BucketStats};
+pub use compare::{compare, Comparison, HopPair, Side};
 pub use positions::PositionRow;
 pub use record::{MetricsError, TaskRecord};
 

@@ -1,0 +1,120 @@
+// Human vs agent from the side panel: two session windows tiled left (the agent) and
+// right (the person), both at the task's start; the agent waits for the person's
+// Start; then the replay agent runs while a scripted person works in the other window;
+// the panel shows both sides' hops, steps, time and tokens as they go, and at the end
+// both verdicts and the first hop where they diverged.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launchExtension } from './harness.mjs';
+import { person, waitForSteps } from './human-helpers.mjs';
+import { repoRoot } from './paths.mjs';
+import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { sendOk } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+
+const IMAGES = join(repoRoot, 'docs', 'images');
+
+describe('human vs agent', { timeout: 240_000 }, () => {
+  let ext;
+  let sites;
+  let panel;
+  let duel;
+  let humanPage;
+
+  const status = () => panel.locator('#status').textContent();
+  const side = (which) =>
+    panel.evaluate((w) => {
+      const root = document.querySelector(`.duel-side[data-side="${w}"]`);
+      const text = (c) => root.querySelector(c)?.textContent ?? null;
+      return { outcome: text('.duel-outcome'), hops: text('.duel-hops'), steps: text('.duel-steps'), time: text('.duel-time'), tokens: text('.duel-tokens') };
+    }, which);
+
+  before(async () => {
+    sites = await startSites({ names: ['wiki', 'events'] });
+    ext = await launchExtension();
+    panel = await ext.openExtensionPage('sidepanel.html');
+    await panel.setViewportSize({ width: 360, height: 720 });
+  });
+
+  after(async () => {
+    await ext?.close();
+    await sites?.close();
+  });
+
+  test('two windows open side by side at the start page; the agent waits for Start', async () => {
+    await panel.locator('#import-files').setInputFiles({ name: 'three.json', mimeType: 'application/json', buffer: Buffer.from(threeHopTask(sites)) });
+    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:three.json');
+    await panel.selectOption('#agent', 'replay');
+    await panel.locator('#versus').click();
+    await panel.waitForSelector('.duel-side[data-side="agent"]');
+    const humanRunId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    const { run } = await sendOk(panel, 'getRun', { runId: humanRunId });
+    assert.equal(run.provider, 'human');
+    ({ duel } = await sendOk(panel, 'getDuel', { duelId: run.duelId }));
+    assert.equal(duel.humanRunId, humanRunId);
+
+    const windows = await ext.worker.evaluate(async () =>
+      (await chrome.windows.getAll({ populate: true })).map((w) => ({ id: w.id, left: w.left, width: w.width, urls: w.tabs.map((t) => t.url || t.pendingUrl) })),
+    );
+    const start = sites.url('wiki', '/index.html');
+    const sessionWindows = windows.filter((w) => w.urls.length === 1 && w.urls[0] === start).sort((a, b) => a.left - b.left);
+    assert.equal(sessionWindows.length, 2, JSON.stringify(windows));
+    const [left, right] = sessionWindows;
+    // Tiled on the display's work area (800 px wide headless, where Chrome's least
+    // window width, 500 px, makes the halves overlap a little).
+    const area = await ext.worker.evaluate(async () => (await chrome.system.display.getInfo())[0].workArea);
+    assert.equal(left.left, area.left, JSON.stringify({ area, sessionWindows }));
+    assert.equal(right.left, area.left + Math.floor(area.width / 2), JSON.stringify({ area, sessionWindows }));
+    const pages = ext.context.pages().filter((p) => p.url() === start);
+    const lefts = await Promise.all(pages.map((p) => p.evaluate(() => screenX)));
+    humanPage = pages[lefts.indexOf(Math.max(...lefts))];
+
+    await panel.waitForTimeout(1500);
+    assert.equal((await side('agent')).outcome, 'waiting for Start');
+    assert.equal((await sendOk(panel, 'getRun', { runId: duel.agentRunId })).run.step, 0, 'the agent took no step before Start');
+    assert.equal(await panel.locator('.duel-hop').count(), 3);
+  });
+
+  test('Start starts both; the panel shows both sides filling in', async () => {
+    await panel.locator('#start').click();
+    const who = person(humanPage);
+    await who.click('#tower');
+    await waitForSteps(panel, duel.humanRunId, 1);
+    await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="human"] .duel-hops')?.textContent === '1 of 3 hops');
+    await panel.screenshot({ path: join(IMAGES, 'panel-versus.png') });
+    await who.click('#events');
+    await waitForSteps(panel, duel.humanRunId, 2);
+    const agent = await waitForRunEnd(panel, duel.agentRunId, 90_000);
+    assert.equal(agent.verdict.passed, true, JSON.stringify(agent.verdict));
+    await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="agent"] .duel-outcome')?.textContent === 'PASS');
+    const figures = await side('agent');
+    assert.deepEqual({ ...figures, time: undefined }, { outcome: 'PASS', hops: '3 of 3 hops', steps: '3 steps', time: undefined, tokens: '0 tokens' });
+    assert.match(figures.time, /^0:\d\d$/);
+    await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="human"] .duel-hops')?.textContent === '2 of 3 hops');
+    assert.deepEqual(await side('human').then((h) => [h.hops, h.steps]), ['2 of 3 hops', '2 steps']);
+  });
+
+  test('at the end: both verdicts and the first hop where they diverged', async () => {
+    await panel.locator('#answer').fill('I could not find the list');
+    await panel.locator('#answer-submit').click();
+    const human = await waitForRunEnd(panel, duel.humanRunId);
+    assert.equal(human.verdict.passed, false);
+    assert.deepEqual(human.verdict.hop_steps, [1, 2]);
+    await panel.waitForFunction(() => document.getElementById('status').textContent === 'Both runs ended.');
+    assert.equal((await side('human')).outcome, 'FAIL');
+    const summary = await panel.locator('.duel-summary').textContent();
+    assert.equal(summary, 'They diverged at hop 3 (List the events in Tokyo): the agent completed it at step 3, you did not.');
+    assert.equal(await panel.locator('.duel-hop[data-diverged="true"]').getAttribute('data-hop'), '3');
+    const { comparison } = await sendOk(panel, 'getDuel', { duelId: duel.id });
+    assert.deepEqual(comparison.hops.map((h) => [h.a, h.b]), [[1, 1], [2, 2], [null, 3]]);
+    const whoSteps = await panel.locator('.duel-step').count();
+    assert.equal(whoSteps, 3 + 3, 'both sides steps in the timeline: the person 3 (2 clicks and the answer), the agent 3');
+    await panel.screenshot({ path: join(IMAGES, 'panel-versus-finished.png') });
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});
