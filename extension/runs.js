@@ -2,7 +2,7 @@
 // one JSON file, delete (steps and media go too).
 
 import { ask } from './ask.js';
-import { deleteRun, errorText, exportRun, getMedia, getRun, listRuns } from './messages.js';
+import { coreCall, deleteRun, errorText, exportRun, getMedia, getRun, listRuns } from './messages.js';
 import { el, formatTime, outcomeLabel, runView } from './run-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -70,6 +70,40 @@ async function download(runId) {
   showStatus(`Exported run ${runId}.`);
 }
 
+/** Offers `text` as a file download named `name`. */
+function saveFile(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = el('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * Authoring by doing: the run's task file (our format) with the run's steps as its
+ * `reference_trajectory` (`[id]` written as `{role 'name'}` by the core). Refused,
+ * saying which steps and why, when a step cannot be written so that a replay finds it.
+ */
+async function saveAsTask(runId) {
+  const { trajectory } = await ask(exportRun({ runId }));
+  let task;
+  try {
+    task = JSON.parse(trajectory.task.text);
+  } catch (error) {
+    throw new Error(`the run's task file is not JSON (${error.message})`);
+  }
+  if (!Array.isArray(task.hops)) throw new Error('only task files in hopbench format take a reference_trajectory here; this one is MMInA or WebArena');
+  const recorded = trajectory.steps.filter((s) => s.action?.text).map((s) => ({ action: s.action.text, observation: s.observation?.text ?? '' }));
+  const { value } = await ask(coreCall('reference_of', [recorded]));
+  if (value.problems.length > 0) {
+    throw new Error(`not saved: ${value.problems.map((p) => `step ${p.step}: ${p.message}`).join('; ')}`);
+  }
+  const name = `${trajectory.task.id.replace(/[^\w.-]+/g, '_')}.json`;
+  saveFile(name, `${JSON.stringify({ ...task, reference_trajectory: value.reference }, null, 2)}\n`);
+  showStatus(`Saved ${name} with ${value.reference.length} reference steps.`);
+}
+
 async function remove(runId, then) {
   if (!confirm('Delete this run with its steps and images? This cannot be undone.')) return;
   await ask(deleteRun({ runId }));
@@ -92,6 +126,7 @@ async function showDetail(runId) {
 }
 
 $('detail-export').addEventListener('click', guarded('export failed', () => download(openRunId)));
+$('detail-as-task').addEventListener('click', guarded('save as task failed', () => saveAsTask(openRunId)));
 $('detail-delete').addEventListener(
   'click',
   guarded('delete failed', () => remove(openRunId, async () => location.assign('runs.html'))),

@@ -50,6 +50,12 @@ export async function startHumanRun(core, { taskText, fileName, keepWindow = fal
   const { session, task, progress } = await openTaskSession(core, { taskText, fileName, bounds });
   const runId = crypto.randomUUID();
   try {
+    // The session knows its run before the run exists, so no view of the run ever
+    // finds it without a session (endOrphanedHuman).
+    const opened = await withSessions((sessions) => {
+      sessions[session.id].human = { runId, phase: 'ready', keepWindow };
+      return { ...sessions[session.id] };
+    });
     await putRun({
       id: runId,
       taskId: task.id,
@@ -71,10 +77,6 @@ export async function startHumanRun(core, { taskText, fileName, keepWindow = fal
       duelId,
       task: { ...task, fileName, text: taskText },
       settings: { human: true, keepWindow },
-    });
-    const opened = await withSessions((sessions) => {
-      sessions[session.id].human = { runId, phase: 'ready', keepWindow };
-      return { ...sessions[session.id] };
     });
     await Promise.all(opened.tabIds.map((tabId) => installRecorder(tabId)));
     await mirror(opened);
@@ -227,6 +229,23 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
   await endTaskSession(core, sessionId, { keepWindow: ended.human.keepWindow });
   forgetLive(sessionId);
   return getRun(runId);
+}
+
+/**
+ * A person's run whose session is gone (the browser was closed: sessions live in
+ * chrome.storage.session) ends as `error`, its recorded steps kept. Returns the run.
+ */
+export async function endOrphanedHuman(run) {
+  const open = Object.values(await readSessions()).some((s) => s.human?.runId === run.id);
+  if (open) return run;
+  await chrome.storage.local.remove(HUMAN_STATE_KEY(run.id));
+  return updateRun(run.id, {
+    status: 'error',
+    cause: 'error',
+    reason: 'error',
+    finishedAt: Date.now(),
+    error: `the session ended before the person finished (was the browser closed?); its recorded steps (${run.step}) are kept`,
+  });
 }
 
 /** `human` of a run view: the phase and the clock, from `run.<id>.human`. */

@@ -15,7 +15,7 @@ import {
   okReply,
 } from '../messages.js';
 import { forgetTracker, progressOf } from './hops.js';
-import { finishHuman, humanState } from './human-session.js';
+import { endOrphanedHuman, finishHuman, humanState } from './human-session.js';
 import { abortInFlight, driveRun } from './run-driver.js';
 import { runConfiguration } from './run-settings.js';
 import {
@@ -201,10 +201,12 @@ async function exportRunHandler(_readyCore, msg) {
 }
 
 async function deleteRunHandler(_readyCore, msg) {
-  if (await readRecord(msg.runId)) {
+  const run = await getRun(msg.runId);
+  // A person's session has no driver record; its status says it is going on.
+  if ((await readRecord(msg.runId)) || run?.status === 'running') {
     throw new Error(`run ${msg.runId} is still running: stop it first`);
   }
-  if (!(await getRun(msg.runId))) throw new Error(`no run ${msg.runId}`);
+  if (!run) throw new Error(`no run ${msg.runId}`);
   await deleteRunData(msg.runId);
   return okReply({ runId: msg.runId });
 }
@@ -214,6 +216,7 @@ async function deleteRunHandler(_readyCore, msg) {
  * session's tracker (navigations change it between steps).
  */
 export async function runView(readyCore, run) {
+  if (run.provider === 'human' && run.status === 'running') run = await endOrphanedHuman(run);
   let { progress } = run;
   let paused = null;
   if (run.status === 'running') {

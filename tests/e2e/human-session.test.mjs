@@ -3,7 +3,7 @@
 // trusted input, at a person's pace); each action is recorded in the agent's action
 // space with the id the agent saw, hops complete live, the answer in the panel ends it
 // with PASS; the run is stored, listed and exported like an agent's, and its recorded
-// trajectory, turned into a reference_trajectory, replays to PASS.
+// trajectory, saved from the runs page as the task's reference_trajectory, replays to PASS.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { launchExtension } from './harness.mjs';
 import { elementOf, person, stepsOf, waitForSteps } from './human-helpers.mjs';
 import { repoRoot } from './paths.mjs';
+import { downloadedText } from './secret-scan.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
 import { sendOk, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
@@ -64,6 +65,16 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     const who = person(page);
     await who.choose('#city', 'P');
     await waitForSteps(panel, runId, 1);
+    // Pause: the clock stops and what the person does meanwhile is not recorded.
+    await panel.locator('#pause').click();
+    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Paused'));
+    const frozen = await panel.locator('#clock').textContent();
+    await who.click('#view h2');
+    await panel.waitForTimeout(1200);
+    assert.equal(await panel.locator('#clock').textContent(), frozen, 'the clock stood still');
+    assert.equal((await stepsOf(panel, runId)).length, 1, 'nothing was recorded while paused');
+    await panel.locator('#pause').click();
+    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
     await who.click('a[data-cat="music"]');
     await waitForSteps(panel, runId, 2);
     await who.click('a[href="#/event/42"]');
@@ -130,8 +141,15 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     const { value } = await sendOk(panel, 'coreCall', 'reference_of', [recorded]);
     assert.deepEqual(value.problems, []);
     assert.deepEqual(value.reference, task.reference_trajectory, "what the person did is the task author's trajectory");
-    const replayTask = JSON.stringify({ ...task, id: 'e2e-spa/replayed-person', reference_trajectory: value.reference });
-    const { runId: replayId } = await sendOk(panel, 'startRun', { taskText: replayTask, fileName: 'replayed.json', overrides: { provider: 'replay' } });
+    // Authoring by doing: the runs page saves the task file with the recording as its
+    // reference_trajectory; that file is what the replay agent runs.
+    const runsPage = await ext.openExtensionPage(`runs.html?run=${runId}`);
+    await runsPage.waitForSelector('.run .steps');
+    const file = await downloadedText(runsPage, '#detail-as-task');
+    assert.equal(file.name, 'e2e-spa_paris-music-then-taiko.json');
+    const saved = JSON.parse(file.text);
+    assert.deepEqual(saved, { ...task, reference_trajectory: value.reference });
+    const { runId: replayId } = await sendOk(panel, 'startRun', { taskText: file.text, fileName: file.name, overrides: { provider: 'replay' } });
     const replay = await waitForRunEnd(panel, replayId, 90_000);
     assert.equal(replay.verdict.passed, true, JSON.stringify(replay.verdict));
     assert.deepEqual(replay.verdict.hop_steps, [2, 3, 4]);
