@@ -134,7 +134,7 @@ export function taskCard(run) {
 /** The whole run on one page (the runs page): verdict, hops, task, steps, details. */
 export function runView(run, steps, media = new Map()) {
   const list = new StepList();
-  list.update(steps, media);
+  list.update(steps, media, run.progress);
   return el(
     'article',
     { class: 'run', dataset: { runId: run.id, status: run.status } },

@@ -89,7 +89,7 @@ async function render() {
   $('hops-slot').replaceChildren(hopQueue(run.progress));
   $('run-slot').querySelector('.task-slot').replaceChildren(taskCard(run));
   $('run-slot').querySelector('.summary-slot').replaceChildren(summary(run));
-  stepList.update(steps, media);
+  stepList.update(steps, media, run.progress);
   if (atBottom && run.status === 'running') window.scrollTo({ top: document.body.scrollHeight });
   showControls(run);
   showStatus(run.status === 'running' ? runStatusText(run) : `Run ${run.status}.`);

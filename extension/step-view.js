@@ -94,22 +94,30 @@ export function effectWords(effect) {
   return null;
 }
 
-/** "Hop 2 done: Open the events site" when this step completed hops. */
-function hopWords(step, previousDone) {
-  const done = step.progress?.done;
-  if (done === undefined || done <= previousDone) return null;
-  const hops = step.progress.hops.slice(previousDone, done).map((h, i) => `hop ${previousDone + i + 1} (${h.description})`);
-  return `Completed ${hops.join(' and ')}.`;
+/**
+ * "Completed hop 2 (Open the events site)." when this step completed hops: read from
+ * the run's hop queue (`progress`: each done hop names its step), which also knows of
+ * a hop the step's navigation completed after the step was recorded (a person's click
+ * is recorded as it happens); without it, from the step's own progress.
+ */
+function hopWords(step, previousDone, progress) {
+  let hops;
+  if (progress) {
+    hops = progress.hops.filter((h) => h.state === 'done' && h.step === step.step).map((h) => `hop ${h.index + 1} (${h.description})`);
+  } else {
+    const done = step.progress?.done ?? previousDone;
+    hops = (step.progress?.hops ?? []).slice(previousDone, done).map((h, i) => `hop ${previousDone + i + 1} (${h.description})`);
+  }
+  return hops.length > 0 ? `Completed ${hops.join(' and ')}.` : null;
 }
 
-function stepItem(step, previousDone, media) {
+function stepItem(step, hop, media) {
   const action = step.action?.text ?? '(no action)';
   const error = step.result?.error ?? step.model_error?.error?.message ?? null;
   const attempts = attemptsText(step);
   const words = step.words?.words ?? (step.action ? action : 'No action this step');
   const shot = step.observation?.screenshot ?? null;
   const result = effectWords(step.result?.effect);
-  const hop = hopWords(step, previousDone);
   return el(
     'li',
     { class: 'step', dataset: { step: step.step, outcome: error ? 'error' : 'ok', kind: step.words?.kind ?? '' } },
@@ -155,16 +163,21 @@ export class StepList {
     this.empty = el('li', { class: 'note steps-empty' }, 'No step recorded yet.');
   }
 
-  /** Shows `steps` (in order); `media` maps media ids to data URLs already loaded. */
-  update(steps, media) {
+  /**
+   * Shows `steps` (in order); `media` maps media ids to data URLs already loaded;
+   * `progress` is the run's hop queue now (GET_RUN's), which says which step
+   * completed each hop.
+   */
+  update(steps, media, progress = null) {
     let previousDone = 0;
     const wanted = new Set();
     for (const step of steps) {
       wanted.add(step.step);
-      const key = JSON.stringify(step);
+      const hop = hopWords(step, previousDone, progress);
+      const key = `${hop}\n${JSON.stringify(step)}`;
       const known = this.built.get(step.step);
       if (!known || known.key !== key) {
-        const node = stepItem(step, previousDone, media);
+        const node = stepItem(step, hop, media);
         if (known) known.node.replaceWith(node);
         else this.root.append(node);
         this.built.set(step.step, { key, node });

@@ -119,6 +119,14 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     assert.equal(steps.at(-1).action.text, 'stop [Tokyo]');
     assert.equal(await panel.locator('.step').count(), 5);
     assert.equal(await panel.locator('.step[data-step="1"] .step-words').textContent(), `Typed "Paris" into combobox 'City'`);
+    const hopLines = await panel.evaluate(() => [...document.querySelectorAll('.step')].map((li) => li.querySelector('.step-hop')?.textContent ?? null));
+    assert.deepEqual(hopLines, [
+      null,
+      `Completed hop 1 (${task.hops[0].description}).`,
+      `Completed hop 2 (${task.hops[1].description}).`,
+      `Completed hop 3 (${task.hops[2].description}).`,
+      null,
+    ]);
   });
 
   test('the run is listed and exported like an agent run, steps shaped like agent steps', async () => {
