@@ -20,7 +20,6 @@
 export const RECORDER_WORLD = 'hopbench-recorder';
 export const RECORDER_BINDING = '__hopbenchRecord';
 
-/* eslint-disable no-restricted-globals -- page code */
 function pageRecorder(bindingName) {
   if (globalThis.__hopbenchRecorder) return 'present';
   const binding = globalThis[bindingName];
@@ -95,12 +94,20 @@ function pageRecorder(bindingName) {
     focusClick = null;
   }
 
+  /** A rich editor's whole editable region (the event's target may be a <p> inside it). */
+  function editingHost(el) {
+    let host = el;
+    while (host.parentElement?.isContentEditable) host = host.parentElement;
+    return host;
+  }
+
   listen('input', (event) => {
-    const [field] = elementsOf(event);
-    if (!field || !isTextField(field)) return;
+    const path = elementsOf(event);
+    if (!path[0] || !isTextField(path[0])) return;
+    const field = path[0].isContentEditable ? editingHost(path[0]) : path[0];
     if (edit?.field !== field) {
       flushEdit(false);
-      edit = { field, path: elementsOf(event) };
+      edit = { field, path: path.slice(path.indexOf(field)) };
     }
     if (focusClick?.el === field) focusClick = null;
   });
@@ -191,13 +198,14 @@ function pageRecorder(bindingName) {
     if (!pressed || event.detail === 0) return;
     const { path } = pressed;
     pressed = null;
+    if (edit && path.includes(edit.field)) return; // Moving the caret in the field being edited.
     const [el] = path;
-    if (el && (isTextField(el) || isSelect(el)) && edit?.field !== el) {
+    if (el && (isTextField(el) || isSelect(el))) {
+      const field = el.isContentEditable ? editingHost(el) : el;
       flushFocusClick();
-      focusClick = { el, path };
+      focusClick = { el: field, path: path.slice(path.indexOf(field)) };
       return;
     }
-    if (edit?.field === el) return; // Moving the caret inside the field being edited.
     send({ kind: 'click', ...target(path) });
   });
 
