@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `./build.sh demo [runner options]`: the offline sandbox, the bundled suite in tasks/
 // with the replay agent (no API key), into out/demo; prints the summary tables and
-// where report.html is. The sandbox is stopped whatever happens.
+// where report.html is. The sandbox is stopped whatever happens (even when this
+// process is killed: it watches its parent), started again if it stops on its own
+// during the run, and the same sandbox already serving the ports is used as it is
+// (runner/sandbox.mjs).
 
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,7 +13,10 @@ import { UsageError, parseArgs } from './args.mjs';
 import { ensureBuilt } from './build.mjs';
 import { nativeBin, repoRoot } from './paths.mjs';
 import { main as run } from './run.mjs';
-import { startSandbox } from './sandbox.mjs';
+import { describeExit, startSandbox } from './sandbox.mjs';
+
+/** Restarts of a sandbox that stopped on its own before the demo gives up on it. */
+const MAX_RESTARTS = 3;
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -44,9 +50,13 @@ export async function demo(argv) {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   signals.forEach((s) => process.on(s, onSignal));
   try {
-    sandbox = await startSandbox(nativeBin, say);
+    const first = await startSandbox(nativeBin, say);
+    if (first.reused) {
+      say(`sandbox: using the one already running (pid ${first.pid}); it is left running afterwards`);
+    }
+    sandbox = keepSandbox(first, say);
     if (interrupted) return 130;
-    const status = await run(argv, { defaults });
+    const status = await run(argv, { defaults, outage: sandbox.outage });
     if (status === 0) report = join(options.out, 'report.html');
     return status;
   } catch (error) {
@@ -54,13 +64,55 @@ export async function demo(argv) {
     return 1;
   } finally {
     signals.forEach((s) => process.removeListener(s, onSignal));
-    if (sandbox) {
+    if (sandbox?.owned) {
       await sandbox.stop();
       say('sandbox stopped');
     }
     // Last, so the path is what stays on the screen.
     if (report) say(`demo done: open ${report} in a browser`);
   }
+}
+
+/**
+ * Keeps the demo's own sandbox up: when it stops by itself (killed, crashed) it is
+ * started again, up to MAX_RESTARTS times, and the time it was down is kept, so the
+ * runner can record a task that failed meanwhile as the outage's infrastructure error
+ * (runner/batch.mjs) and run it again. A reused sandbox is not ours to watch.
+ */
+function keepSandbox(first, say) {
+  const outages = [];
+  let current = first;
+  let restarts = 0;
+  let stopping = false;
+  const watch = (sandbox) =>
+    sandbox.exited.then(async (exit) => {
+      if (stopping) return;
+      const outage = { from: Date.now(), to: null, what: `the sandbox stopped during the task (${describeExit(exit)})` };
+      outages.push(outage);
+      if (restarts >= MAX_RESTARTS) {
+        say(`sandbox: stopped (${describeExit(exit)}) after ${restarts} restarts; not starting it again`);
+        return;
+      }
+      restarts += 1;
+      say(`sandbox: stopped unexpectedly (${describeExit(exit)}); starting it again`);
+      try {
+        current = await startSandbox(nativeBin, say);
+        outage.to = Date.now();
+        watch(current);
+      } catch (error) {
+        say(`sandbox: could not be started again: ${error.message}`);
+      }
+    });
+  watch(first);
+  return {
+    owned: !first.reused,
+    /** The outage that overlaps the time since `sinceMs`, as a sentence, or null. */
+    outage: (sinceMs) => outages.find((o) => (o.to ?? Infinity) >= sinceMs)?.what ?? null,
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

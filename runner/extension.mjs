@@ -51,6 +51,8 @@ export async function openDriver(browser) {
   }
 
   return {
+    /** The extension page the messages go through (its crash is the extension's). */
+    page,
     call,
     /** @returns {Promise<{field: string, message: string}[]>} the extension's notes */
     saveSettings: async (settings) => (await call('saveSettings', { settings })).notes ?? [],

@@ -7,16 +7,19 @@ import {
   truncateSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { lastAttemptOf } from './attempts.mjs';
 
 export const RESULTS = 'results.jsonl';
 export const RUN_CONFIG = 'run.json';
 
 /**
- * Ids of the tasks already recorded in DIR/results.jsonl, with their verdicts (the
- * later line wins, as in the report). An unfinished last line (the process died
- * while writing it) is moved to results.jsonl.partial, so the file stays valid and
- * the task runs again; any other bad line stops the run before it starts.
- * @returns {{ finished: Map<string, string>, notes: string[] }}
+ * The tasks already recorded in DIR/results.jsonl, each with its last line's verdict,
+ * error kind and attempt number (the later line wins, as in the report). An
+ * unfinished last line (the process died while writing it) is moved to
+ * results.jsonl.partial, so the file stays valid and the task runs again; any other
+ * bad line stops the run before it starts.
+ * @returns {{ finished: Map<string, {verdict: string, errorKind: string|null, attempt: number}>,
+ *   notes: string[] }}
  */
 export function readFinished(dir) {
   const file = join(dir, RESULTS);
@@ -49,7 +52,7 @@ export function readFinished(dir) {
     if (typeof line?.id !== 'string' || typeof line?.verdict !== 'string') {
       throw new Error(`${file}:${index + 1} has no "id" and "verdict"; fix or remove that line`);
     }
-    finished.set(line.id, line.verdict);
+    finished.set(line.id, lastAttemptOf(line));
   });
   return { finished, notes };
 }

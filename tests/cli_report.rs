@@ -302,6 +302,88 @@ fn shards_merge_and_the_later_duplicate_wins_with_a_note() {
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
+// tests/fixtures/report/retried: a runner's lines with retries, by hand. Each task's
+// last attempt counts:
+//
+// task  attempts                                   last     hops  steps  tokens  time
+// t1    ERROR infrastructure (browser died), PASS   PASS     2/2   5       0/0   6000
+// t2    ERROR infrastructure (timeout), FAIL        FAIL     0/1   9     900/90  9000
+// t3    PASS                                        PASS     1/1   2       0/0   2000
+// t4    ERROR run (start URL unreachable)           ERROR    0/1   0       0/0     10
+//
+// counts 4: 2 PASS, 1 FAIL, 1 ERROR; hops 3/5; steps 16; time 17,010 ms. Retried: t1
+// and t2, one earlier attempt each, both infrastructure errors. t1's two attempts each
+// have a trajectory (suite~2Ft1.json with 3 steps, suite~2Ft1.attempt-2.json with 5).
+#[test]
+fn retried_tasks_count_their_last_attempt_and_keep_the_earlier_ones() {
+    let dir = temp_dir("retried");
+    copy_run("retried", &dir);
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = read_json(&dir.join("summary.json"));
+    assert_eq!(
+        s["counts"],
+        serde_json::json!({"tasks": 4, "pass": 2, "fail": 1, "error": 1})
+    );
+    assert_eq!(s["totals"]["hops_completed"], 3);
+    assert_eq!(s["totals"]["steps"], 16);
+    assert_eq!(s["totals"]["time_ms"], 17_010);
+    assert_eq!(s["notes"], serde_json::json!([]));
+    let retries = &s["retries"];
+    assert_eq!(
+        (
+            &retries["tasks"],
+            &retries["infrastructure"],
+            &retries["run"],
+            &retries["other"]
+        ),
+        (&2.into(), &2.into(), &0.into(), &0.into())
+    );
+    let earlier: Vec<(String, u64, String)> = retries["earlier_attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["id"].as_str().unwrap().to_string(),
+                a["attempt"].as_u64().unwrap(),
+                a["error"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(earlier.len(), 2);
+    assert_eq!((earlier[0].0.as_str(), earlier[0].1), ("suite/t1", 1));
+    assert!(earlier[0].2.starts_with("the browser (pid 4242) died"));
+    assert_eq!((earlier[1].0.as_str(), earlier[1].1), ("suite/t2", 1));
+    assert!(earlier[1].2.starts_with("timed out after 60 s"));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "4 tasks: 2 PASS, 1 FAIL, 1 ERROR\n2 tasks retried: 2 earlier attempts \
+             (2 infrastructure errors); counted: each task's last attempt\n"
+        ),
+        "{stdout}"
+    );
+
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    // The task row shows the attempt that counts and links to its trajectory.
+    assert!(html.contains("<a href=\"trajectories/suite~2Ft1.attempt-2.html\">suite/t1</a>"));
+    assert!(html
+        .contains("<td class=\"PASS\">PASS <span class=\"muted small\">(attempt 2)</span></td>"));
+    // The earlier attempts, with their error and, for t1, the partial trajectory.
+    assert!(html.contains("<table id=\"attempts\">"));
+    assert!(html.contains(
+        "<tr data-id=\"suite/t1\" data-attempt=\"1\"><td><a href=\"trajectories/suite~2Ft1.html\">suite/t1</a></td>"
+    ));
+    assert!(html.contains("suite/t2 <span class=\"muted small\">(no trajectory)</span>"));
+    assert!(html.contains("<td>infrastructure</td>"));
+    let first = std::fs::read_to_string(dir.join("trajectories/suite~2Ft1.html")).unwrap();
+    let last = std::fs::read_to_string(dir.join("trajectories/suite~2Ft1.attempt-2.html")).unwrap();
+    assert!(first.contains("step 3 page") && !first.contains("step 4 page"));
+    assert!(last.contains("step 5 page"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn out_elsewhere_gets_the_trajectory_images_copied() {
     let out_dir = temp_dir("copy");
@@ -367,6 +449,24 @@ fn inconsistent_and_truncated_lines_are_errors_too() {
         (
             first.replace("\"input\":1000", "\"input\":\"1000\""),
             "`tokens.input`: invalid type: string \"1000\", expected u64",
+        ),
+        (
+            first.replace("\"reason\":\"stop\"", "\"reason\":\"stop\",\"attempt\":0"),
+            "`attempt` is 0; attempts count from 1",
+        ),
+        (
+            first.replace(
+                "\"reason\":\"stop\"",
+                "\"reason\":\"stop\",\"error_kind\":\"infrastructure\"",
+            ),
+            "`error_kind` is set but the verdict is PASS; only an ERROR has a kind",
+        ),
+        (
+            first.replace(
+                "\"reason\":\"stop\"",
+                "\"reason\":\"stop\",\"error_kind\":\"oops\"",
+            ),
+            "`error_kind`: unknown variant `oops`",
         ),
         (first[..40].to_string(), "EOF while parsing"),
     ];

@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KEY_ENV, UsageError, parseArgs } from '../../runner/args.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
-import { taskFileStem } from '../../runner/paths.mjs';
+import { attemptFileStem, taskFileStem } from '../../runner/paths.mjs';
+import { errorKindOf, modelEndpointFailure, planRuns } from '../../runner/attempts.mjs';
 import { unreachableStart } from '../../runner/preflight.mjs';
 import { resultLine } from '../../runner/result-line.mjs';
 import { appendResult, prepareRunFolder, readFinished } from '../../runner/run-folder.mjs';
 import { makeRedactor, readApiKey } from '../../runner/secret.mjs';
-import { pendingTasks, repeatedIds, selectShard } from '../../runner/tasks.mjs';
+import { repeatedIds, selectShard } from '../../runner/tasks.mjs';
 import { extractMedia } from '../../runner/trajectory.mjs';
 
 // The same examples are in src/report/stem.rs: the report finds the runner's files.
@@ -26,6 +27,8 @@ test('task file stems match the report', () => {
   const stem = taskFileStem('x'.repeat(300));
   assert.equal(stem.length, 160 + 17);
   assert.equal(stem, `${'x'.repeat(160)}~e78ddf9f1ba85555`);
+  assert.equal(attemptFileStem('mmina/normal/3', 1), 'mmina~2Fnormal~2F3');
+  assert.equal(attemptFileStem('mmina/normal/3', 2), 'mmina~2Fnormal~2F3.attempt-2');
 });
 
 test('options: defaults, values, and usage errors that say what is wrong', () => {
@@ -35,6 +38,11 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
   assert.deepEqual(o.shard, { index: 2, count: 3 });
   assert.equal(o.maxSteps, 12);
   assert.equal(o.taskTimeoutMs, 900_000);
+  assert.equal(o.retries, 1);
+  assert.equal(o.retryErrors, 'infrastructure');
+  assert.equal(parseArgs(['--tasks', 't', '--retries', '0']).retries, 0);
+  assert.equal(parseArgs(['--tasks', 't', '--retry-errors']).retryErrors, 'all');
+  assert.equal(parseArgs(['--tasks', 't', '--no-retry-errors']).retryErrors, 'none');
   assert.equal(parseArgs([], { tasks: 'tasks' }).tasks, 'tasks');
   assert.deepEqual(parseArgs(['--help']), { help: true });
   const bad = [
@@ -48,6 +56,8 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
     [['--tasks', 't', '--observation', 'video'], /--observation must be one of/],
     [['--tasks', 't', '--bogus'], /unknown argument: --bogus/],
     [['--tasks'], /--tasks needs a value/],
+    [['--tasks', 't', '--retries', '-1'], /--retries takes a whole number >= 0/],
+    [['--tasks', 't', '--retry-errors', '--no-retry-errors'], /contradict each other/],
   ];
   for (const [argv, message] of bad) {
     assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
@@ -66,16 +76,59 @@ test('the API key: read from the named variable, an unset named variable is an e
   assert.equal(redact('401: bad key sk-secret-123456.'), '401: bad key [redacted].');
 });
 
-test('shards take every n-th task; finished tasks are skipped, ERROR ones on request', () => {
+test('shards take every n-th task; repeated ids are named', () => {
   const tasks = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, file: `${id}.json` }));
   const ids = (list) => list.map((t) => t.id);
   assert.deepEqual(ids(selectShard(tasks, { index: 1, count: 2 })), ['a', 'c', 'e']);
   assert.deepEqual(ids(selectShard(tasks, { index: 2, count: 2 })), ['b', 'd']);
   assert.deepEqual(ids(selectShard(tasks, null)), ['a', 'b', 'c', 'd', 'e']);
-  const finished = new Map([['a', 'PASS'], ['b', 'ERROR']]);
-  assert.deepEqual(ids(pendingTasks(tasks, finished, false)), ['c', 'd', 'e']);
-  assert.deepEqual(ids(pendingTasks(tasks, finished, true)), ['b', 'c', 'd', 'e']);
   assert.deepEqual(repeatedIds([...tasks, { id: 'a', file: 'z.json' }]), [{ id: 'a', files: ['a.json', 'z.json'] }]);
+});
+
+test('resuming: recorded tasks are skipped except infrastructure errors, which run as the next attempt', () => {
+  const tasks = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ id }));
+  const recorded = new Map([
+    ['a', { verdict: 'PASS', errorKind: null, attempt: 1 }],
+    ['b', { verdict: 'ERROR', errorKind: 'infrastructure', attempt: 2 }],
+    ['c', { verdict: 'ERROR', errorKind: 'run', attempt: 1 }],
+    ['d', { verdict: 'FAIL', errorKind: null, attempt: 1 }],
+    ['e', { verdict: 'ERROR', errorKind: 'infrastructure', attempt: 1 }],
+  ]);
+  const plan = (mode) => {
+    const p = planRuns(tasks, recorded, mode);
+    return [p.runs.map((r) => `${r.task.id}${r.attempt}`), p.errorsToRetry];
+  };
+  assert.deepEqual(plan('infrastructure'), [['b3', 'e2', 'f1'], 2]);
+  assert.deepEqual(plan('all'), [['b3', 'c2', 'e2', 'f1'], 3]);
+  assert.deepEqual(plan('none'), [['f1'], 0]);
+});
+
+test('error kinds: lines of older runners are read by their message', () => {
+  const error = (message) => ({ verdict: 'ERROR', error: message });
+  // The messages of the crash this was built for (issue 16), written before error_kind.
+  assert.equal(errorKindOf(error('the run did not start: page.evaluate: Target page, context or browser has been closed')), 'infrastructure');
+  assert.equal(errorKindOf(error('lost contact with the run: page.evaluate: Target crashed')), 'infrastructure');
+  assert.equal(errorKindOf(error('timed out after 900 s (per-task timeout, --task-timeout)')), 'infrastructure');
+  assert.equal(errorKindOf(error('start URL unreachable: http://127.0.0.1:8699/ (ECONNREFUSED)')), 'run');
+  assert.equal(errorKindOf(error('task t has no reference_trajectory; replay needs one')), 'run');
+  assert.equal(errorKindOf({ verdict: 'ERROR', error: 'timed out after 9 s (per-task timeout', error_kind: 'run' }), 'run');
+  assert.equal(errorKindOf({ verdict: 'FAIL', error: null }), null);
+});
+
+test('model endpoint failures are infrastructure; the settings and the agent are not', () => {
+  const unreachable = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (network): fetch failed' };
+  assert.match(modelEndpointFailure(unreachable, null), /^the model endpoint could not be reached: /);
+  const badKey = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (auth): 401' };
+  assert.equal(modelEndpointFailure(badKey, null), null);
+  const failed = (kind) => ({ action: null, model_error: { error: { kind, message: `HTTP 503 (${kind})` } } });
+  const acted = { action: { text: 'click [3]' }, model_error: null };
+  const stopped = { status: 'finished', cause: 'early_stop' };
+  const endpointDown = { steps: [acted, failed('server'), failed('server'), failed('rate_limited')] };
+  assert.match(modelEndpointFailure(stopped, endpointDown), /kept failing \(rate_limited, server\) on the last 3 steps/);
+  // A malformed reply among them: the model answered, so the early stop is the agent's.
+  const malformed = { action: null, model_error: null, note: 'malformed reply' };
+  assert.equal(modelEndpointFailure(stopped, { steps: [acted, failed('server'), malformed, failed('server')] }), null);
+  assert.equal(modelEndpointFailure({ status: 'finished', cause: 'answered' }, endpointDown), null);
 });
 
 const task = { id: 'suite/t', hops: 3, file: 't.json', fileName: 'suite/t.json' };
@@ -90,7 +143,7 @@ test('a finished run becomes a PASS or FAIL line in the report format', () => {
   assert.deepEqual(resultLine({ task, run, elapsedMs: 4321.4 }), {
     id: 'suite/t', hops_total: 3, hops_completed: 3, hop_steps: [2, 4, 6], verdict: 'PASS',
     answer: 'Tokyo', answer_score: 1, steps: 7, tokens: { input: 1200, output: 80 }, time_ms: 4321,
-    error: null, reason: 'all hops completed',
+    error: null, reason: 'all hops completed', attempt: 1, error_kind: null,
   });
   const failed = { ...run, verdict: { ...run.verdict, passed: false, hops_done: 1, hop_steps: [2], answer: null, reason: 'hop 2 not reached' } };
   const line = resultLine({ task, run: failed, elapsedMs: 10 });
@@ -106,13 +159,17 @@ test('errors: a run that did not start, ended in error, or timed out is ERROR wi
   assert.equal(notStarted.verdict, 'ERROR');
   assert.deepEqual(notStarted.hop_steps, [null, null, null]);
   assert.equal(notStarted.error, 'the run did not start: start URL unreachable');
+  assert.equal(notStarted.error_kind, 'run');
   const broke = resultLine({ task, run: { status: 'error', error: 'net::ERR_CONNECTION_REFUSED', step: 0, progress: { done: 0, total: 3, hops: [] } }, elapsedMs: 5 });
   assert.equal(broke.verdict, 'ERROR');
   assert.equal(broke.error, 'net::ERR_CONNECTION_REFUSED');
   // Hops done before a timeout still count; the progress view supplies them.
   const progress = { done: 1, total: 3, hops: [{ index: 0, state: 'done', step: 3 }, { index: 1, state: 'current' }, { index: 2, state: 'waiting' }] };
-  const slow = resultLine({ task, run: { status: 'stopped', step: 9, progress }, error: 'timed out after 60 s', elapsedMs: 60_000 });
-  assert.deepEqual([slow.verdict, slow.hops_completed, slow.hop_steps, slow.error], ['ERROR', 1, [3, null, null], 'timed out after 60 s']);
+  const slow = resultLine({ task, run: { status: 'stopped', step: 9, progress }, error: 'timed out after 60 s', errorKind: 'infrastructure', attempt: 2, elapsedMs: 60_000 });
+  assert.deepEqual(
+    [slow.verdict, slow.hops_completed, slow.hop_steps, slow.error, slow.error_kind, slow.attempt],
+    ['ERROR', 1, [3, null, null], 'timed out after 60 s', 'infrastructure', 2],
+  );
 });
 
 test('media data URLs become files beside the JSON, named by the task stem', () => {
@@ -136,7 +193,7 @@ test('the run folder: an unfinished last line is set aside, a bad line stops, co
     appendResult(dir, { id: 'a', verdict: 'PASS' });
     writeFileSync(join(dir, 'results.jsonl'), '{"id":"b","verd', { flag: 'a' });
     const { finished, notes } = readFinished(dir);
-    assert.deepEqual([...finished], [['a', 'PASS']]);
+    assert.deepEqual([...finished], [['a', { verdict: 'PASS', errorKind: null, attempt: 1 }]]);
     assert.match(notes[0], /unfinished last line .* moved to .*results\.jsonl\.partial/);
     assert.equal(readFileSync(join(dir, 'results.jsonl'), 'utf8'), '{"id":"a","verdict":"PASS"}\n');
     assert.equal(readFileSync(join(dir, 'results.jsonl.partial'), 'utf8'), '{"id":"b","verd\n');
