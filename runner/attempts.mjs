@@ -85,10 +85,11 @@ const TRANSIENT_MODEL_KINDS = new Set(['server', 'rate_limited', 'timeout', 'net
  * - the run ended as `model_unavailable` on a network failure (the server is not
  *   there after the client's own tries); a refused key, an unknown model or URL are
  *   the settings' fault and stay `run` errors;
- * - an early stop whose trailing steps without an action are all model calls that
- *   failed transiently (5xx, 429, timeouts) after the client's tries: the step rule
- *   fired on the endpoint's failures. A malformed reply among them makes it the
- *   agent's outcome.
+ * - an early stop by the no-action rule ("the last 3 steps gave no action") whose
+ *   trailing steps without an action are all model calls that failed transiently
+ *   (5xx, 429, timeouts) after the client's tries: the rule fired on the endpoint's
+ *   failures. A malformed reply among them makes it the agent's outcome, and so does
+ *   the step limit (the budget was spent, whatever the last step met).
  * @param {object|null} run GET_RUN's view
  * @param {object|null} trajectory EXPORT_RUN's export (for the steps)
  */
@@ -98,7 +99,8 @@ export function modelEndpointFailure(run, trajectory) {
   if (run.status === 'error' && run.cause === 'model_unavailable') {
     return /\(network\)/.test(reason) ? `the model endpoint could not be reached: ${reason}` : null;
   }
-  if (run.cause !== 'early_stop' || !Array.isArray(trajectory?.steps)) return null;
+  // The reason names the rule (src/action/early_stop.rs, ParseFailures).
+  if (run.cause !== 'early_stop' || !/gave no action/.test(reason) || !Array.isArray(trajectory?.steps)) return null;
   const trailing = [];
   for (const step of [...trajectory.steps].reverse()) {
     if (step?.action?.text) break;

@@ -49,7 +49,9 @@ export async function runBatch(runs, options) {
   const work = async (lane) => {
     while (queue.length > 0 && !shouldStop()) {
       if (!(await ready(lane)) || shouldStop()) return;
+      // Another lane may have taken the last task while this one relaunched.
       const item = queue.shift();
+      if (!item) return;
       progress.started(item.index, item.task, { attempt: item.attempt, lane: lanes.length > 1 ? lane.number : null });
       const done = await runTask(lane, item.task, {
         overrides: options.overrides,
@@ -76,6 +78,11 @@ export async function runBatch(runs, options) {
   };
 
   try {
+    // Every lane's browser first, so the first N tasks start together.
+    for (const lane of lanes) {
+      if (shouldStop()) break;
+      await ready(lane);
+    }
     await Promise.all(lanes.map(work));
   } finally {
     await closeAll();
@@ -121,7 +128,7 @@ function checkDeaths(lane, stop) {
  * A task that did not pass while the sandbox (or another watched service) was down is
  * the outage's infrastructure error, whatever the run itself reported.
  */
-function blameOutage(done, outage) {
+export function blameOutage(done, outage) {
   const line = done.line;
   if (!outage || line.verdict === 'PASS' || line.error_kind === INFRASTRUCTURE) return;
   const problem = outage(done.startedAt);

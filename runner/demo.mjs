@@ -13,10 +13,7 @@ import { UsageError, parseArgs } from './args.mjs';
 import { ensureBuilt } from './build.mjs';
 import { nativeBin, repoRoot } from './paths.mjs';
 import { main as run } from './run.mjs';
-import { describeExit, startSandbox } from './sandbox.mjs';
-
-/** Restarts of a sandbox that stopped on its own before the demo gives up on it. */
-const MAX_RESTARTS = 3;
+import { keepSandbox, startSandbox } from './sandbox.mjs';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -54,7 +51,7 @@ export async function demo(argv) {
     if (first.reused) {
       say(`sandbox: using the one already running (pid ${first.pid}); it is left running afterwards`);
     }
-    sandbox = keepSandbox(first, say);
+    sandbox = keepSandbox(first, () => startSandbox(nativeBin, say), say);
     if (interrupted) return 130;
     const status = await run(argv, { defaults, outage: sandbox.outage });
     if (status === 0) report = join(options.out, 'report.html');
@@ -71,48 +68,6 @@ export async function demo(argv) {
     // Last, so the path is what stays on the screen.
     if (report) say(`demo done: open ${report} in a browser`);
   }
-}
-
-/**
- * Keeps the demo's own sandbox up: when it stops by itself (killed, crashed) it is
- * started again, up to MAX_RESTARTS times, and the time it was down is kept, so the
- * runner can record a task that failed meanwhile as the outage's infrastructure error
- * (runner/batch.mjs) and run it again. A reused sandbox is not ours to watch.
- */
-function keepSandbox(first, say) {
-  const outages = [];
-  let current = first;
-  let restarts = 0;
-  let stopping = false;
-  const watch = (sandbox) =>
-    sandbox.exited.then(async (exit) => {
-      if (stopping) return;
-      const outage = { from: Date.now(), to: null, what: `the sandbox stopped during the task (${describeExit(exit)})` };
-      outages.push(outage);
-      if (restarts >= MAX_RESTARTS) {
-        say(`sandbox: stopped (${describeExit(exit)}) after ${restarts} restarts; not starting it again`);
-        return;
-      }
-      restarts += 1;
-      say(`sandbox: stopped unexpectedly (${describeExit(exit)}); starting it again`);
-      try {
-        current = await startSandbox(nativeBin, say);
-        outage.to = Date.now();
-        watch(current);
-      } catch (error) {
-        say(`sandbox: could not be started again: ${error.message}`);
-      }
-    });
-  watch(first);
-  return {
-    owned: !first.reused,
-    /** The outage that overlaps the time since `sinceMs`, as a sentence, or null. */
-    outage: (sinceMs) => outages.find((o) => (o.to ?? Infinity) >= sinceMs)?.what ?? null,
-    stop: async () => {
-      stopping = true;
-      await current.stop();
-    },
-  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

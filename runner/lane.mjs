@@ -40,8 +40,14 @@ export class Lane {
   #driver = null;
   #profile = null;
   #dead = null;
-  #waiters = [];
-  #closing = false;
+  /** Resolves with the reason when the current browser dies: one promise per browser,
+   * shared by every call waiting on it (a poll every 500 ms must not pile up waiters). */
+  #death = null;
+  #resolveDeath = null;
+  /** Counts browsers: events of an earlier one (closed or died) must not touch the next. */
+  #generation = 0;
+  /** The close in progress: Ctrl-C and the batch's end may both close the lane. */
+  #closing = null;
 
   /**
    * @param {number} number 1-based, for messages
@@ -70,27 +76,30 @@ export class Lane {
   async launch() {
     this.#profile = newRunnerProfile();
     this.#dead = null;
-    this.#closing = false;
+    this.#death = new Promise((resolve) => {
+      this.#resolveDeath = resolve;
+    });
+    this.#generation += 1;
+    const died = this.#dying(this.#generation);
     let browser;
     try {
       browser = await launchWithExtension({
         extensionDir: distDir,
         chromiumPath,
         profileDir: this.#profile,
-        onContext: (context) => context.on('close', () => this.#died(this.#browserGone())),
+        onContext: (context) => context.on('close', () => died(this.#browserGone())),
+        callerHandlesSignals: true,
       });
       this.#browser = browser;
       this.pid = await browserPid(browser);
       const driver = await openDriver(browser);
-      driver.page.on('crash', () =>
-        this.#died("the extension's process crashed (its service worker and pages went with it)"),
-      );
+      driver.page.on('crash', () => died("the extension's process crashed (its service worker and pages went with it)"));
       // A browser that dies closes its pages first, then the context: the page's
       // close only means the page itself once the browser has had a moment to go.
       driver.page.on('close', () => {
         setTimeout(() => {
           const browserGone = browser.context.browser()?.isConnected() === false;
-          this.#died(browserGone ? this.#browserGone() : "the runner's extension page was closed");
+          died(browserGone ? this.#browserGone() : "the runner's extension page was closed");
         }, PAGE_CLOSE_GRACE_MS);
       });
       await this.setup?.(driver, this.launches === 0);
@@ -105,7 +114,8 @@ export class Lane {
   /** Resolves with the reason once the lane dies. */
   whenDead() {
     if (this.#dead) return Promise.resolve(this.#dead);
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    // No browser (closed): nothing can die any more.
+    return this.#death ?? new Promise(() => undefined);
   }
 
   /** `promise`, or a LaneDied rejection as soon as the lane dies. */
@@ -123,7 +133,8 @@ export class Lane {
    * (the failed call and the close event race), else null.
    */
   async deathExplaining() {
-    if (this.#dead) return this.#dead;
+    // Closed by the runner (Ctrl-C): nothing died, and nothing is worth waiting for.
+    if (this.#dead || !this.#browser) return this.#dead;
     let timer;
     const timeout = new Promise((resolve) => {
       timer = setTimeout(() => resolve(null), DEATH_SETTLE_MS);
@@ -147,7 +158,12 @@ export class Lane {
     await this.#closeBrowser();
     let recovery = null;
     try {
-      recovery = await launchWithExtension({ extensionDir: distDir, chromiumPath, profileDir: this.#profile });
+      recovery = await launchWithExtension({
+        extensionDir: distDir,
+        chromiumPath,
+        profileDir: this.#profile,
+        callerHandlesSignals: true,
+      });
       const driver = await openDriver(recovery);
       // The restarted worker resumes the run at once and, finding its session gone,
       // ends it. A command that needs no session (a model call) would go on: Stop it.
@@ -170,15 +186,29 @@ export class Lane {
    * Closes the browser (killing it if it hangs) and deletes the profile. The lane is
    * then neither alive nor dead: `launch` gives it a fresh browser.
    */
-  async close() {
-    await this.#closeBrowser();
-    if (this.#profile) rmSync(this.#profile, { recursive: true, force: true });
-    this.#profile = null;
-    this.#dead = null;
+  close() {
+    this.#closing ??= (async () => {
+      // Playwright's pipe to the browser does not keep node running: without this the
+      // process could end mid-close (after Ctrl-C, say), leaving the profile behind.
+      const keepAlive = setInterval(() => undefined, 1000);
+      try {
+        await this.#closeBrowser();
+        // Only once the browser is gone: one still shutting down writes into it again.
+        if (this.#profile) rmSync(this.#profile, { recursive: true, force: true });
+        this.#profile = null;
+        this.#dead = null;
+        this.#death = null;
+      } finally {
+        clearInterval(keepAlive);
+        this.#closing = null;
+      }
+    })();
+    return this.#closing;
   }
 
   async #closeBrowser() {
-    this.#closing = true;
+    // Closing is not dying: whatever this browser reports from now on is ignored.
+    this.#generation += 1;
     const browser = this.#browser;
     this.#browser = null;
     this.#driver = null;
@@ -189,12 +219,13 @@ export class Lane {
     return `the browser (pid ${this.pid ?? 'unknown'}) died: killed, crashed or out of memory`;
   }
 
-  #died(reason) {
-    if (this.#closing || this.#dead) return;
-    this.#dead = reason;
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    waiters.forEach((resolve) => resolve(reason));
+  /** Marks the lane dead, for the browser of `generation` only (while it is current). */
+  #dying(generation) {
+    return (reason) => {
+      if (generation !== this.#generation || this.#dead) return;
+      this.#dead = reason;
+      this.#resolveDeath(reason);
+    };
   }
 }
 

@@ -20,6 +20,8 @@ const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 /** `hopbench sandbox`'s status when the same sandbox already serves the ports. */
 const EXIT_ALREADY_RUNNING = 3;
+/** Restarts of a sandbox that stopped on its own before the keeper gives up on it. */
+const MAX_RESTARTS = 3;
 
 /**
  * @param {string} bin the native CLI
@@ -90,4 +92,54 @@ export function startSandbox(bin, log, args = []) {
 export function describeExit(exit) {
   if (exit.error) return exit.error.message;
   return exit.signal ? `signal ${exit.signal}` : `exit status ${exit.code}`;
+}
+
+/**
+ * Keeps the demo's own sandbox up: when it stops by itself (killed, crashed) it is
+ * started again with `start`, up to MAX_RESTARTS times, and the time it was down is
+ * kept, so the runner can record a task that failed meanwhile as the outage's
+ * infrastructure error (runner/batch.mjs) and run it again. A reused sandbox is not
+ * ours to watch or stop.
+ * @param {Awaited<ReturnType<typeof startSandbox>>} first
+ * @param {() => ReturnType<typeof startSandbox>} start
+ * @param {(line: string) => void} say
+ */
+export function keepSandbox(first, start, say) {
+  const outages = [];
+  let current = first;
+  let restarts = 0;
+  let stopping = false;
+  const watch = (sandbox) =>
+    sandbox.exited.then(async (exit) => {
+      if (stopping) return;
+      const outage = { to: null, what: `the sandbox stopped during the task (${describeExit(exit)})` };
+      outages.push(outage);
+      if (restarts >= MAX_RESTARTS) {
+        say(`sandbox: stopped (${describeExit(exit)}) after ${restarts} restarts; not starting it again`);
+        return;
+      }
+      restarts += 1;
+      say(`sandbox: stopped unexpectedly (${describeExit(exit)}); starting it again`);
+      try {
+        current = await start();
+        outage.to = Date.now();
+        watch(current);
+      } catch (error) {
+        say(`sandbox: could not be started again: ${error.message}`);
+      }
+    });
+  if (!first.reused) watch(first);
+  return {
+    owned: !first.reused,
+    /** The pid serving now. */
+    get pid() {
+      return current.pid;
+    },
+    /** An outage that lasted into the time since `sinceMs`, as a sentence, or null. */
+    outage: (sinceMs) => outages.find((o) => (o.to ?? Infinity) >= sinceMs)?.what ?? null,
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
 }

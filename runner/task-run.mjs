@@ -27,7 +27,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   const startedAt = Date.now();
   const elapsed = () => Date.now() - startedAt;
   const outcome = (fields) => ({
-    line: resultLine({ task, attempt, elapsedMs: elapsed(), ...fields.line }),
+    line: resultLine({ task, attempt, elapsedMs: fields.elapsedMs ?? elapsed(), ...fields.line }),
     trajectory: fields.trajectory ?? null,
     exportError: fields.exportError ?? null,
     laneDied: fields.laneDied ?? false,
@@ -49,7 +49,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     ({ runId } = await lane.guard(driver.startRun(taskText, task.fileName, overrides)));
   } catch (error) {
     const death = await lane.deathExplaining();
-    if (death) return outcome(await died(lane, null, null, death));
+    if (death) return outcome(await died(lane, null, null, death, elapsed()));
     return outcome({ line: { error: `the run did not start: ${firstLine(error)}`, errorKind: RUN } });
   }
 
@@ -69,7 +69,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     }
   } catch (e) {
     const death = await lane.deathExplaining();
-    if (death) return outcome(await died(lane, runId, lastSeen, death));
+    if (death) return outcome(await died(lane, runId, lastSeen, death, elapsed()));
     error = `lost contact with the run: ${firstLine(e)}`;
     errorKind = INFRASTRUCTURE;
   }
@@ -83,7 +83,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   } catch (e) {
     const death = await lane.deathExplaining();
     // Dead before the export: the run had ended, its steps are in the profile.
-    if (death) return outcome(await died(lane, runId, run ?? lastSeen, death));
+    if (death) return outcome(await died(lane, runId, run ?? lastSeen, death, elapsedMs));
     exportError = firstLine(e);
   }
   if (!error) {
@@ -102,9 +102,10 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
 
 /**
  * The attempt of a lane that died: what the profile still holds (the run's summary
- * and steps, `Lane.salvage`), else what the runner last saw of it.
+ * and steps, `Lane.salvage`), else what the runner last saw of it. `elapsedMs` is the
+ * attempt's time up to the death (the salvage is the runner's time, not the task's).
  */
-async function died(lane, runId, lastSeen, death) {
+async function died(lane, runId, lastSeen, death, elapsedMs) {
   const salvaged = runId ? await lane.salvage(runId) : null;
   const run = salvaged?.run ?? lastSeen;
   let recovered = '';
@@ -120,6 +121,7 @@ async function died(lane, runId, lastSeen, death) {
     trajectory: salvaged?.trajectory ?? null,
     exportError: salvaged?.error ?? null,
     laneDied: true,
+    elapsedMs,
   };
 }
 

@@ -3,12 +3,13 @@
 // process (SIGKILL, by the pid the runner prints) during two different tasks. Every
 // task must end PASS; the two killed attempts are recorded as infrastructure errors
 // with the steps they had recorded, recovered from the dead browser's profile; no
-// other task is touched. Then resuming: a results file with 3 infrastructure errors
+// other task is touched. The same when the extension's process is killed instead of
+// the browser. Then resuming: a results file with 3 infrastructure errors
 // (one written the way older runners wrote them), 2 FAIL and 3 PASS gets exactly
 // those 3 run again by the same command.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -31,6 +32,32 @@ const SHORT = [
   'sb-01-beanie-colour', 'sb-03-tower-height', 'sb-06-lumen-hybrid-colour', 'sb-09-quickest-korean-recipe',
   'sb-10-flamingo-video-views', 'sb-11-rome-best-restaurant', 'sb-12-sydney-daily-budget', 'sb-14-sandals-colour',
 ];
+
+/** Processes below `root` (Linux /proc). */
+function descendants(root) {
+  const parent = new Map();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    const stat = readOr(`/proc/${name}/stat`);
+    if (stat) parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const below = (pid) => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  return [...parent.keys()].filter(below);
+}
+
+const cmdline = (pid) => readOr(`/proc/${pid}/cmdline`);
+
+/** A /proc file's text, or '' for a process that is gone. */
+function readOr(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error.code === 'ENOENT' || error.code === 'ESRCH') return '';
+    throw error;
+  }
+}
 
 const byId = (lines) => {
   const map = new Map();
@@ -121,6 +148,69 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     assert.deepEqual(summary.counts, { tasks: 8, pass: 8, fail: 0, error: 0 });
     assert.deepEqual([summary.retries.tasks, summary.retries.infrastructure], [2, 2]);
     assert.match(run.stdout, /^8 tasks: 8 PASS, 0 FAIL, 0 ERROR\n2 tasks retried: 2 earlier attempts \(2 infrastructure errors\)/m);
+  });
+
+  test("the extension's process killed mid-task: the attempt is an infrastructure error, retried", async () => {
+    const tasksDir = join(dir, 'extension');
+    mkdirSync(tasksDir);
+    const tasks = copyBundledTasks(LONG.slice(0, 2), tasksDir, base);
+    const out = join(dir, 'out-extension');
+    let browserPid = null;
+    let killed = null;
+    const onLine = (line) => {
+      const browser = /^browser 1 started \(pid (\d+)\)$/.exec(line);
+      if (browser) browserPid = Number(browser[1]);
+      const step = /^task +1\/2 (\S+) {2}hop \d+\/\d+ {2}step (\d+)$/.exec(line);
+      if (!step || Number(step[2]) < 2 || killed !== null) return;
+      // The extension's renderer: MV3 runs its service worker and its pages there.
+      killed = descendants(browserPid).find((pid) => cmdline(pid).includes('--extension-process')) ?? 0;
+      if (killed) process.kill(killed, 'SIGKILL');
+    };
+    const run = await startRunner(['--tasks', tasksDir, '--out', out], { onLine }).done;
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.ok(killed > 0, `no extension process found under browser ${browserPid}`);
+    const lines = byId(readLines(join(out, 'results.jsonl')));
+    const [crashed, retried, ...more] = lines.get(tasks[0].id);
+    assert.equal(more.length, 0);
+    assert.deepEqual([crashed.verdict, crashed.error_kind, crashed.attempt], ['ERROR', 'infrastructure', 1], JSON.stringify(crashed));
+    assert.match(crashed.error, /^the extension's process crashed \(its service worker and pages went with it\) during the task; \d+ recorded steps? recovered from its profile$/);
+    assert.ok(crashed.steps >= 2, JSON.stringify(crashed));
+    assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2]);
+    assert.deepEqual(lines.get(tasks[1].id).map((l) => [l.verdict, l.attempt]), [['PASS', 1]]);
+  });
+
+  test('a browser that dies 3 times in a row stops the batch with a clear message; the same command resumes', async () => {
+    const tasksDir = join(dir, 'deaths');
+    mkdirSync(tasksDir);
+    const tasks = copyBundledTasks(LONG.slice(2, 6), tasksDir, base);
+    const out = join(dir, 'out-deaths');
+    let pid = null;
+    const killed = [];
+    const onLine = (line) => {
+      const browser = /^browser 1 (?:started|relaunched) \(pid (\d+)\)$/.exec(line);
+      if (browser) pid = Number(browser[1]);
+      // Each fresh browser dies at its task's first recorded step, three times.
+      if (/ {2}step [1-9]\d*$/.test(line) && pid && !killed.includes(pid) && killed.length < 3) {
+        killed.push(pid);
+        process.kill(pid, 'SIGKILL');
+      }
+    };
+    const args = ['--tasks', tasksDir, '--out', out, '--retries', '5'];
+    const run = await startRunner(args, { onLine }).done;
+    assert.equal(killed.length, 3, run.stdout);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stderr, /^run: browser 1 died 3 times in a row, so the batch stopped instead of failing every remaining task: look for what kills Chromium .*then run the same command again to go on where it stopped$/m);
+    const stopped = readLines(join(out, 'results.jsonl'));
+    assert.deepEqual(stopped.map((l) => [l.id, l.verdict, l.error_kind]), tasks.slice(0, 3).map((t) => [t.id, 'ERROR', 'infrastructure']));
+    // The fourth task never started, and the report was still written.
+    assert.doesNotMatch(run.stdout, new RegExp(`${tasks[3].id} {2}started`));
+    assert.ok(existsSync(join(out, 'report.html')));
+
+    const again = await runRunner(args);
+    assert.equal(again.status, 0, `${again.stdout}\n${again.stderr}`);
+    assert.match(again.stdout.split('\n')[0], /; 0 already recorded in .*; 3 errors to retry; running 4 with replay/);
+    const last = byId(readLines(join(out, 'results.jsonl')));
+    for (const { id } of tasks) assert.equal(last.get(id).at(-1).verdict, 'PASS', id);
   });
 
   test('resuming re-runs exactly the infrastructure errors; --no-retry-errors keeps them', async () => {

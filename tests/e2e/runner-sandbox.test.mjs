@@ -1,15 +1,16 @@
 // The demo's sandbox handling (runner/sandbox.mjs): ready only on the sandbox's own
 // `ready` line; a second start on ports the same sandbox serves uses that one (and
 // leaves it running), while another program on the ports is an error rather than a
-// silent use of whatever answers there; stop() frees the ports; and a sandbox started
-// by a process that is then killed with SIGKILL stops by itself.
+// silent use of whatever answers there; stop() frees the ports; a sandbox started by a
+// process that is then killed with SIGKILL stops by itself; and the demo's keeper
+// starts a sandbox that was killed again and says when it was down.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { startSandbox } from '../../runner/sandbox.mjs';
+import { keepSandbox, startSandbox } from '../../runner/sandbox.mjs';
 import { freePortBase, processRunning } from './free-ports.mjs';
 import { hopbenchBin } from './native.mjs';
 import { repoRoot } from './paths.mjs';
@@ -97,4 +98,30 @@ test('the sandbox stops by itself when the process that started it is killed wit
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.equal(await answers(`http://127.0.0.1:${base + 10}/`), null);
+});
+
+test("the keeper starts a killed sandbox again and names the outage to tasks that overlapped it", { timeout: 60_000 }, async () => {
+  const base = await freePortBase();
+  const home = `http://127.0.0.1:${base}/`;
+  const { sandbox: first } = await started(base);
+  const said = [];
+  const keeper = keepSandbox(first, () => started(base).then((s) => s.sandbox), (line) => said.push(line));
+  try {
+    const before = Date.now();
+    assert.equal(keeper.outage(before), null);
+    process.kill(first.pid, 'SIGKILL');
+    const deadline = Date.now() + 20_000;
+    while (keeper.pid === first.pid || (await answers(home)) !== 200) {
+      assert.ok(Date.now() < deadline, `not serving again 20 s after the kill:\n${said.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(said.some((l) => l === 'sandbox: stopped unexpectedly (signal SIGKILL); starting it again'), said.join('\n'));
+    // A task that started before the kill overlapped the outage; one started after the
+    // restart did not.
+    assert.equal(keeper.outage(before), 'the sandbox stopped during the task (signal SIGKILL)');
+    assert.equal(keeper.outage(Date.now() + 1), null);
+  } finally {
+    await keeper.stop();
+  }
+  assert.equal(await answers(home), null);
 });

@@ -11,6 +11,7 @@ import { DEFAULT_KEY_ENV, UsageError, parseArgs } from '../../runner/args.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
 import { attemptFileStem, taskFileStem } from '../../runner/paths.mjs';
 import { errorKindOf, modelEndpointFailure, planRuns } from '../../runner/attempts.mjs';
+import { blameOutage } from '../../runner/batch.mjs';
 import { unreachableStart } from '../../runner/preflight.mjs';
 import { resultLine } from '../../runner/result-line.mjs';
 import { appendResult, prepareRunFolder, readFinished } from '../../runner/run-folder.mjs';
@@ -122,13 +123,15 @@ test('model endpoint failures are infrastructure; the settings and the agent are
   assert.equal(modelEndpointFailure(badKey, null), null);
   const failed = (kind) => ({ action: null, model_error: { error: { kind, message: `HTTP 503 (${kind})` } } });
   const acted = { action: { text: 'click [3]' }, model_error: null };
-  const stopped = { status: 'finished', cause: 'early_stop' };
+  const stopped = { status: 'finished', cause: 'early_stop', reason: 'Early stop: the last 3 steps gave no action (the last: the model call failed (server): 503)' };
   const endpointDown = { steps: [acted, failed('server'), failed('server'), failed('rate_limited')] };
   assert.match(modelEndpointFailure(stopped, endpointDown), /kept failing \(rate_limited, server\) on the last 3 steps/);
   // A malformed reply among them: the model answered, so the early stop is the agent's.
   const malformed = { action: null, model_error: null, note: 'malformed reply' };
   assert.equal(modelEndpointFailure(stopped, { steps: [acted, failed('server'), malformed, failed('server')] }), null);
   assert.equal(modelEndpointFailure({ status: 'finished', cause: 'answered' }, endpointDown), null);
+  const budgetSpent = { ...stopped, reason: 'Early stop: reached the step limit (30 of 30 steps)' };
+  assert.equal(modelEndpointFailure(budgetSpent, endpointDown), null);
 });
 
 const task = { id: 'suite/t', hops: 3, file: 't.json', fileName: 'suite/t.json' };
@@ -239,4 +242,21 @@ test('start URL check: refused is unreachable; any HTTP answer or a slow one is 
     answering.closeAllConnections();
     await new Promise((resolve) => answering.close(resolve));
   }
+});
+
+test('a task that did not pass while the sandbox was down is that outage\'s infrastructure error', () => {
+  const outage = (since) => (since < 1000 ? 'the sandbox stopped during the task (signal SIGKILL)' : null);
+  const failed = { startedAt: 500, line: resultLine({ task, error: 'start URL unreachable: http://127.0.0.1:8600/ (ECONNREFUSED)', errorKind: 'run', elapsedMs: 5 }) };
+  blameOutage(failed, outage);
+  assert.deepEqual([failed.line.verdict, failed.line.error_kind], ['ERROR', 'infrastructure']);
+  assert.equal(failed.line.error, 'the sandbox stopped during the task (signal SIGKILL) (the run reported: start URL unreachable: http://127.0.0.1:8600/ (ECONNREFUSED))');
+  const fail = { startedAt: 500, line: { ...resultLine({ task, elapsedMs: 5, run: { status: 'finished', verdict: { passed: false } } }) } };
+  blameOutage(fail, outage);
+  assert.deepEqual([fail.line.verdict, fail.line.error_kind], ['ERROR', 'infrastructure']);
+  const passed = { startedAt: 500, line: { verdict: 'PASS', error: null, error_kind: null } };
+  blameOutage(passed, outage);
+  assert.equal(passed.line.verdict, 'PASS');
+  const later = { startedAt: 2000, line: resultLine({ task, error: 'start URL unreachable', errorKind: 'run', elapsedMs: 5 }) };
+  blameOutage(later, outage);
+  assert.equal(later.line.error_kind, 'run');
 });
