@@ -8,9 +8,10 @@
 //
 // `needs` names the branches whose behaviour a case's expectation depends on, so a
 // failure before they are merged says why:
-//   i9core  the `kiwix` hop is credited only on leaving Kiwix for a page that matches the
-//           next checkpoint (and that navigation is checked against the next hop too);
-//           `wiki` needs the city like every checkpoint but `kiwix`
+//   i9core  the `kiwix` hop is credited only on leaving Kiwix for a page whose URL holds
+//           the next checkpoint's keyword (its tokens are the next hop's business), and
+//           that page is checked against the next hop too; `wiki` needs the city like
+//           every checkpoint but `kiwix`
 //   i9web   hops credited from URL changes without a page load (#fragment, pushState)
 
 export const CASES = Object.freeze([
@@ -25,11 +26,11 @@ export const CASES = Object.freeze([
       "type searchbox 'Search Citywiki' [Tokyo] [1]",
       'stop [{{wiki}}/wiki/Tokyo]',
     ],
-    expect: { verdict: 'PASS', hops_completed: 2, hop_steps: [4, 4], steps: 5, answer_score: 1 },
-    why: 'Kiwix pages (start, Tokyo article) never credit the kiwix hop; the wiki Main_Page lacks the city; ' +
-      '"Tokyo" + Enter in the MediaWiki search box (clicked first, so its script is loaded: ' +
-      'mediawiki-typing.test.mjs) lands on /wiki/Tokyo (step 4), which leaves Kiwix for a page with "wiki" and ' +
-      '"tokyo": the kiwix hop, and the same navigation the wiki hop',
+    expect: { verdict: 'PASS', hops_completed: 2, hop_steps: [2, 4], steps: 5, answer_score: 1 },
+    why: 'Kiwix pages (start, Tokyo article) never credit the kiwix hop; the wiki Main_Page (step 2) leaves Kiwix ' +
+      'for a page with "wiki", the next checkpoint, which is all the kiwix hop asks; the wiki hop also needs ' +
+      '"tokyo": "Tokyo" + Enter in the search box (clicked first, so its script is loaded: ' +
+      'mediawiki-typing.test.mjs) lands on /wiki/Tokyo (step 4)',
     needs: ['i9core'],
   },
   {
