@@ -12,6 +12,7 @@
 import { attach } from './cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
 import { mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
+import { watchFocusLoads } from './focus-loads.js';
 import { clearFocused, typeText } from './keyboard.js';
 import { callActScript, callActScriptIn } from './page-script.js';
 import { addTab, pickSession, withSessions } from './session.js';
@@ -96,8 +97,16 @@ async function type(ctx) {
  */
 async function typeWithKeys(ctx, target, text) {
   const started = performance.now();
-  if (canUsePointer(target)) await mouseClick(ctx.tabId, target.point);
-  const field = await callActScriptIn(ctx.tabId, target.frameId, 'focusField', [target.token]);
+  const focusLoads = await watchFocusLoads(ctx.tabId);
+  let field;
+  let loads;
+  try {
+    if (canUsePointer(target)) await mouseClick(ctx.tabId, target.point);
+    field = await callActScriptIn(ctx.tabId, target.frameId, 'focusField', [target.token]);
+  } finally {
+    // Also ends the watch when focusing failed.
+    loads = await focusLoads.wait();
+  }
   if (!field.focused) {
     throw new StepError(`${target.element} did not take the focus (disabled, or another element grabs it); nothing was typed`);
   }
@@ -117,6 +126,7 @@ async function typeWithKeys(ctx, target, text) {
     inserted: keys.inserted,
     value,
     keysMs: keys.ms,
+    focusLoads: loads,
     ms: Math.round(performance.now() - started),
   };
 }
