@@ -4,6 +4,7 @@
 // step whose navigation fails says so in its record, and the run ends after it.
 
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension } from './harness.mjs';
@@ -86,6 +87,41 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
     assert.match(panel.status, /^error: page unreachable: /);
     assert.equal(panel.error, run.error);
     assert.equal(panel.steps[1].error, steps[1].result.error);
+  });
+
+  test('any HTTP answer, even an error status without a body, or a slow one is not unreachable; a second start URL refused is', async () => {
+    const answering = createHttpServer((req, res) => {
+      if (req.url === '/slow') return; // Never answers: slow is not unreachable.
+      if (req.url === '/empty-404') return res.writeHead(404).end(); // Chrome shows its own error page.
+      if (req.url === '/500') return res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Server error</h1>');
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Fine</h1>');
+    });
+    await new Promise((resolve) => answering.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${answering.address().port}`;
+    const run = async (name, startUrls) => {
+      const taskText = JSON.stringify({
+        id: `e2e/${name}`,
+        intent: 'Open the page and stop.',
+        start_urls: startUrls,
+        hops: [{ condition: { kind: 'url', op: 'contains', value: 'never' } }],
+        reference_trajectory: ['stop [done]'],
+      });
+      return waitForRunEnd(popup, await runFromPopup(popup, { taskText, fileName: `${name}.json`, agent: 'replay' }));
+    };
+    try {
+      for (const path of ['/empty-404', '/500', '/slow']) {
+        const r = await run(`answers${path.replace('/', '-')}`, [`${base}${path}`]);
+        assert.equal(r.status, 'finished', `${path}: ${JSON.stringify(r)}`);
+        assert.equal(r.cause, 'answered', path);
+      }
+      const dead = await refusedUrl();
+      const two = await run('second-start-refused', [`${base}/`, dead]);
+      assert.equal(two.status, 'error', JSON.stringify(two));
+      assert.equal(two.error, `start URL unreachable: ${dead} (net::ERR_CONNECTION_REFUSED)`);
+    } finally {
+      answering.closeAllConnections();
+      await new Promise((resolve) => answering.close(resolve));
+    }
   });
 
   test('nothing logged an error', () => {
