@@ -91,7 +91,11 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
       const run = await waitForRunEnd(popup, await start(label, walk), 90_000);
       assert.equal(run.verdict?.passed, true, `${label} run: ${JSON.stringify(run)}`);
     }
-    const parallel = await Promise.all([start('third', walk), start('other', tail)]);
+    // The third run starts with the settings above; the other after a change of model
+    // and image size: each keeps its own (docs/agent-run.md "What a run keeps from its start").
+    const third = await start('third', walk);
+    await sendOk(popup, 'saveSettings', { settings: { model: { provider: 'openai', model: 'fake-agent-2' } }, observation: { imageMaxSide: 48 } });
+    const parallel = [third, await start('other', tail)];
     for (const runId of parallel) {
       const run = await waitForRunEnd(popup, runId, 120_000);
       assert.equal(run.verdict?.passed, true, JSON.stringify(run));
@@ -155,6 +159,18 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
     assert.deepEqual(third.elements, first.elements);
     const keys = runs.flatMap((r) => r.keys);
     assert.equal(new Set(keys).size, keys.length, 'no two runs or steps share a media key');
+  });
+
+  test('runs at once keep the settings each started with: model and image size', () => {
+    const pngSize = (bytes) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+    for (const run of runs.slice(2)) {
+      const { all } = requestsOf(run);
+      const mine = run.label === 'third' ? all.slice(-3) : all;
+      const expected = run.label === 'third' ? { model: 'fake-agent', size: [96, 64] } : { model: 'fake-agent-2', size: [48, 32] };
+      assert.deepEqual([...new Set(mine.map((r) => r.model))], [expected.model], run.label);
+      const sizes = mine.flatMap((r) => r.imageBytes.map(pngSize));
+      assert.ok(sizes.length > 0 && sizes.every((size) => size.join('x') === expected.size.join('x')), `${run.label}: ${JSON.stringify(sizes)}`);
+    }
   });
 
   test('nothing logged an error', () => {
