@@ -153,7 +153,7 @@ function isHttpUrl(value) {
   }
 }
 
-function originOf(value) {
+export function originOf(value) {
   return isHttpUrl(value) ? new URL(value).origin : '';
 }
 

@@ -47,7 +47,8 @@
 //
 // fake.requests: [{ api, method, path, model, headers (lower-case names), origin,
 //   body (parsed JSON or null), text (every text part, system prompt included, joined
-//   by newlines), images: [{ mime, bytes }], problems: [string], at (Date.now() on
+//   by newlines), images: [{ mime, bytes }], imageBytes: [Buffer] (the decoded
+//   images, same order), problems: [string], at (Date.now() on
 //   arrival), status (the status answered), served ('scripted' | 'default' | 'origin'
 //   | 'auth' | 'invalid' | 'not-found'), aborted }]
 //
@@ -144,6 +145,7 @@ async function handle(state, req, res) {
     body: null,
     text: '',
     images: [],
+    imageBytes: [],
     problems: [],
     at: Date.now(),
     status: null,
@@ -158,7 +160,7 @@ async function handle(state, req, res) {
   }
   record.api = found.api;
   const checked = checkRequest(found.api, { url, headers, rawBody, pathModel: found.model });
-  Object.assign(record, { model: checked.model, body: checked.body, text: checked.text, images: checked.images });
+  Object.assign(record, { model: checked.model, body: checked.body, text: checked.text, images: checked.images, imageBytes: checked.imageBytes });
   record.problems.push(...checked.problems);
 
   if (state.allowedOrigins && !state.allowedOrigins.includes(record.origin ?? '')) {
