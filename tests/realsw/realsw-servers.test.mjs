@@ -12,9 +12,16 @@ import { SITE_NAME } from './mediawiki.mjs';
 import { describeTier } from './packages.mjs';
 import { startRealSites } from './real-sites.mjs';
 
-/** Status, Location and body of one request, redirects not followed. */
+/**
+ * Status, Location and body of one request, redirects not followed. Node's resolver
+ * knows no `*.localhost` name (Chromium maps them all to loopback), so node asks the
+ * same server at 127.0.0.1 with the browser's Host header.
+ */
 async function get(url) {
-  const response = await fetch(url, { redirect: 'manual' });
+  const target = new URL(url);
+  const headers = { host: target.host };
+  if (target.hostname.endsWith('.localhost')) target.hostname = '127.0.0.1';
+  const response = await fetch(target, { redirect: 'manual', headers });
   return { status: response.status, location: response.headers.get('location'), body: await response.text() };
 }
 
