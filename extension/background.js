@@ -9,6 +9,7 @@ import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { observeTab, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
+import { registerPageErrorListeners } from './worker/page-errors.js';
 import { isWorkerGoingAway } from './worker/run-driver.js';
 import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
@@ -127,6 +128,7 @@ const HANDLERS = Object.freeze({
 registerCdpListeners();
 registerSessionListeners();
 registerHopListeners(coreModule);
+registerPageErrorListeners();
 registerObserveListeners();
 registerRunListeners(coreModule);
 
@@ -139,6 +141,10 @@ const resume = () =>
     else console.error('hopbench: resuming runs failed:', error);
   });
 resume();
+// Listening is what makes Chrome start the worker when the browser starts, so a run the
+// browser's exit interrupted ends at once (run-interrupt.js) rather than when a page
+// or the backstop alarm (which may not outlive the browser) happens to wake us.
+chrome.runtime.onStartup.addListener(resume);
 restrictStorageToExtension();
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {

@@ -391,7 +391,8 @@ export function isDeleteRun(msg) {
 //
 // The API keys live in chrome.storage.local and the worker only. Pages send a key
 // once, inside SAVE_SETTINGS, and never get it back. Replies:
-//   GET_SETTINGS    { ok, settings (masked: api_key_set, api_key_last4), observation }
+//   GET_SETTINGS    { ok, settings (masked: api_key_set, api_key_last4), observation,
+//                   modelProblems: [{field, message}] (empty when a model run can start) }
 //   SAVE_SETTINGS   { ok, settings (masked), observation, notes: [{field, message}] }
 //                   or { ok: false, error, problems: [{field, message}] }
 //   TEST_CONNECTION { ok, which, endpoint: {provider, base_url, model}, outcome }

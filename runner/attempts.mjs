@@ -21,6 +21,7 @@ const INFRASTRUCTURE_MESSAGES = [
   /^timed out after \d+ s \(per-task timeout/,
   /^lost contact with the run/,
   /the run's session ended before the run did/,
+  /^interrupted by browser exit/,
   /was started \d+ times without finishing \(the worker stopped each time\)/,
 ];
 

@@ -149,8 +149,8 @@ export class Lane {
   /**
    * What a dead lane's run recorded before it died: closes the browser if it still
    * runs (an extension that crashed inside it), starts Chromium on the same profile,
-   * lets the extension end the run (its session did not survive: "the run's session
-   * ended before the run did"), Stops it if it goes on, and exports it. Every step
+   * lets the extension end the run (its session did not survive: "interrupted by
+   * browser exit"), Stops it if it goes on, and exports it. Every step
    * in the export was recorded before the death, or is the step the Stop ended.
    * @returns {Promise<{ run: object|null, trajectory: object|null, error: string|null }>}
    */

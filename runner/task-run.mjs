@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { INFRASTRUCTURE, RUN, isInfrastructureMessage, modelEndpointFailure } from './attempts.mjs';
 import { firstLine } from './lane.mjs';
-import { unreachableStart } from './preflight.mjs';
 import { resultLine } from './result-line.mjs';
 
 const POLL_MS = 500;
@@ -33,14 +32,17 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     laneDied: fields.laneDied ?? false,
     startedAt,
   });
-  // Replay without a reference trajectory can never start: say that, rather than
-  // whatever the start URL check would find first.
+  // Replay without a reference trajectory can never start: say that, without opening
+  // a window for it.
   if (overrides.provider === 'replay' && task.referenceSteps === 0) {
     const error = `task ${task.id} has no reference_trajectory; replay needs one (use a model provider for this task)`;
     return outcome({ line: { error, errorKind: RUN } });
   }
-  const unreachable = await unreachableStart(task.startUrls);
-  if (unreachable) return outcome({ line: { error: unreachable, errorKind: RUN } });
+  // Whether the start URLs load is the browser's to say, not node's: Chromium maps
+  // every *.localhost name to loopback, and proxies, PAC files and VPN DNS decide what
+  // a person's browser reaches. A start page the browser cannot load ends the run as
+  // `error` with "start URL unreachable: <url> (net::ERR_...)" (extension/worker/page-errors.js),
+  // a `run` error: the page, not the harness.
 
   const { driver } = lane;
   let runId;

@@ -11,12 +11,17 @@ import {
   isTestConnection,
   okReply,
 } from '../messages.js';
-import { loadAgentSettings, maskAgentSettings, saveAgentSettings } from '../agent-settings.js';
+import { loadAgentSettings, maskAgentSettings, modelReadinessProblems, saveAgentSettings } from '../agent-settings.js';
 import { loadObservationSettings, saveObservationSettings } from '../observe-settings.js';
 
 async function getSettings() {
   const settings = await loadAgentSettings();
-  return okReply({ settings: maskAgentSettings(settings), observation: await loadObservationSettings() });
+  return okReply({
+    settings: maskAgentSettings(settings),
+    observation: await loadObservationSettings(),
+    // The popup picks its default agent and says what to set from this; no key value.
+    modelProblems: modelReadinessProblems(settings),
+  });
 }
 
 async function saveSettings(msg) {

@@ -1,5 +1,6 @@
-// Ports for a test's own sandbox, away from the default 8600-8610 (a person's sandbox or
-// another worker's demo may be there) and from the other tests' ports.
+// Consecutive free ports on 127.0.0.1 for a test's own sandbox (hopbench sandbox
+// --port-base), so it never meets the fixed ports 8600-8610 another run may hold; and
+// whether a process the test watches still runs.
 
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -7,24 +8,26 @@ import { createServer } from 'node:net';
 /** The sandbox's sites: site N listens on the port base + N. */
 export const SANDBOX_SITES = 11;
 
-export const portFree = (port) => new Promise((resolve) => {
-  const probe = createServer();
-  probe.once('error', () => resolve(false));
-  probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-});
+const portFree = (port) =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 
 /**
- * 11 consecutive ports for a test's sandbox. They are taken below Linux's ephemeral
- * range (32768-60999: where outgoing connections and listen(0) servers of the other
- * tests land) and checked free first, so the first start cannot collide by chance.
+ * The first of `count` consecutive free ports (default: a sandbox's). They are taken
+ * below Linux's ephemeral range (32768-60999: where outgoing connections and listen(0)
+ * servers of the other tests land) and checked free first, so a start cannot collide
+ * by chance.
  */
-export async function freePortBase() {
+export async function freePortBase(count = SANDBOX_SITES) {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const candidate = 20_000 + SANDBOX_SITES * Math.floor(Math.random() * 1000);
-    const checks = await Promise.all(Array.from({ length: SANDBOX_SITES }, (_, i) => portFree(candidate + i)));
+    const candidate = 20_000 + count * Math.floor(Math.random() * 1000);
+    const checks = await Promise.all(Array.from({ length: count }, (_, i) => portFree(candidate + i)));
     if (checks.every(Boolean)) return candidate;
   }
-  throw new Error(`no ${SANDBOX_SITES} consecutive free ports found in 20000-31000 on 127.0.0.1`);
+  throw new Error(`no ${count} consecutive free ports found in 20000-31000 on 127.0.0.1`);
 }
 
 /**
