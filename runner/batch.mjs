@@ -10,7 +10,7 @@ import { INFRASTRUCTURE } from './attempts.mjs';
 import { Lane } from './lane.mjs';
 import { runTask } from './task-run.mjs';
 
-/** Browser deaths in a row (failed launches included) after which a lane stops the batch. */
+/** Browser deaths in a row (failed relaunches included) after which a lane stops the batch. */
 export const MAX_DEATHS_IN_A_ROW = 3;
 
 /**
@@ -42,6 +42,8 @@ export async function runBatch(runs, options) {
   const ready = async (lane) => {
     if (lane.driver && !lane.dead) return true;
     const turn = starting.then(() => ensureBrowser(lane, progress, stop));
+    // The next lane waits for this turn to end, not to succeed; a failure reaches this
+    // lane's caller through `turn`.
     starting = turn.catch(() => undefined);
     return turn;
   };
@@ -105,7 +107,10 @@ async function ensureBrowser(lane, progress, stop) {
       await lane.launch();
       progress.note(`browser ${lane.number} ${relaunch ? 'relaunched' : 'started'} (pid ${lane.pid ?? 'unknown'})`);
     } catch (error) {
-      progress.note(`browser ${lane.number} could not start: ${error.message}`);
+      // A first start that fails is the setup's problem (no dist/, no Chromium, a
+      // broken extension): the run stops with that error, as it always did.
+      if (!relaunch) throw error;
+      progress.note(`browser ${lane.number} could not start again: ${error.message}`);
       lane.deathsInARow += 1;
       if (!checkDeaths(lane, stop)) return false;
     }
