@@ -7,7 +7,7 @@
 import init, * as core from './pkg/hopbench.js';
 import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
-import { observeTab, registerObserveListeners } from './worker/observe.js';
+import { observeForPage, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
 import { isWorkerGoingAway } from './worker/run-driver.js';
 import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
@@ -115,7 +115,7 @@ const HANDLERS = Object.freeze({
     isValid: isObserveTab,
     handle: async (msg) => {
       await readyCore();
-      return okReply({ observation: await observeTab(msg.tabId, msg.options) });
+      return okReply({ observation: await observeForPage(msg.tabId, msg.options) });
     },
   },
   ...sessionHandlers(coreModule),
