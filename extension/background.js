@@ -7,6 +7,7 @@
 import init, * as core from './pkg/hopbench.js';
 import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
+import { registerFenceListeners } from './worker/fence.js';
 import { observeForPage, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
 import { isWorkerGoingAway } from './worker/run-driver.js';
@@ -125,6 +126,7 @@ const HANDLERS = Object.freeze({
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
 registerCdpListeners();
+registerFenceListeners();
 registerSessionListeners();
 registerHopListeners(coreModule);
 registerObserveListeners();
@@ -139,7 +141,10 @@ const resume = () =>
     else console.error('hopbench: resuming runs failed:', error);
   });
 resume();
-restrictStorageToExtension();
+restrictStorageToExtension().then((access) => {
+  // Settings shows this and refuses to store keys until it is fixed.
+  if (!access.restricted) console.warn(`hopbench: API keys will not be stored: ${access.error}`);
+});
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   // hasOwn: a type such as "constructor" must not reach Object.prototype.

@@ -32,6 +32,10 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --max-steps N         agent steps per task (default: the extension's, 30)
   --observation MODE    text, text+images (the extension's default), text+screenshot or som
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  --sites task|any      task: block navigations outside each task's sites (start URLs,
+                        reference sites, sites its hops name), as in a person's browser;
+                        any (default): go anywhere, as MMInA's agents did (the runner's
+                        browser is a fresh profile holding nobody's logins)
   -h, --help            this text`;
 
 export class UsageError extends Error {}
@@ -48,7 +52,11 @@ const VALUE_OPTIONS = {
   '--max-steps': 'maxSteps',
   '--observation': 'observation',
   '--task-timeout': 'taskTimeout',
+  '--sites': 'sites',
 };
+
+/** Where a run's agent may navigate (extension: START_RUN override `sites`). */
+export const SITES_MODES = Object.freeze(['task', 'any']);
 
 /**
  * @param {string[]} argv arguments after the script name
@@ -105,6 +113,9 @@ function validate(raw, retryErrors) {
   if (raw.observation !== undefined && !OBSERVATION_MODES.includes(raw.observation)) {
     throw new UsageError(`--observation must be one of ${OBSERVATION_MODES.join(', ')}`);
   }
+  if (raw.sites !== undefined && !SITES_MODES.includes(raw.sites)) {
+    throw new UsageError(`--sites must be one of ${SITES_MODES.join(', ')} (got ${raw.sites})`);
+  }
   return {
     help: false,
     tasks: raw.tasks,
@@ -118,6 +129,8 @@ function validate(raw, retryErrors) {
     shard: raw.shard === undefined ? null : parseShard(raw.shard),
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
     observation: raw.observation,
+    // A fresh profile has no logins to protect, and MMInA's agents were not fenced.
+    sites: raw.sites ?? 'any',
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
   };
 }

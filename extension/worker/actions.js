@@ -11,6 +11,7 @@
 
 import { attach } from './cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
+import { fenceRefusal } from './fence.js';
 import { insertText, mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
 import { callActScript, callActScriptIn } from './page-script.js';
 import { addTab, pickSession, withSessions } from './session.js';
@@ -182,6 +183,9 @@ export function checkGotoUrl(url) {
 
 async function goto(ctx) {
   const url = checkGotoUrl(String(ctx.action.url ?? ''));
+  // A fenced run's goto outside its task's sites is refused before any request.
+  const refusal = await fenceRefusal(ctx.sessionId, url);
+  if (refusal) throw new StepError(refusal);
   await chrome.tabs.update(ctx.tabId, { url });
   return { url };
 }

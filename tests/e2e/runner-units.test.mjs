@@ -35,6 +35,8 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
   assert.deepEqual(o.shard, { index: 2, count: 3 });
   assert.equal(o.maxSteps, 12);
   assert.equal(o.taskTimeoutMs, 900_000);
+  assert.equal(o.sites, 'any', 'the runner goes anywhere unless told --sites task');
+  assert.equal(parseArgs(['--tasks', 't', '--sites', 'task']).sites, 'task');
   assert.equal(parseArgs([], { tasks: 'tasks' }).tasks, 'tasks');
   assert.deepEqual(parseArgs(['--help']), { help: true });
   const bad = [
@@ -46,6 +48,7 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
     [['--tasks', 't', '--model', 'x'], /--model has no use with --provider replay/],
     [['--tasks', 't', '--provider', 'openai', '--api-key-env', 'sk-abc123'], /takes a variable name/],
     [['--tasks', 't', '--observation', 'video'], /--observation must be one of/],
+    [['--tasks', 't', '--sites', 'all'], /--sites must be one of task, any \(got all\)/],
     [['--tasks', 't', '--bogus'], /unknown argument: --bogus/],
     [['--tasks'], /--tasks needs a value/],
   ];
@@ -159,6 +162,7 @@ test('settings: only what the options set goes to the extension, which fills in 
     model: { provider: 'openai', base_url: 'http://127.0.0.1:11434/v1' },
   });
   assert.deepEqual(runOverrides({ provider: 'replay', observation: 'text', maxSteps: 5 }), { provider: 'replay', max_steps: 5, observation_mode: 'text' });
+  assert.deepEqual(runOverrides({ provider: 'openai', sites: 'task' }), { provider: 'openai', sites: 'task' });
 });
 
 test('start URL check: refused is unreachable; any HTTP answer or a slow one is not', async () => {
