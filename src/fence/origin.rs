@@ -78,6 +78,10 @@ impl Origin {
 
     /// `host` or `host:port` without a scheme: the same host over http and https.
     pub fn of_bare_host(text: &str) -> Result<[Origin; 2], OriginError> {
+        // Checked here so the message quotes the line as the person wrote it.
+        if text.contains('*') {
+            return Err(OriginError::Wildcard(text.trim().to_owned()));
+        }
         let http = Origin::of_url(&format!("http://{text}"))?;
         let https = Origin {
             scheme: Scheme::Https,

@@ -193,7 +193,12 @@ fn bad_list_lines_are_reported_with_their_line() {
         .map(|p| p.to_string())
         .collect();
     assert_eq!(problems.len(), 4, "{problems:?}");
-    assert!(problems[0].starts_with("sites.allow: line 2: wildcards are not supported"));
+    assert!(
+        problems[0]
+            .starts_with("sites.allow: line 2: wildcards are not supported (\"*.example.com\")"),
+        "{}",
+        problems[0]
+    );
     assert!(problems[1]
         .starts_with("sites.deny: line 1: \"ftp://files.test\" is not an http(s) address"));
     assert!(problems[2].starts_with("sites.deny: line 2: host \"bad host\""));

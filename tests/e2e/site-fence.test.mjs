@@ -172,6 +172,29 @@ describe('the site fence', { timeout: 240_000 }, () => {
     assert.ok(settings.sites.origins.some((o) => o.origin === outside && o.reasons.includes('added in Settings')));
   });
 
+  test('Settings → Sites names a bad line and keeps good ones', async () => {
+    const options = await ext.openExtensionPage('options.html');
+    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    assert.equal(await options.locator('#sites-fence').isChecked(), true);
+    assert.equal(await options.locator('#sites-allow').inputValue(), `# the other test site\n${outside}`);
+    const save = async () => {
+      await options.evaluate(() => {
+        document.getElementById('save-status').dataset.state = 'idle';
+      });
+      await options.click('#save');
+      await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+      return options.locator('#save-status').textContent();
+    };
+    await options.fill('#sites-allow', 'https://ok.example.com\n*.example.com');
+    assert.match(await save(), /Not saved:sites\.allow: line 2: wildcards are not supported \("\*\.example\.com"\): list each origin/);
+    assert.equal(await options.locator('#sites-allow').getAttribute('aria-invalid'), 'true');
+    await options.fill('#sites-allow', 'https://accounts.example.com\n\n  # a login the tasks need');
+    assert.match(await save(), /^Saved\./);
+    assert.equal(await options.locator('#sites-allow').inputValue(), 'https://accounts.example.com\n# a login the tasks need');
+    const { sites: stored } = await sendOk(popup, 'getSettings');
+    assert.deepEqual(stored, { fence: true, allow: ['https://accounts.example.com', '# a login the tasks need'], deny: [] });
+  });
+
   test('the extension logged no error', () => {
     // The test sites have no favicon: their 404s are the pages' own console errors.
     const ours = ext.errors.filter((e) => e.source === 'service-worker' || e.url.startsWith('chrome-extension://'));
