@@ -113,6 +113,30 @@ export function agentSettingsProblems(settings) {
   return problems;
 }
 
+// Public OpenAI-compatible services that refuse every call without a key. The
+// provider itself takes none (Ollama and LM Studio need none), so only the host tells.
+const KEYED_OPENAI_HOSTS = Object.freeze(['api.openai.com', 'openrouter.ai']);
+
+/**
+ * What stops the agent's model from being called at all, beyond a valid form: the
+ * defaults point at api.openai.com without a key, which would spend every try of
+ * the first step on a 401. Empty when a run can call the model.
+ */
+export function modelReadinessProblems(settings) {
+  const problems = agentSettingsProblems(settings).filter((p) => !p.field.startsWith('judge'));
+  const model = settings.model;
+  if (problems.length === 0 && model.provider === 'openai' && model.api_key === '') {
+    const host = isHttpUrl(model.base_url) ? new URL(model.base_url).hostname : '';
+    if (KEYED_OPENAI_HOSTS.includes(host)) {
+      problems.push({
+        field: 'model.api_key',
+        message: `${host} needs an API key; for a local server (Ollama, LM Studio, vLLM) set its base URL instead`,
+      });
+    }
+  }
+  return problems;
+}
+
 /** `field: message` lines, for errors shown as text. */
 export function describeProblems(problems) {
   return problems.map((p) => `${p.field}: ${p.message}`).join('; ');
@@ -168,7 +192,7 @@ function isHttpUrl(value) {
   }
 }
 
-function originOf(value) {
+export function originOf(value) {
   return isHttpUrl(value) ? new URL(value).origin : '';
 }
 

@@ -10,6 +10,7 @@ import { registerCdpListeners } from './worker/cdp.js';
 import { registerFenceListeners } from './worker/fence.js';
 import { observeForPage, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
+import { registerPageErrorListeners } from './worker/page-errors.js';
 import { isWorkerGoingAway } from './worker/run-driver.js';
 import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
@@ -129,6 +130,7 @@ registerCdpListeners();
 registerFenceListeners();
 registerSessionListeners();
 registerHopListeners(coreModule);
+registerPageErrorListeners();
 registerObserveListeners();
 registerRunListeners(coreModule);
 
@@ -141,6 +143,10 @@ const resume = () =>
     else console.error('hopbench: resuming runs failed:', error);
   });
 resume();
+// Listening is what makes Chrome start the worker when the browser starts, so a run the
+// browser's exit interrupted ends at once (run-interrupt.js) rather than when a page
+// or the backstop alarm (which may not outlive the browser) happens to wake us.
+chrome.runtime.onStartup.addListener(resume);
 restrictStorageToExtension().then((access) => {
   // Settings shows this and refuses to store keys until it is fixed.
   if (!access.restricted) console.warn(`hopbench: API keys will not be stored: ${access.error}`);

@@ -15,7 +15,27 @@ export const CORE_CALLS = Object.freeze({
     if (typeof args[0] !== 'string') throw new Error('canonical_action takes the action text');
     return core.canonical_action(args[0]);
   },
+  // The popup's picker and its import check: `[{fileName, text}]` in, one
+  // `{overview}` or `{error}` per file out, so one bad file does not hide the rest.
+  task_overviews: (core, args) => {
+    expectArgs('task_overviews', args, 1);
+    const files = args[0];
+    if (!Array.isArray(files) || !files.every(isTaskFile)) {
+      throw new Error('task_overviews takes a list of {fileName, text}');
+    }
+    return files.map(({ fileName, text }) => {
+      try {
+        return { overview: core.task_overview(text, fileName) };
+      } catch (error) {
+        return { error: error instanceof Error ? error.message : String(error) };
+      }
+    });
+  },
 });
+
+function isTaskFile(file) {
+  return typeof file === 'object' && file !== null && typeof file.fileName === 'string' && typeof file.text === 'string';
+}
 
 function expectArgs(fn, args, count) {
   if (args.length !== count) {

@@ -395,6 +395,7 @@ export function isDeleteRun(msg) {
 // The API keys live in chrome.storage.local and the worker only. Pages send a key
 // once, inside SAVE_SETTINGS, and never get it back. Replies:
 //   GET_SETTINGS    { ok, settings (masked: api_key_set, api_key_last4), observation,
+//                   modelProblems: [{field, message}] (empty when a model run can start),
 //                   sites: {fence, allow, deny}, keyStorage: {restricted, error?} }
 //   SAVE_SETTINGS   { ok, settings (masked), observation, sites, keyStorage,
 //                   notes: [{field, message}] }

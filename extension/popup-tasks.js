@@ -1,8 +1,13 @@
 // The popup's task list: tasks bundled with the extension (tasks/index.json, written by
 // build.sh) and task files the person imported, one file or a whole folder. Any format
-// the core imports (ours, MMInA, WebArena) is listed; the core's importer decides what
-// a file is when the run starts. Imported files are kept in chrome.storage.session, so
-// they are still listed when the popup is opened again (it closes when it loses focus).
+// the core imports (ours, MMInA, WebArena) is listed, each with the core's overview
+// (intent, hops, sites). A file the core refuses is refused at import, with the
+// core's message, instead of being listed and failing at Run. Imported files are kept
+// in chrome.storage.session, so they are still listed when the popup is opened again
+// (it closes when it loses focus).
+
+import { ask } from './ask.js';
+import { coreCall } from './messages.js';
 
 const IMPORTED_KEY = 'popup.imported';
 export const BUNDLED_INDEX = 'tasks/index.json';
@@ -42,9 +47,19 @@ export async function importedTasks() {
 }
 
 /**
- * Reads the chosen JSON files and lists them (replacing earlier imports of the same
- * name). `fileName` keeps the folder path (`normal/3.json`): MMInA takes the subset
- * from it. Returns how many files were imported.
+ * The core's overview of each `{fileName, text}`: `{overview}` (id, intent, hops,
+ * sites, replayable, format) or `{error}` naming the file and the problem.
+ */
+export async function taskOverviews(files) {
+  if (files.length === 0) return [];
+  return (await ask(coreCall('task_overviews', [files]))).value;
+}
+
+/**
+ * Reads the chosen JSON files, checks each with the core and lists the good ones
+ * (replacing earlier imports of the same name). `fileName` keeps the folder path
+ * (`normal/3.json`): MMInA takes the subset from it. Returns `{imported, refused}`:
+ * the fileNames listed, and `[{fileName, error}]` for the files the core refused.
  */
 export async function importFiles(fileList) {
   const files = [...fileList].filter((f) => f.name.toLowerCase().endsWith('.json'));
@@ -52,12 +67,17 @@ export async function importFiles(fileList) {
   const read = await Promise.all(
     files.map(async (file) => ({ fileName: file.webkitRelativePath || file.name, text: await file.text() })),
   );
-  const names = new Set(read.map((t) => t.fileName));
-  const kept = (await importedTasks()).filter((t) => !names.has(t.fileName));
-  try {
-    await chrome.storage.session.set({ [IMPORTED_KEY]: [...kept, ...read] });
-  } catch (error) {
-    throw new Error(`cannot keep ${files.length} imported files (${error.message}): import a smaller folder`);
+  const checked = await taskOverviews(read);
+  const good = read.filter((_, i) => checked[i].overview);
+  const refused = read.flatMap((file, i) => (checked[i].error ? [{ fileName: file.fileName, error: checked[i].error }] : []));
+  if (good.length > 0) {
+    const names = new Set(good.map((t) => t.fileName));
+    const kept = (await importedTasks()).filter((t) => !names.has(t.fileName));
+    try {
+      await chrome.storage.session.set({ [IMPORTED_KEY]: [...kept, ...good] });
+    } catch (error) {
+      throw new Error(`cannot keep ${good.length} imported files (${error.message}): import a smaller folder`);
+    }
   }
-  return files.length;
+  return { imported: good.map((t) => t.fileName), refused };
 }

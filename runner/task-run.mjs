@@ -3,7 +3,6 @@
 // Never throws for a task's own failure: everything becomes the result line's error.
 
 import { readFileSync } from 'node:fs';
-import { unreachableStart } from './preflight.mjs';
 import { resultLine } from './result-line.mjs';
 
 const POLL_MS = 500;
@@ -20,16 +19,16 @@ const STOP_GRACE_MS = 5_000;
 export async function runTask(driver, task, { overrides, timeoutMs, onProgress }) {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
-  // Replay without a reference trajectory can never start: say that, rather than
-  // whatever the start URL check would find first.
+  // Replay without a reference trajectory can never start: say that, without opening
+  // a window for it.
   if (overrides.provider === 'replay' && task.referenceSteps === 0) {
     const error = `task ${task.id} has no reference_trajectory; replay needs one (use a model provider for this task)`;
     return { line: resultLine({ task, error, elapsedMs: elapsed() }), trajectory: null, exportError: null };
   }
-  const unreachable = await unreachableStart(task.startUrls);
-  if (unreachable) {
-    return { line: resultLine({ task, error: unreachable, elapsedMs: elapsed() }), trajectory: null, exportError: null };
-  }
+  // Whether the start URLs load is the browser's to say, not node's: Chromium maps
+  // every *.localhost name to loopback, and proxies, PAC files and VPN DNS decide what
+  // a person's browser reaches. A start page the browser cannot load ends the run as
+  // `error` with "start URL unreachable: <url> (net::ERR_...)" (extension/worker/page-errors.js).
   let runId;
   try {
     const taskText = readFileSync(task.file, 'utf8');

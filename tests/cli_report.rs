@@ -259,6 +259,87 @@ fn trajectory_page_shows_each_step_escaped_and_without_the_key() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// One task's folder: its result line and `trajectory` as the runner writes them.
+fn write_run(dir: &Path, id: &str, stem: &str, trajectory: &Value) {
+    std::fs::create_dir_all(dir.join("trajectories")).unwrap();
+    let line = serde_json::json!({"id": id, "hops_total": 1, "hops_completed": 0,
+        "hop_steps": [null], "verdict": "FAIL", "answer": null, "answer_score": null,
+        "steps": 3, "tokens": {"input": 0, "output": 0}, "time_ms": 10, "error": null,
+        "reason": "replay ended"});
+    std::fs::write(dir.join("results.jsonl"), format!("{line}\n")).unwrap();
+    std::fs::write(
+        dir.join(format!("trajectories/{stem}.json")),
+        trajectory.to_string(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn trajectory_page_shows_the_readers_screenshot_and_every_image_of_each_step() {
+    let dir = temp_dir("pictures");
+    let trajectory = serde_json::json!({
+        "format": "hopbench-trajectory", "version": 2,
+        "steps": [
+            {"step": 1, "observation": {"images": ["r/1/image-17", "r/1/image-48"],
+                "screenshot": null, "page_screenshot": "r/1/page"}},
+            // The same element at the next step: a picture of its own.
+            {"step": 2, "observation": {"images": ["r/2/image-17"], "screenshot": null,
+                "page_screenshot": "r/2/page"}},
+        ],
+        "media": {
+            "r/1/image-17": {"step": 1, "kind": "image", "file": "p-1.png"},
+            "r/1/image-48": {"step": 1, "kind": "image", "file": "p-2.png"},
+            "r/1/page": {"step": 1, "kind": "page_screenshot", "file": "p-3.png"},
+            "r/2/image-17": {"step": 2, "kind": "image", "file": "p-4.png"},
+            "r/2/page": {"step": 2, "kind": "page_screenshot", "file": "p-5.png"},
+        },
+    });
+    write_run(&dir, "pictures", "pictures", &trajectory);
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("trajectories/pictures.html")).unwrap();
+    let steps: Vec<&str> = page.split("<section class=\"step\"").skip(1).collect();
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[0].matches("<img").count(), 3, "{}", steps[0]);
+    assert_eq!(steps[1].matches("<img").count(), 2, "{}", steps[1]);
+    assert!(steps[0].contains("<img class=\"shot\" src=\"p-3.png\" alt=\"screenshot of step 1\">"));
+    assert!(steps[0].contains("(not shown to the model)"));
+    assert!(steps[0].contains("<img src=\"p-1.png\" alt=\"viewport image\"><img src=\"p-2.png\""));
+    assert!(steps[1].contains("<img src=\"p-4.png\" alt=\"viewport image\">"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_version_1_trajectory_marks_the_pictures_it_lost_and_shows_no_other_steps() {
+    let dir = temp_dir("legacy");
+    // Version 1 keyed images by element id: element 17 appeared at steps 1 and 3, and
+    // step 3's picture replaced step 1's; 48 was taken over by another run.
+    let trajectory = serde_json::json!({
+        "format": "hopbench-trajectory", "version": 1,
+        "steps": [
+            {"step": 1, "observation": {"images": [17, 48], "screenshot": null}},
+            {"step": 2, "observation": {"images": [{"lost": "overwritten (store upgrade)", "element": 5}]}},
+            {"step": 3, "observation": {"images": [17], "screenshot": null}},
+        ],
+        "media": {"17": {"runId": "r", "step": 3, "kind": "image", "elementId": 17, "file": "old-1.png"}},
+    });
+    write_run(&dir, "legacy", "legacy", &trajectory);
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("trajectories/legacy.html")).unwrap();
+    let steps: Vec<&str> = page.split("<section class=\"step\"").skip(1).collect();
+    assert_eq!(
+        steps[0].matches("<img").count(),
+        0,
+        "step 3's picture is not step 1's"
+    );
+    assert!(steps[0].contains("image of element [17] lost: this picture was overwritten"));
+    assert!(steps[0].contains("image of element [48] lost: "));
+    assert!(steps[1].contains("image of element [5] lost: overwritten (store upgrade)"));
+    assert_eq!(steps[2].matches("<img src=\"old-1.png\"").count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // Shards: shard-a holds t1, t2 (FAIL), t3; shard-b holds t4, t5, t6 and a re-run of
 // t2 that passed (1/1). The later line wins, so by hand:
 // 1 hop: t1, t2 both pass -> hops 2/2, tasks 2/2; overall hops 10/15, tasks 3/6.

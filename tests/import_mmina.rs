@@ -32,14 +32,45 @@ fn task(id: &str) -> Task {
         .unwrap_or_else(|| panic!("no task {id}"))
 }
 
-fn url_hop(task: &Task, i: usize) -> (String, Vec<String>) {
-    match &task.hops[i].condition {
+fn contains(condition: &Condition) -> (String, Vec<String>) {
+    match condition {
         Condition::Url(c) => {
             assert_eq!(c.op, Some(MatchOp::Contains));
             (c.value.clone().unwrap(), c.tokens.clone())
         }
-        other => panic!("hop {i} of {} is not a URL condition: {other:?}", task.id),
+        other => panic!("not a URL condition: {other:?}"),
     }
+}
+
+/// The checkpoint's page of hop `i`: its URL condition, or for the last hop the first
+/// alternative (the second is MMInA's "every must_include reference in the URL").
+fn url_hop(task: &Task, i: usize) -> (String, Vec<String>) {
+    let hop = &task.hops[i];
+    assert!(!hop.pass_event_on, "hop {i} of {}", task.id);
+    match &hop.condition {
+        Condition::Any { of } if i + 1 == task.hops.len() => {
+            assert_eq!(of.len(), 2, "{of:?}");
+            contains(&of[0])
+        }
+        other => contains(other),
+    }
+}
+
+/// A Wikipedia hop: (the keyword its page must not contain, the next checkpoint).
+fn leaving_hop(task: &Task, i: usize) -> (String, String) {
+    let hop = &task.hops[i];
+    assert!(hop.pass_event_on, "hop {i} of {}", task.id);
+    let Condition::All { of } = &hop.condition else {
+        panic!("hop {i} of {}: {:?}", task.id, hop.condition);
+    };
+    let Condition::Not(not) = &of[0] else {
+        panic!("{of:?}");
+    };
+    let (left, none) = contains(&not.condition);
+    assert!(none.is_empty());
+    let (next, tokens) = contains(&of[1]);
+    assert!(tokens.is_empty(), "MMInA checks the next checkpoint alone");
+    (left, next)
 }
 
 fn notes(task: &Task) -> Vec<String> {
@@ -97,32 +128,44 @@ fn every_subset_imports_in_folder_then_numeric_order() {
 #[test]
 fn procedure_checkpoints_become_ordered_url_hops_with_tokens() {
     let t = task("mmina/normal/1");
-    assert_eq!(url_hop(&t, 0), ("kiwix".into(), vec![]));
+    assert_eq!(leaving_hop(&t, 0), ("kiwix".into(), "hotel".into()));
     assert_eq!(url_hop(&t, 1), ("hotel".into(), vec!["paris".into()]));
     assert_eq!(
         t.hops[1].description.as_deref(),
-        Some("Hop 2: reach a page whose URL contains \"hotel\" and mentions \"paris\"")
+        Some(
+            "Hop 2: reach a page whose URL contains \"hotel\" and mentions \"paris\", \
+             or reach a page whose URL contains every reference answer (\"trip.com\", \"paris\")"
+        )
     );
     let answer = t.final_answer.as_ref().unwrap();
     assert!(!answer.required);
     assert_eq!(answer.condition.must_include, ["trip.com", "paris"]);
     assert_eq!(t.source.as_ref().unwrap().format, "mmina");
 
-    // The flight checkpoint takes the airport code, others the city (split in words).
+    // Only a `momondo` checkpoint takes the airport code: a checkpoint named "flight"
+    // is an ordinary one in MMInA's loop and needs the city (split in words).
     let t = task("mmina/compare/2");
-    assert_eq!(url_hop(&t, 1), ("flight".into(), vec!["jfk".into()]));
+    assert_eq!(
+        url_hop(&t, 1),
+        ("flight".into(), vec!["new".into(), "york".into()])
+    );
     assert_eq!(
         url_hop(&t, 3),
         ("car".into(), vec!["new".into(), "york".into()])
     );
     let kiwix =
         "https://library.kiwix.org/viewer#wikipedia_en_all_maxi_2024-01/A/Statue_of_Liberty";
-    let flight = "https://www.momondo.com/flight-search/LON-JFK/2024-06-01";
+    let flight = "https://sg.trip.com/flights/london-to-new-york/airfares-lon-nyc/";
     let hotel = "https://sg.trip.com/hotels/list?city=633&cityName=New%20York";
     let car = "https://sg.trip.com/carhire/?pickupCity=new-york";
+    // Leaving Kiwix for the flight page completes hops 1 and 2 at once.
     assert_eq!(hops_done(&t, &[kiwix, flight, hotel, car]), 4);
-    // Strictly in order: the hotel before the flight does not count.
-    assert_eq!(hops_done(&t, &[kiwix, hotel, car]), 1);
+    // Strictly in order: the hotel before the flight does not count, and neither does
+    // the Kiwix page the agent started on.
+    assert_eq!(hops_done(&t, &[kiwix, hotel, car]), 0);
+    // An airport code without the city completes the Kiwix hop only.
+    let momondo = "https://www.momondo.com/flight-search/LON-JFK/2024-06-01";
+    assert_eq!(hops_done(&t, &[kiwix, momondo, hotel, car]), 1);
 
     let t = task("mmina/multipro/2");
     assert_eq!(url_hop(&t, 9), ("youtube".into(), vec!["barcelona".into()]));

@@ -25,10 +25,12 @@ fn keys(v: &Value) -> BTreeSet<String> {
 const FULL: &str = r#"{
   "$schema": "schema/task.schema.json", "id": "x", "intent": "y", "start_urls": ["http://a.test/"],
   "reference_sites": [{"label": "A", "url": "http://a.test/"}],
-  "hops": [{"description": "d", "condition": {"kind": "all", "of": [
+  "hops": [{"description": "d", "pass_event_on": true, "condition": {"kind": "all", "of": [
     {"kind": "url", "part": "param", "param": "q", "op": "equals", "value": "v", "tokens": ["t"], "case_sensitive": true},
     {"kind": "page_text", "contains": ["c"], "case_sensitive": true},
-    {"kind": "answer", "must_include": ["m"], "exact_match": "e", "fuzzy_match": ["f"]}]}}],
+    {"kind": "answer", "must_include": ["m"], "exact_match": "e", "fuzzy_match": ["f"]},
+    {"kind": "not", "condition": {"kind": "url", "op": "contains", "value": "n"}}]}},
+    {"condition": {"kind": "url", "tokens": ["next"]}}],
   "final_answer": {"condition": {"must_include": ["m"], "exact_match": "e", "fuzzy_match": ["f"]}, "required": false},
   "reference_trajectory": ["click {link 'A'}", "stop [m]"],
   "source": {"format": "hopbench", "file": "f.json", "notes": ["n"]}
@@ -47,6 +49,18 @@ fn schema_properties_match_the_task_type() {
         keys(&of[1])
     );
     assert_eq!(keys(&defs["answer_condition"]["properties"]), keys(&of[2]));
+    assert_eq!(keys(&defs["not_condition"]["properties"]), keys(&of[3]));
+    let kinds: BTreeSet<String> = defs["condition"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["$ref"].as_str().unwrap().to_string())
+        .collect();
+    assert!(kinds.contains("#/$defs/not_condition"), "{kinds:?}");
+    assert_eq!(
+        keys(&s["properties"]["hops"]["items"]["properties"]),
+        keys(&task["hops"][0])
+    );
     assert_eq!(
         keys(&defs["answer_checks"]["properties"]),
         keys(&task["final_answer"]["condition"])

@@ -64,8 +64,15 @@ fn imports_as_two_hops_with_an_unrequired_answer() {
     assert_eq!(t.start_urls, [LANDING]);
     assert_eq!(t.hops.len(), 2);
     assert_eq!(
+        t.hops[0].label(),
+        "Hop 1: leave Wikipedia (Kiwix viewer) for the next site \
+         (a page whose URL contains \"event\", not \"kiwix\")"
+    );
+    assert!(t.hops[0].pass_event_on);
+    assert_eq!(
         t.hops[1].label(),
-        "Hop 2: reach a page whose URL contains \"event\" and mentions \"tokyo\""
+        "Hop 2: reach a page whose URL contains \"event\" and mentions \"tokyo\", \
+         or reach a page whose URL contains every reference answer (\"eventbrite\", \"tokyo\")"
     );
     let answer = t.final_answer.as_ref().unwrap();
     assert!(!answer.required);
@@ -76,12 +83,36 @@ fn imports_as_two_hops_with_an_unrequired_answer() {
     // cnt_hop 3 = 2 checkpoints + END: no mismatch note.
     let notes = &t.source.as_ref().unwrap().notes;
     assert!(!notes.iter().any(|n| n.contains("cnt_hop")), "{notes:?}");
+    // The Kiwix start page no longer satisfies hop 1.
+    assert!(!notes.iter().any(|n| n.contains("start URL")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.starts_with("hop 1 (\"kiwix\"")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn staying_on_kiwix_completes_nothing() {
+    // The start page and an article: the agent never left Wikipedia, so 0 of 2 hops.
+    let queue = run(&[(0, LANDING), (0, ARTICLE)], Some("Tokyo"));
+    assert_eq!(queue.hops_done(), 0);
+    assert!(queue.verdict().reason.starts_with("stopped at hop 1 of 2"));
+}
+
+#[test]
+fn a_direct_jump_to_tokyo_events_completes_both_hops_at_once() {
+    let queue = run(&[(0, LANDING), (0, TOKYO)], None);
+    let verdict = queue.verdict();
+    assert!(verdict.passed);
+    assert_eq!(verdict.hop_steps, [1, 1]);
 }
 
 #[test]
 fn events_home_page_does_not_complete_the_city_hop() {
     let queue = run(&[(0, LANDING), (0, ARTICLE), (0, EVENTS_HOME)], None);
     assert_eq!(queue.hops_done(), 1);
+    // Hop 1 is the events home page: the agent left Kiwix for the next site there.
+    assert_eq!(queue.completions()[0].event.step, 2);
     assert!(!queue.at_end());
     let verdict = queue.verdict();
     assert!(!verdict.passed);
@@ -98,7 +129,8 @@ fn tokyo_events_complete_the_task_after_the_wikipedia_hop() {
     let verdict = queue.verdict();
     assert!(verdict.passed);
     assert_eq!(verdict.hops_done, 2);
-    assert_eq!(verdict.hop_steps, [0, 3]);
+    // Hop 1 on leaving Kiwix for the events home page (step 2), not on the start page.
+    assert_eq!(verdict.hop_steps, [2, 3]);
     assert!(answer_passed(&verdict));
 }
 

@@ -124,9 +124,12 @@
   }
 
   // --- Typing ---------------------------------------------------------------------
+  // Text fields and rich editors are typed into by the worker, key by key (trusted
+  // input, worker/keyboard.js); this script only focuses them and reads them back.
+  // Selects, checkboxes and picker fields (date, colour, ...) are set here.
 
   /**
-   * The native `value` setter from the element's prototype chain. Framework-controlled
+   * For picker fields: the native `value` setter from the element's prototype chain. Framework-controlled
    * inputs (React and alike) wrap `value` on the instance to track what they set; a
    * change made through the native setter is seen by them as a user edit.
    * https://github.com/facebook/react/issues/10135
@@ -148,10 +151,11 @@
   }
 
   const TRUTHY = new Set(['1', 'true', 'on', 'yes', 'check', 'checked', 'x']);
-  const TEXT_INPUTS = new Set([
-    'text', 'search', 'email', 'url', 'tel', 'password', 'number', '',
-    'date', 'time', 'datetime-local', 'month', 'week', 'color', 'range',
-  ]);
+  // Fields a person fills by typing: the worker types into them key by key.
+  const TYPED_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '']);
+  // Fields whose text keys do not map onto (date and time segments, colour, range):
+  // a person uses their picker; the value is set as a picker sets it.
+  const PICKED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
   function typeIntoSelect(el, text) {
     const wanted = text.trim().toLowerCase();
@@ -177,40 +181,48 @@
     return { kind: el.type, checked: el.checked };
   }
 
+  // Typers the content script carries out itself; 'keys' fields are typed by the
+  // worker with trusted key events (worker/keyboard.js) after focusField.
   const typers = {
     select: typeIntoSelect,
     toggle: typeIntoToggle,
-    value(el, text) {
+    picked(el, text) {
       el.focus({ preventScroll: true });
       setNativeValue(el, text);
       fireInputAndChange(el, text);
-      return { kind: 'value', value: el.value };
-    },
-    // Rich editors listen to trusted beforeinput/input only: the worker inserts the
-    // text with CDP Input.insertText once the contents are focused and selected.
-    editable(el, text) {
-      el.focus({ preventScroll: true });
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const selection = getSelection();
-      selection.removeAllRanges();
-      selection.addRange(range);
-      if (text === '') document.execCommand('delete');
-      return { kind: 'contenteditable', needsTrustedInsert: text !== '' };
+      return { kind: el.type, value: el.value };
     },
   };
 
   function typerFor(el) {
     if (el instanceof HTMLSelectElement) return 'select';
-    if (el instanceof HTMLTextAreaElement) return 'value';
+    if (el instanceof HTMLTextAreaElement) return 'keys';
     if (el instanceof HTMLInputElement) {
       if (el.type === 'checkbox' || el.type === 'radio') return 'toggle';
-      if (TEXT_INPUTS.has(el.type)) return 'value';
+      if (TYPED_INPUTS.has(el.type)) return 'keys';
+      if (PICKED_INPUTS.has(el.type)) return 'picked';
       return null;
     }
-    return el.isContentEditable ? 'editable' : null;
+    return el.isContentEditable ? 'keys' : null;
   }
 
+  /** The focused element, looking into shadow roots (open or closed). */
+  function deepActiveElement() {
+    let active = document.activeElement;
+    for (let root = active && shadowOf(active); root?.activeElement; root = shadowOf(active)) {
+      active = root.activeElement;
+    }
+    return active;
+  }
+
+  /** Keys go to the focused element: the field itself, or inside a rich editor. */
+  function hasTypingFocus(el) {
+    const active = deepActiveElement();
+    return active === el || (el.isContentEditable && !!active && composedContains(el, active));
+  }
+
+  const fieldKind = (el) => (el.isContentEditable ? 'contenteditable' : el.tagName.toLowerCase());
+  const fieldText = (el) => (el.isContentEditable ? el.textContent : el.value);
   // --- Scrolling ------------------------------------------------------------------
 
   /** The nearest ancestor of the viewport's centre that can scroll vertically. */
@@ -255,7 +267,27 @@
       const el = marked(token);
       const typer = typerFor(el);
       if (!typer) throw new Error(`${describe(el)} does not take text`);
+      if (!typers[typer]) throw new Error(`${describe(el)} is typed with keys, not by the page script`);
       return typers[typer](el, text);
+    },
+    /**
+     * Gives the field the focus keys need: kept if the worker's click gave it, else
+     * focus() as a click would. Says whether it has it and whether it holds text.
+     */
+    focusField(token) {
+      const el = marked(token);
+      const clicked = hasTypingFocus(el);
+      if (!clicked) el.focus({ preventScroll: true });
+      return {
+        field: fieldKind(el),
+        focusedBy: clicked ? 'click' : 'focus',
+        focused: hasTypingFocus(el),
+        empty: fieldText(el) === '',
+      };
+    },
+    /** What the field holds now (after typing). */
+    fieldValue(token) {
+      return fieldText(marked(token));
     },
     unmark(token) {
       findMarked(document, token)?.removeAttribute(MARK);

@@ -12,7 +12,9 @@
 import { attach } from './cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
 import { fenceRefusal } from './fence.js';
-import { insertText, mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
+import { mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
+import { watchFocusLoads } from './focus-loads.js';
+import { clearFocused, typeText } from './keyboard.js';
 import { callActScript, callActScriptIn } from './page-script.js';
 import { addTab, pickSession, withSessions } from './session.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, beginSettle } from './settle.js';
@@ -78,12 +80,56 @@ async function type(ctx) {
   const { text, press_enter: pressEnter = true } = ctx.action;
   if (typeof text !== 'string') throw new StepError('type needs text');
   return withElement(ctx, async (target) => {
-    const typed = await callActScriptIn(ctx.tabId, target.frameId, 'type', [target.token, text]);
-    if (typed.needsTrustedInsert) await insertText(ctx.tabId, text);
+    if (!target.typer) throw new StepError(`${target.element} does not take text`);
+    const typed =
+      target.typer === 'keys'
+        ? await typeWithKeys(ctx, target, text)
+        : await callActScriptIn(ctx.tabId, target.frameId, 'type', [target.token, text]);
     // Enter must be trusted: implicit form submission ignores synthetic key events.
     if (pressEnter) await pressCombo(ctx.tabId, 'Enter');
     return { element: target.element, typed, pressedEnter: pressEnter };
   });
+}
+
+/**
+ * Types into a text field or rich editor as a person does (docs/actions.md): focus
+ * by clicking it (the content script's focus() when no trusted click can reach it),
+ * empty it with Control+A and Backspace, then one trusted key press per character.
+ */
+async function typeWithKeys(ctx, target, text) {
+  const started = performance.now();
+  const focusLoads = await watchFocusLoads(ctx.tabId);
+  let field;
+  let loads;
+  try {
+    if (canUsePointer(target)) await mouseClick(ctx.tabId, target.point);
+    field = await callActScriptIn(ctx.tabId, target.frameId, 'focusField', [target.token]);
+  } finally {
+    // Also ends the watch when focusing failed.
+    loads = await focusLoads.wait();
+  }
+  if (!field.focused) {
+    throw new StepError(`${target.element} did not take the focus (disabled, or another element grabs it); nothing was typed`);
+  }
+  if (!field.empty) await clearFocused(ctx.tabId);
+  const keys = await typeText(ctx.tabId, text);
+  const value = await callActScriptIn(ctx.tabId, target.frameId, 'fieldValue', [target.token]).catch((error) => {
+    // A typed line break can submit a form and replace the document: nothing to read.
+    console.debug('hopbench: the typed field is gone:', error.message);
+    return null;
+  });
+  return {
+    kind: field.field,
+    path: 'keys',
+    focusedBy: field.focusedBy,
+    cleared: !field.empty,
+    keys: keys.keys,
+    inserted: keys.inserted,
+    value,
+    keysMs: keys.ms,
+    focusLoads: loads,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 // --- Page actions without an element -------------------------------------------------

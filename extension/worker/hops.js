@@ -1,11 +1,17 @@
-// Hop tracking: every main-frame navigation committed in a session tab is fed to the
-// core's hop-queue evaluator (src/tracker, src/evaluator), with the tab's index in the
-// session, the URL, the time since the session started and the current step.
+// Hop tracking: every URL change of a session tab's main frame is fed to the core's
+// hop-queue evaluator (src/tracker, src/evaluator), with the tab's index in the
+// session, the URL, the time since the session started and the current step. A URL
+// change is a page load or one the page makes itself (pushState, #fragment routes):
+// MMInA credits hops from the URL the browser shows, however it got there. Each change
+// is fed once; page-changes.js says what a change is.
 //
 // The tracker is an opaque JSON string from the core, kept per session in
-// chrome.storage.session and updated under the session lock, so navigations are fed
-// one at a time and in the order Chrome reported them, even across worker restarts.
+// chrome.storage.session and updated under the session lock, so changes are fed one
+// at a time and in the order Chrome reported them, even across worker restarts.
+// Beside it, `pages` holds what each tab showed when last fed (`pageOf`), so a report
+// of the same page again (the same URL in the same document) is not fed twice.
 
+import { isPageChange, onPageChangeReports, pageOf } from './page-changes.js';
 import { elapsedMs, pickSession, sessionOfTab, withSessions } from './session.js';
 
 export const HOPS_KEY = (sessionId) => `hopbench.hops.${sessionId}`;
@@ -19,7 +25,7 @@ export function createTracker(core, sessionId, taskText, fileName) {
   return {
     task: started.task,
     progress: started.progress,
-    entry: { [HOPS_KEY(sessionId)]: { state: started.state, log: [] } },
+    entry: { [HOPS_KEY(sessionId)]: { state: started.state, log: [], pages: {} } },
   };
 }
 
@@ -30,12 +36,18 @@ async function readTracker(sessionId) {
   return tracker;
 }
 
-/** Feeds one event through `feed(state)` and stores the new state; returns the result. */
-async function feedTracker(sessionId, entry, feed) {
-  const tracker = await readTracker(sessionId);
+/**
+ * Feeds one event through `feed(state)` and stores the new state; returns the result.
+ * `tracker` is the stored entry when the caller has read it already.
+ */
+async function feedTracker(sessionId, entry, feed, tracker = undefined) {
+  tracker ??= await readTracker(sessionId);
   const fed = feed(tracker.state);
   tracker.state = fed.state;
-  tracker.log.push({ ...entry, completedHop: fed.outcome.completed_hop ?? null });
+  // completedHops: every hop this event completed (a Kiwix hop passes its page on to
+  // the next hop, so one event can complete two); completedHop: the last of them.
+  const completedHops = fed.outcome.completed_hops ?? [];
+  tracker.log.push({ ...entry, completedHop: fed.outcome.completed_hop ?? null, completedHops });
   await chrome.storage.session.set({ [HOPS_KEY(sessionId)]: tracker });
   return fed;
 }
@@ -48,7 +60,11 @@ export async function verdictOf(core, sessionId) {
   return core.tracker_verdict((await readTracker(sessionId)).state);
 }
 
-/** Every event fed so far: `[{kind, step, timeMs, tab?, url?, text?, completedHop}]`. */
+/**
+ * Every event fed so far: `[{kind, step, timeMs, tab?, url?, change?, text?,
+ * completedHop, completedHops}]`; `change` says how a navigation's URL came: 'load', 'history'
+ * (pushState/replaceState) or 'fragment'.
+ */
 export async function eventLogOf(sessionId) {
   return (await readTracker(sessionId)).log;
 }
@@ -81,31 +97,39 @@ export function recordAnswer(core, sessionId, text, judgements = []) {
   });
 }
 
-// The lock is requested first (then the core awaited inside it), so navigations are
+// The lock is requested first (then the core awaited inside it), so URL changes are
 // queued in the order Chrome reported them even while the core is still starting.
-function onCommitted(readyCore, details) {
+function onPageChange(readyCore, details, change) {
   return withSessions(async (sessions) => {
     const session = sessionOfTab(sessions, details.tabId);
     if (!session) return; // Not a session tab: the person's own browsing.
+    const tracker = await readTracker(session.id);
+    tracker.pages ??= {};
+    if (!isPageChange(tracker.pages[details.tabId], details)) return;
+    tracker.pages[details.tabId] = pageOf(details);
     const core = await readyCore();
     const tab = session.tabIds.indexOf(details.tabId);
     const step = session.step;
     const timeMs = elapsedMs(session);
     const { url } = details;
-    await feedTracker(session.id, { kind: 'navigation', step, timeMs, tab, url }, (state) =>
-      core.tracker_navigation(state, step, timeMs, tab, url),
+    const entry = { kind: 'navigation', change, step, timeMs, tab, url };
+    await feedTracker(
+      session.id,
+      entry,
+      (state) => core.tracker_navigation(state, step, timeMs, tab, url),
+      tracker,
     );
   });
 }
 
 /**
- * Registers the navigation listener; call once, synchronously, at the worker's top
+ * Registers the URL-change listeners; call once, synchronously, at the worker's top
  * level. `readyCore` resolves to the initialised core module.
  */
 export function registerHopListeners(readyCore) {
-  chrome.webNavigation.onCommitted.addListener((details) => {
-    // Main frame only; a prerendered page is not a page the session has seen (yet).
-    if (details.frameId !== 0 || details.documentLifecycle === 'prerender') return;
-    onCommitted(readyCore, details).catch((error) => console.error('hopbench: feeding a navigation failed:', error));
+  onPageChangeReports((details, change) => {
+    onPageChange(readyCore, details, change).catch((error) =>
+      console.error(`hopbench: feeding a URL change (${change}) failed:`, error),
+    );
   });
 }

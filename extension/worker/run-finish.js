@@ -29,14 +29,17 @@ export async function finishRun(readyCore, record, end) {
       progress: await progressOf(core, sessionId),
     });
   } else if (run && run.status === 'running') {
-    // The session is gone without a verdict: the browser was closed during the run
-    // (chrome.storage.session, which holds sessions, does not survive it).
+    // The session is gone, and its tracker with it, so there is no verdict: the browser
+    // exited during the run (chrome.storage.session does not survive it). The driver
+    // says so (`interrupted`, run-interrupt.js); any other end cannot stand as it is.
     await updateRun(runId, {
       ...summaryOf(end),
       status: 'error',
       error:
-        `the run's session ended before the run did (was the browser closed?); ` +
-        `its recorded steps (${run.step ?? 0}) are kept`,
+        end.status === 'error' && end.error
+          ? end.error
+          : `the run's session ended before the run did (was the browser closed?); ` +
+            `its recorded steps (${run.step ?? 0}) are kept`,
     });
   }
   if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });

@@ -15,6 +15,7 @@ import {
 import { bindFence, installFence, removeFence } from './fence.js';
 import { forgetTracker, progressOf } from './hops.js';
 import { abortInFlight, driveRun } from './run-driver.js';
+import { browserLife } from './run-interrupt.js';
 import { runConfiguration } from './run-settings.js';
 import {
   BACKSTOP_ALARM,
@@ -101,7 +102,13 @@ async function startRun(readyCore, msg) {
       tries: 0,
       stopFed: false,
       steps: {},
-      options: { keepWindow: config.keepWindow },
+      options: {
+        keepWindow: config.keepWindow,
+        // What the run started with (no keys): later changes reach later runs only.
+        observation: pinnedObservation(config.settings.observation),
+        agent: config.settings.agent,
+      },
+      browserLife: await browserLife(),
     });
   } catch (error) {
     // Nothing may be left half-started: a window without a run would never close.
@@ -122,6 +129,15 @@ async function startRun(readyCore, msg) {
 function siteFence(core, msg, config) {
   if (config.sites !== 'task') return null;
   return core.site_fence(msg.taskText, msg.fileName, JSON.stringify(config.siteLists));
+}
+
+/**
+ * The observation settings a run keeps from its start (the mode and whole-page choice
+ * are in the machine's config): a change in the options or the observation viewer
+ * while it runs reaches only runs started later.
+ */
+function pinnedObservation({ imageMaxSide, linkUrls }) {
+  return { imageMaxSide, linkUrls };
 }
 
 async function stopRun(readyCore, msg) {

@@ -2,7 +2,7 @@
 // observation mode, and the START_RUN overrides. The copy kept with the run (and
 // exported) never holds an API key, not even the last characters the options page shows.
 
-import { agentSettingsProblems, describeProblems, loadAgentSettings } from '../agent-settings.js';
+import { agentSettingsProblems, describeProblems, loadAgentSettings, modelReadinessProblems } from '../agent-settings.js';
 import { loadObservationSettings } from '../observe-settings.js';
 import { loadSiteSettings } from '../site-settings.js';
 
@@ -31,9 +31,10 @@ export async function runConfiguration(overrides) {
   const sites = overrides.sites ?? (siteSettings.fence ? 'task' : 'any');
   const replay = overrides.provider === 'replay';
   if (!replay) {
-    const problems = agentSettingsProblems(agent);
-    if (problems.length > 0) {
-      throw new Error(`the model settings are incomplete (${describeProblems(problems)}): fix them in Settings, or run with the replay agent`);
+    const problems = [...agentSettingsProblems(agent), ...modelReadinessProblems(agent)];
+    const unique = problems.filter((p, i) => problems.findIndex((q) => q.field === p.field && q.message === p.message) === i);
+    if (unique.length > 0) {
+      throw new Error(`no model is ready to run (${describeProblems(unique)}): set it in Settings, or run with the replay agent`);
     }
     if (overrides.provider !== undefined && overrides.provider !== agent.model.provider) {
       throw new Error(

@@ -17,6 +17,7 @@ import { runAction } from './actions.js';
 import { detach } from './cdp.js';
 import { takeBlocked } from './fence.js';
 import { resolveElement } from './observe.js';
+import { forgetPageErrors } from './page-errors.js';
 import {
   createTracker,
   eventLogOf,
@@ -61,6 +62,7 @@ export async function endTaskSession(core, sessionId, { keepWindow }) {
   const events = await eventLogOf(session.id);
   await closeSession(session.id, { keepWindow });
   await forgetTracker(session.id);
+  await forgetPageErrors(session.id);
   if (keepWindow) {
     // The window stays with the person: leave no debugger attached to its tabs.
     await Promise.all(session.tabIds.map((tabId) => detach(tabId)));

@@ -14,6 +14,7 @@ import {
 import {
   loadAgentSettings,
   maskAgentSettings,
+  modelReadinessProblems,
   plainHttpKeyMessage,
   plainHttpKeyOrigin,
   saveAgentSettings,
@@ -26,6 +27,8 @@ async function getSettings() {
   return okReply({
     settings: maskAgentSettings(settings),
     observation: await loadObservationSettings(),
+    // The popup picks its default agent and says what to set from this; no key value.
+    modelProblems: modelReadinessProblems(settings),
     sites: await loadSiteSettings(),
     keyStorage: await restrictStorageToExtension(),
   });

@@ -1,7 +1,8 @@
 // Waiting until a page settles after an action, without a fixed sleep.
 //
 // Settled means, all at once: no main-frame navigation in flight in the watched tabs
-// (started → committed → completed or failed, seen through webNavigation), no network
+// (started → committed → completed or failed, seen through webNavigation; URL changes
+// the page makes itself, pushState and #fragment, are recorded too), no network
 // request in flight for NETWORK_QUIET_MS (CDP Network events), and no DOM mutation for
 // DOM_QUIET_MS (MutationObserver in content/act.js). A timeout bounds the wait.
 //
@@ -11,6 +12,7 @@
 // ones in session.js and hops.js.)
 
 import { attach, childSessions, send } from './cdp.js';
+import { isPageChange, onPageChangeReports, pageOf } from './page-changes.js';
 import { callActScriptIn } from './page-script.js';
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 5000;
@@ -56,10 +58,18 @@ export async function beginSettle(tabId) {
     pendingNavigations.add(d.tabId);
     touch();
   };
-  const onCommitted = (d) => {
-    if (!isWatchedMainFrame(d)) return;
-    navigations.push({ tabId: d.tabId, url: d.url, transition: d.transitionType });
+  // Every URL change (page-changes.js): loads, pushState, #fragment. Same-document
+  // changes have no onBeforeNavigate/onCompleted, so they are never pending; the page
+  // reacts to them in place (new content, requests), which the network and DOM
+  // windows below wait for. A report of the page the tab already shows (replaceState
+  // to the same URL) is activity, not a change.
+  const pages = new Map();
+  const onPageChange = (d, change) => {
+    if (!watched.has(d.tabId)) return;
     touch();
+    if (!isPageChange(pages.get(d.tabId), d)) return;
+    pages.set(d.tabId, pageOf(d));
+    navigations.push({ tabId: d.tabId, url: d.url, change, transition: d.transitionType });
   };
   const onDone = (d) => {
     if (!isWatchedMainFrame(d)) return;
@@ -74,12 +84,6 @@ export async function beginSettle(tabId) {
       );
     }
   };
-  // Same-document navigations (pushState, #fragment) commit without a load.
-  const onSameDocument = (d) => {
-    if (!isWatchedMainFrame(d)) return;
-    navigations.push({ tabId: d.tabId, url: d.url, transition: 'same_document' });
-    touch();
-  };
   // A tab the action opens (target=_blank, window.open) is waited for too.
   const onNewTarget = (d) => {
     if (!watched.has(d.sourceTabId)) return;
@@ -90,17 +94,26 @@ export async function beginSettle(tabId) {
   const listeners = [
     [chrome.debugger.onEvent, onCdpEvent],
     [chrome.webNavigation.onBeforeNavigate, onBefore],
-    [chrome.webNavigation.onCommitted, onCommitted],
     [chrome.webNavigation.onCompleted, onDone],
     [chrome.webNavigation.onErrorOccurred, onDone],
-    [chrome.webNavigation.onHistoryStateUpdated, onSameDocument],
-    [chrome.webNavigation.onReferenceFragmentUpdated, onSameDocument],
     [chrome.webNavigation.onCreatedNavigationTarget, onNewTarget],
   ];
   for (const [event, fn] of listeners) event.addListener(fn);
-
-  await attach(tabId);
-  await enableNetwork(tabId);
+  const removePageListeners = onPageChangeReports(onPageChange);
+  const removeListeners = () => {
+    for (const [event, fn] of listeners) event.removeListener(fn);
+    removePageListeners();
+  };
+  try {
+    // What the tab shows now, so a report of the same page is not taken for a change.
+    const shown = await chrome.webNavigation.getFrame({ tabId, frameId: 0 });
+    if (shown && !pages.has(tabId)) pages.set(tabId, pageOf(shown));
+    await attach(tabId);
+    await enableNetwork(tabId);
+  } catch (error) {
+    removeListeners(); // No wait follows: nothing else would remove them.
+    throw error;
+  }
   const sinceStart = () => performance.now() - started;
 
   return {
@@ -128,7 +141,7 @@ export async function beginSettle(tabId) {
           if (lastActivity === before && inflight.size === 0 && pendingNavigations.size === 0) break;
         }
       } finally {
-        for (const [event, fn] of listeners) event.removeListener(fn);
+        removeListeners();
       }
       const end = performance.now();
       const timedOut =

@@ -10,6 +10,7 @@ impl Condition {
             Condition::PageText(c) => c.describe(),
             Condition::All { of } => join(of, " and "),
             Condition::Any { of } => join(of, " or "),
+            Condition::Not(c) => format!("not ({})", c.condition.describe()),
         }
     }
 }

@@ -5,12 +5,14 @@
 
 mod answer;
 mod describe;
+mod not;
 mod page_text;
 mod url;
 pub mod url_parts;
 mod validate;
 
 pub use answer::{normalize_exact, AnswerCheck, AnswerCondition};
+pub use not::NotCondition;
 pub use page_text::PageTextCondition;
 pub use url::{MatchOp, UrlCondition, UrlPart};
 pub use validate::FieldError;
@@ -33,6 +35,9 @@ pub enum Condition {
     All { of: Vec<Condition> },
     /// At least one sub-condition holds.
     Any { of: Vec<Condition> },
+    /// The sub-condition does not hold (decided only on events that carry what it is
+    /// about: see `not.rs`).
+    Not(NotCondition),
 }
 
 /// What kind of evidence a condition (or an event) is about.
@@ -50,6 +55,7 @@ impl Condition {
         match self {
             Condition::Answer(c) => !c.fuzzy_match.is_empty(),
             Condition::All { of } | Condition::Any { of } => of.iter().any(Condition::asks_judge),
+            Condition::Not(c) => c.condition.asks_judge(),
             Condition::Url(_) | Condition::PageText(_) => false,
         }
     }
@@ -77,6 +83,7 @@ impl Condition {
             Condition::All { of } | Condition::Any { of } => {
                 of.iter().any(|c| c.mentions(evidence))
             }
+            Condition::Not(c) => c.condition.mentions(evidence),
         }
     }
 
@@ -106,6 +113,7 @@ impl Condition {
                 }
                 false
             }
+            (Condition::Not(c), _) => c.holds(event, judge)?,
             _ => false,
         })
     }

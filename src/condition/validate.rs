@@ -44,6 +44,7 @@ impl Condition {
                     c.validate(&format!("{path}.of[{i}]"), errors);
                 }
             }
+            Condition::Not(c) => c.condition.validate(&format!("{path}.condition"), errors),
         }
     }
 }

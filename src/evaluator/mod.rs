@@ -1,10 +1,14 @@
 //! The hop-queue evaluator (MMInA §3): N hop conditions, then END.
 //!
 //! Events from every tab of a session are fed in order. Only the head of the queue is
-//! checked, so hops complete strictly in order; a completed hop is never undone. The
-//! same evaluator scores agents and people. It is plain data (serde), so a service
-//! worker can persist it after each event and resume after being stopped.
+//! checked, so hops complete strictly in order; a completed hop is never undone. One
+//! event completes one hop, unless that hop passes its event on to the next (MMInA's
+//! Wikipedia hop, completed by arriving at the next hop's site). The same evaluator
+//! scores agents and people. It is plain data (serde), so a service worker can persist
+//! it after each event and resume after being stopped.
 
+#[cfg(test)]
+mod pass_on_tests;
 mod progress;
 #[cfg(test)]
 mod tests;
@@ -41,8 +45,12 @@ pub struct AnswerRecord {
 /// What one event did to the queue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
-    /// Index of the hop this event completed, if any.
+    /// Index of the last hop this event completed, if any.
     pub completed_hop: Option<usize>,
+    /// Every hop this event completed, in order: more than one only when a completed
+    /// hop passes its event on (`Hop::pass_event_on`) and the next hop holds too.
+    #[serde(default)]
+    pub completed_hops: Vec<usize>,
     /// Whether the event was an answer that was scored.
     pub answer_scored: bool,
 }
@@ -96,8 +104,12 @@ impl HopQueue {
         if let Some(fa) = &self.final_answer {
             requests.extend(fa.condition.judge_requests(text));
         }
-        if let Some(hop) = self.hops.get(self.completions.len()) {
+        // The head, and the hops after it that an event passed on could reach.
+        for hop in self.hops.iter().skip(self.completions.len()) {
             collect_answer_requests(&hop.condition, text, &mut requests);
+            if !hop.pass_event_on {
+                break;
+            }
         }
         requests.sort();
         requests.dedup();
@@ -123,30 +135,52 @@ impl HopQueue {
             }
             _ => None,
         };
-        let completes_head = match self.hops.get(self.completions.len()) {
-            Some(head) => {
-                head.condition.is_triggered_by(event)
-                    && !self.same_as_last_credit(event)
-                    && head.condition.holds(event, judge)?
-            }
-            None => false,
-        };
+        let completed_hops = self.hops_completed_by(event, judge)?;
         let answer_scored = answer.is_some();
         if let Some(record) = answer {
             self.answer = Some(record);
         }
-        let completed_hop = completes_head.then(|| {
-            let hop = self.completions.len();
+        for &hop in &completed_hops {
             self.completions.push(HopCompletion {
                 hop,
                 event: event.clone(),
             });
-            hop
-        });
+        }
         Ok(Outcome {
-            completed_hop,
+            completed_hop: completed_hops.last().copied(),
+            completed_hops,
             answer_scored,
         })
+    }
+
+    /// The hops `event` completes, from the head on, without changing the queue.
+    ///
+    /// The head is checked first. Only when a hop it completes passes its event on is
+    /// the next hop checked with the same event, and so on; otherwise one event
+    /// completes at most one hop. A chain is checked within this one call only: the
+    /// same event delivered again is refused by `same_as_last_credit`, so a duplicate
+    /// never completes anything.
+    fn hops_completed_by(
+        &self,
+        event: &Event,
+        judge: &mut dyn Judge,
+    ) -> Result<Vec<usize>, JudgeError> {
+        let mut completed = Vec::new();
+        if self.same_as_last_credit(event) {
+            return Ok(completed);
+        }
+        let mut index = self.completions.len();
+        while let Some(hop) = self.hops.get(index) {
+            if !(hop.condition.is_triggered_by(event) && hop.condition.holds(event, judge)?) {
+                break;
+            }
+            completed.push(index);
+            if !hop.pass_event_on {
+                break;
+            }
+            index += 1;
+        }
+        Ok(completed)
     }
 
     /// Feeds an answer scored with verdicts gathered beforehand (see
@@ -167,8 +201,9 @@ impl HopQueue {
     }
 
     /// One observation may credit one hop only: the event that completed the previous
-    /// hop (same tab, URL, text or answer, whatever its step) cannot complete the next.
-    /// This also makes duplicate deliveries of an event harmless.
+    /// hop (same tab, URL, text or answer, whatever its step) cannot complete the next
+    /// in a later call, even when that hop passed its event on (the chain was checked
+    /// then). This also makes duplicate deliveries of an event harmless.
     fn same_as_last_credit(&self, event: &Event) -> bool {
         self.completions
             .last()
@@ -189,6 +224,7 @@ fn collect_answer_requests(
                 collect_answer_requests(c, answer, out);
             }
         }
+        Condition::Not(c) => collect_answer_requests(&c.condition, answer, out),
         Condition::Url(_) | Condition::PageText(_) => {}
     }
 }

@@ -7,13 +7,13 @@ use crate::task::{FinalAnswer, Hop, Task};
 use proptest::prelude::*;
 
 fn url_hop(keyword: &str, tokens: &[&str]) -> Hop {
-    Hop {
-        description: None,
-        condition: Condition::Url(UrlCondition::contains(
+    Hop::new(
+        None,
+        Condition::Url(UrlCondition::contains(
             keyword,
             tokens.iter().map(|t| t.to_string()).collect(),
         )),
-    }
+    )
 }
 
 fn task(hops: Vec<Hop>, final_answer: Option<FinalAnswer>) -> Task {
@@ -146,10 +146,7 @@ fn page_text_and_url_combination() {
         ],
     };
     let t = task(
-        vec![Hop {
-            description: Some("read about the tower".into()),
-            condition: cond,
-        }],
+        vec![Hop::new(Some("read about the tower".into()), cond)],
         None,
     );
     let mut q = HopQueue::new(&t);
@@ -180,13 +177,13 @@ fn page_text_and_url_combination() {
 
 #[test]
 fn answer_hop_uses_the_judge_and_errors_change_nothing() {
-    let hop = Hop {
-        description: None,
-        condition: Condition::Answer(AnswerCondition {
+    let hop = Hop::new(
+        None,
+        Condition::Answer(AnswerCondition {
             fuzzy_match: vec!["gold".into()],
             ..Default::default()
         }),
-    };
+    );
     let mut q = HopQueue::new(&task(vec![url_hop("shop.test", &[]), hop], None));
     q.consume(&nav(1, 0, "http://shop.test/item/1"), &mut NoJudge)
         .unwrap();
@@ -206,13 +203,13 @@ fn answer_hop_uses_the_judge_and_errors_change_nothing() {
 
 #[test]
 fn an_answer_hop_the_judge_could_not_decide_stays_open_and_the_verdict_says_why() {
-    let hop = Hop {
-        description: Some("Name the colour".into()),
-        condition: Condition::Answer(AnswerCondition {
+    let hop = Hop::new(
+        Some("Name the colour".into()),
+        Condition::Answer(AnswerCondition {
             fuzzy_match: vec!["gold".into()],
             ..Default::default()
         }),
-    };
+    );
     let mut q = HopQueue::new(&task(vec![url_hop("shop.test", &[]), hop], None));
     q.consume(&nav(1, 0, "http://shop.test/item/1"), &mut NoJudge)
         .unwrap();

@@ -2,6 +2,7 @@
 //! calls the core, returning `Result<T, JsError>` (map errors with
 //! `super::to_js_error`), then whitelist it in `extension/core-calls.js`.
 
+use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// `"hopbench <version>"`: lets the extension show which core it loaded and lets the
@@ -16,4 +17,18 @@ pub fn core_version() -> String {
 #[wasm_bindgen]
 pub fn take_last_panic() -> Option<String> {
     super::panic_hook::take_last_panic()
+}
+
+/// `{id, intent, hops, sites, replayable, format}` of a task file's text, for the
+/// popup's task picker; an error names the file and what is wrong in it.
+#[wasm_bindgen]
+pub fn task_overview(
+    task_text: &str,
+    file_name: &str,
+) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsError> {
+    let overview =
+        crate::task::overview_from_text(task_text, file_name).map_err(super::to_js_error)?;
+    overview
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(super::to_js_error)
 }

@@ -1,8 +1,8 @@
 //! MMInA task files and WebArena config files (the same shape) mapped to our `Task`.
 
-use super::checkpoints::procedure_hops;
 use super::eval::{page_hops, read_eval, EvalChecks};
 use super::intent::reference_sites;
+use super::procedure::procedure_hops;
 use super::raw::RawConfig;
 use super::{Format, ImportError};
 use crate::condition::{Condition, FieldError};
@@ -34,7 +34,8 @@ pub(crate) fn import_config(text: &str, file: &Path, format: Format) -> Result<T
     let checks = read_eval(&raw.eval, &mut notes, &mut errors);
     let (hops, final_answer) = match (&raw.procedure, format) {
         (Some(procedure), Format::Mmina) => {
-            let hops = procedure_hops(&raw, procedure, &mut notes, &mut errors);
+            let answer = checks.answer.as_ref();
+            let hops = procedure_hops(&raw, procedure, answer, &mut notes, &mut errors);
             check_cnt_hop(raw.cnt_hop, hops.len(), true, &mut notes);
             (hops, procedure_answer(checks, &mut notes))
         }
@@ -124,18 +125,20 @@ fn eval_hops(
             ));
             return (Vec::new(), None);
         };
-        let hop = Hop {
-            description: Some(format!("Hop 1: give an {}", condition.describe())),
-            condition: Condition::Answer(condition),
-        };
+        let hop = Hop::new(
+            Some(format!("Hop 1: give an {}", condition.describe())),
+            Condition::Answer(condition),
+        );
         return (vec![hop], None);
     }
     let hops = page_hops(checks.pages, notes)
         .into_iter()
         .enumerate()
-        .map(|(i, condition)| Hop {
-            description: Some(format!("Hop {}: {}", i + 1, condition.describe())),
-            condition,
+        .map(|(i, condition)| {
+            Hop::new(
+                Some(format!("Hop {}: {}", i + 1, condition.describe())),
+                condition,
+            )
         })
         .collect();
     let final_answer = answer.map(|condition| {
@@ -178,7 +181,7 @@ fn note_start_satisfies_first_hop(start_urls: &[String], hops: &[Hop], notes: &m
     if satisfied {
         notes.push(
             "the start URL already satisfies hop 1, so hop 1 is credited as soon as the \
-             task opens (as in MMInA, whose Wikipedia checkpoint is any Kiwix URL)"
+             task opens"
                 .to_string(),
         );
     }

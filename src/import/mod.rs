@@ -9,6 +9,7 @@ mod config;
 mod error;
 mod eval;
 mod intent;
+mod procedure;
 mod raw;
 mod walk;
 

@@ -3,6 +3,7 @@
 //! The JSON Schema is `schema/task.schema.json`; README's "Task format" explains it.
 
 mod load;
+mod overview;
 mod reference;
 mod validate;
 
@@ -10,6 +11,7 @@ mod validate;
 mod tests;
 
 pub use load::{parse_task, TaskError};
+pub use overview::{overview_from_text, Site, TaskOverview};
 pub use reference::{ElementTarget, ReferenceError, ReferenceStep};
 
 use crate::condition::{AnswerCondition, Condition};
@@ -58,9 +60,23 @@ pub struct Hop {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub condition: Condition,
+    /// The event that completes this hop is then checked against the next hop too.
+    /// Off by default, so one page never counts for two hops; MMInA's Wikipedia hop
+    /// sets it because that hop is completed by arriving at the next hop's site.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pass_event_on: bool,
 }
 
 impl Hop {
+    /// A hop whose completing event is not passed on (the usual case).
+    pub fn new(description: Option<String>, condition: Condition) -> Self {
+        Hop {
+            description,
+            condition,
+            pass_event_on: false,
+        }
+    }
+
     pub fn label(&self) -> String {
         self.description
             .clone()

@@ -151,3 +151,37 @@ fn reference_trajectory_steps_must_be_actions_once_their_element_is_an_id() {
         "{e:?}"
     );
 }
+
+#[test]
+fn a_negation_and_a_passed_on_event_load_and_are_checked() {
+    let leave = VALID
+        .replace(
+            r#"{"description": "Find the tower article", "condition": {"kind": "url", "part": "path", "op": "prefix", "value": "/wiki/"}}"#,
+            r#"{"pass_event_on": true, "condition": {"kind": "all", "of": [
+              {"kind": "not", "condition": {"kind": "url", "op": "contains", "value": "kiwix"}},
+              {"kind": "url", "op": "contains", "value": "8106"}]}}"#,
+        );
+    let t = parse_task(&leave).unwrap();
+    assert!(t.hops[0].pass_event_on && !t.hops[1].pass_event_on);
+    assert_eq!(parse_task(&serde_json::to_string(&t).unwrap()).unwrap(), t);
+
+    // An empty value inside the negation is named by its path; the last hop has no
+    // next hop to pass its event to.
+    let bad = leave
+        .replace(r#""value": "kiwix""#, r#""value": """#)
+        .replace(
+            r#"{"condition": {"kind": "all""#,
+            r#"{"pass_event_on": true, "condition": {"kind": "all""#,
+        );
+    let e = errors_of(&bad);
+    assert_eq!(
+        e.iter()
+            .map(|s| s.split(':').next().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        vec![
+            "hops[0].condition.of[0].condition.value",
+            "hops[1].pass_event_on"
+        ],
+        "{e:?}"
+    );
+}

@@ -39,6 +39,12 @@ impl Task {
             hop.condition
                 .validate(&format!("hops[{i}].condition"), &mut errors);
         }
+        if self.hops.last().is_some_and(|h| h.pass_event_on) {
+            errors.push(FieldError::new(
+                format!("hops[{}].pass_event_on", self.hops.len() - 1),
+                "the last hop has no next hop to pass its event on to; remove the field",
+            ));
+        }
         if let Some(answer) = &self.final_answer {
             Condition::Answer(answer.condition.clone())
                 .validate("final_answer.condition", &mut errors);

@@ -38,10 +38,23 @@ describe('typing, keys and scrolling', { timeout: 120_000 }, () => {
       { kind: 'type', id: 1, text: 'tokyo tower', press_enter: false },
       await elementRef(page, '#controlled'),
     );
-    assert.equal(result.effect.typed.kind, 'value');
+    assert.equal(result.effect.typed.kind, 'input');
+    assert.equal(result.effect.typed.path, 'keys');
+    assert.equal(result.effect.typed.keys, 'tokyo tower'.length, 'one key press per character');
     // The component upper-cases its state and re-renders the input from it.
     assert.equal(await textOf(page, '#controlled-state'), 'state: TOKYO TOWER');
     assert.equal(await page.inputValue('#controlled'), 'TOKYO TOWER');
+  });
+
+  test('type again replaces the text: the component sees the field emptied, then the keys', async () => {
+    const page = await pageAt('/form.html');
+    const result = await act(
+      { kind: 'type', id: 1, text: 'Osaka', press_enter: false },
+      await elementRef(page, '#controlled'),
+    );
+    assert.equal(result.effect.typed.cleared, true);
+    assert.equal(result.effect.typed.value, 'OSAKA');
+    assert.equal(await textOf(page, '#controlled-state'), 'state: OSAKA');
   });
 
   test('type chooses a select option by visible text, then by value', async () => {
@@ -71,6 +84,16 @@ describe('typing, keys and scrolling', { timeout: 120_000 }, () => {
     assert.equal(await textOf(page, '#agree-state'), 'agree: false');
   });
 
+  test('a field that cannot take the focus is a step error, and nothing is typed', async () => {
+    const page = await pageAt('/form.html');
+    const reply = await sendOk(popup, 'act', {
+      action: { kind: 'type', id: 6, text: 'changed', press_enter: false },
+      element: await elementRef(page, '#closed'),
+    });
+    assert.match(reply.result.error, /<input>.* did not take the focus \(disabled, or another element grabs it\); nothing was typed/);
+    assert.equal(await page.inputValue('#closed'), 'fixed');
+  });
+
   test('type replaces the text of a contenteditable with trusted input', async () => {
     const page = await pageAt('/form.html');
     const result = await act(
@@ -78,6 +101,8 @@ describe('typing, keys and scrolling', { timeout: 120_000 }, () => {
       await elementRef(page, '#editor'),
     );
     assert.equal(result.effect.typed.kind, 'contenteditable');
+    assert.equal(result.effect.typed.path, 'keys');
+    assert.equal(result.effect.typed.cleared, true, 'the old text was there to clear');
     assert.equal(await textOf(page, '#editor'), 'new words');
     assert.equal(await textOf(page, '#editor-state'), 'editor: new words');
   });

@@ -7,6 +7,7 @@ import {
   DEFAULT_AGENT_SETTINGS,
   agentSettingsProblems,
   defaultEndpoint,
+  modelReadinessProblems,
   maskAgentSettings,
   mergeAgentSettings,
   plainHttpKeyOrigin,
@@ -21,6 +22,15 @@ function stored(overrides = {}) {
 describe('agent settings', () => {
   test('the defaults are valid', () => {
     assert.deepEqual(agentSettingsProblems(DEFAULT_AGENT_SETTINGS), []);
+  });
+
+  test('the defaults are a valid form but not a model a run can call: they say to set a key or a local server', () => {
+    const problems = modelReadinessProblems(DEFAULT_AGENT_SETTINGS);
+    assert.deepEqual(problems.map((p) => p.field), ['model.api_key']);
+    assert.match(problems[0].message, /api\.openai\.com needs an API key; for a local server .* set its base URL/);
+    assert.deepEqual(modelReadinessProblems(stored()), [], 'with a key it is ready');
+    const local = { ...DEFAULT_AGENT_SETTINGS, model: { ...defaultEndpoint('openai'), base_url: 'http://127.0.0.1:11434/v1' } };
+    assert.deepEqual(modelReadinessProblems(local), [], 'a local server needs no key');
   });
 
   test('each problem names its field', () => {

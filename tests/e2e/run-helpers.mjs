@@ -36,7 +36,7 @@ export async function runFromPopup(popup, { taskText, fileName = 'three-hops.jso
     mimeType: 'application/json',
     buffer: Buffer.from(taskText),
   });
-  await popup.waitForFunction((name) => document.querySelector('#task')?.selectedOptions[0]?.textContent === name, fileName);
+  await popup.waitForFunction((name) => document.querySelector('#task')?.value === `imported:${name}`, fileName);
   await popup.selectOption('#agent', agent);
   await popup.locator('#keep-window').setChecked(keepWindow);
   const before = await currentRunId(popup);

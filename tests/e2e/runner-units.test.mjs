@@ -4,13 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KEY_ENV, UsageError, parseArgs } from '../../runner/args.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
 import { taskFileStem } from '../../runner/paths.mjs';
-import { unreachableStart } from '../../runner/preflight.mjs';
 import { resultLine } from '../../runner/result-line.mjs';
 import { appendResult, prepareRunFolder, readFinished } from '../../runner/run-folder.mjs';
 import { makeRedactor, readApiKey } from '../../runner/secret.mjs';
@@ -165,25 +163,3 @@ test('settings: only what the options set goes to the extension, which fills in 
   assert.deepEqual(runOverrides({ provider: 'openai', sites: 'task' }), { provider: 'openai', sites: 'task' });
 });
 
-test('start URL check: refused is unreachable; any HTTP answer or a slow one is not', async () => {
-  const answering = createServer((req, res) => {
-    if (req.url === '/slow') return; // Never answers: slow is not unreachable.
-    res.writeHead(req.method === 'HEAD' ? 405 : 200).end();
-  });
-  await new Promise((resolve) => answering.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${answering.address().port}`;
-  const closed = createServer();
-  await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const dead = `http://127.0.0.1:${closed.address().port}/`;
-  await new Promise((resolve) => closed.close(resolve));
-  try {
-    assert.equal(await unreachableStart([`${base}/`]), null);
-    assert.equal(await unreachableStart([`${base}/slow`]), null);
-    assert.equal(await unreachableStart([`${base}/`, dead]), `start URL unreachable: ${dead} (ECONNREFUSED)`);
-    assert.equal(await unreachableStart(['not a url']), 'start URL is not a URL: not a url');
-    assert.equal(await unreachableStart(['about:blank']), null);
-  } finally {
-    answering.closeAllConnections();
-    await new Promise((resolve) => answering.close(resolve));
-  }
-});

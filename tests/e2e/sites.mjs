@@ -12,6 +12,7 @@
 //   const held = sites.hold('shop', '/item.html');  // next response for that path waits:
 //   await held.arrived; held.release();        //   the request came in; now answer it
 //   sites.requests                             // [{site, path}] of every request served
+//   sites.fill(text)                           // placeholders filled, as pages get them
 //   await sites.close();                       // in `after`
 
 import { createServer } from 'node:http';
@@ -73,6 +74,8 @@ export async function startSites({ names, root = sitesRoot } = {}) {
     origin: (name, host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}`,
     url: (name, path = '/', host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}${path}`,
     requests,
+    /** `text` with its {{origin:NAME}} placeholders filled (task files over these sites). */
+    fill: (text) => fill(text, ports),
     /** Holds the next response for `path` (no query) on site `name` until release(). */
     hold(name, path) {
       portOf(ports, name);

@@ -1,0 +1,129 @@
+// The toolbar popup as a person uses it: opened by chrome.action.openPopup() over a
+// normal tab, Run pressed once with a trusted click. Before, the first Run opened the
+// side panel, Chrome closed the popup on the focus change, and START_RUN was never
+// sent ("No run yet"); tests that opened popup.html as a tab could not see it.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launchExtension } from './harness.mjs';
+import { openRealPopup } from './real-popup.mjs';
+import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { sendOk } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+
+describe('the real toolbar popup', { timeout: 240_000 }, () => {
+  let ext;
+  let sites;
+  let page;
+  let files;
+  let popup;
+
+  const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((r) => r.id).sort();
+  const currentRun = () => page.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current'] ?? null);
+
+  before(async () => {
+    sites = await startSites({ names: ['wiki', 'events'] });
+    ext = await launchExtension();
+    // An extension page to read the store from; the popup opens over a normal tab.
+    page = await ext.openExtensionPage('runs.html');
+    files = mkdtempSync(join(tmpdir(), 'hopbench-popup-'));
+    writeFileSync(join(files, 'three-hops.json'), threeHopTask(sites));
+    writeFileSync(join(files, 'broken.json'), '{"id": "x", "intent": ');
+  });
+
+  after(async () => {
+    await popup?.close();
+    await ext?.close();
+    await sites?.close();
+    if (files) rmSync(files, { recursive: true, force: true });
+  });
+
+  const openPopup = async () => {
+    const tab = await ext.openPage(sites.url('wiki', '/index.html'));
+    popup = await openRealPopup(ext, tab);
+    return popup;
+  };
+
+  test('a fresh profile offers the replay agent and says what a model run needs', async () => {
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").options.length > 0', 'the task list');
+    assert.equal(await popup.evaluate('document.querySelector("#agent").value'), 'replay', 'no model is set, so Model is not the default');
+    await popup.select('#agent', 'model');
+    const noteText = await popup.evaluate('document.querySelector("#agent-note").textContent');
+    assert.match(noteText, /No model is ready .*api\.openai\.com needs an API key.*Settings, or choose Replay/);
+    assert.equal(await popup.evaluate('document.querySelector("#run").disabled'), true, 'Run cannot start a model run without a model');
+    await popup.select('#agent', 'replay');
+    await popup.close();
+  });
+
+  test('a bad file is refused at import with the file and the problem; a good one is listed with its overview', async () => {
+    await openPopup();
+    await popup.setFiles('#import-files', [join(files, 'broken.json'), join(files, 'three-hops.json')]);
+    const note = await popup.waitFor('document.querySelector("#task-note").textContent.includes("refused") && document.querySelector("#task-note").textContent', 'the import note');
+    assert.match(note, /Imported 1 file\(s\); refused 1/);
+    assert.match(note, /broken\.json.*(JSON|EOF|end)/i);
+    const listed = await popup.evaluate('[...document.querySelectorAll("#task option")].map((o) => o.value)');
+    assert.ok(listed.includes('imported:three-hops.json'), listed.join(', '));
+    assert.ok(!listed.includes('imported:broken.json'), 'the refused file is not listed');
+    assert.equal(await popup.evaluate('document.querySelector("#task").value'), 'imported:three-hops.json');
+    const label = await popup.evaluate('document.querySelector("#task").selectedOptions[0].textContent');
+    assert.match(label, /^Starting from the wiki, read the Tokyo Tower article.*· 3 hops$/);
+    const facts = await popup.evaluate('document.querySelector("#task-facts").textContent');
+    assert.match(facts, /^3 hops · 127\.0\.0\.1:\d+$/);
+    await popup.close();
+  });
+
+  test('the first Run pressed in the real popup starts the run, which passes', async () => {
+    const before = await runIds();
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").value === "imported:three-hops.json"', 'the chosen task to be restored');
+    await popup.click('#run');
+    const deadline = Date.now() + 15_000;
+    let runId = null;
+    while (!runId && Date.now() < deadline) {
+      const id = await currentRun();
+      if (id && !before.includes(id)) runId = id;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(runId, 'pressing Run once started a run');
+    const run = await waitForRunEnd(page, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    assert.equal(run.provider, 'replay');
+    await popup.close();
+  });
+
+  test('choices persist: the next popup opens on the same task, agent and window option', async () => {
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").options.length > 0', 'the task list');
+    await popup.evaluate('(() => { const c = document.querySelector("#keep-window"); c.click(); return c.checked; })()');
+    await popup.close();
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").value === "imported:three-hops.json"', 'the task choice restored');
+    assert.equal(await popup.evaluate('document.querySelector("#agent").value'), 'replay');
+    assert.equal(await popup.evaluate('document.querySelector("#keep-window").checked'), true);
+    await popup.evaluate('(() => { const c = document.querySelector("#keep-window"); c.click(); return c.checked; })()');
+    await popup.close();
+  });
+
+  test('a double click on Run starts one run', async () => {
+    const before = await runIds();
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").value === "imported:three-hops.json" && !document.querySelector("#run").disabled', 'Run to be ready');
+    await popup.click('#run', { clickCount: 2 });
+    const deadline = Date.now() + 15_000;
+    let started = [];
+    while (started.length === 0 && Date.now() < deadline) {
+      started = (await runIds()).filter((id) => !before.includes(id));
+      if (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(started.length, 1, 'one run started');
+    await waitForRunEnd(page, started[0]);
+    // A second run would have been listed by now: both would start within the click.
+    const after = (await runIds()).filter((id) => !before.includes(id));
+    assert.deepEqual(after, started, 'still exactly one new run');
+  });
+});
