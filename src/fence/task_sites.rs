@@ -10,6 +10,7 @@
 //! - `regex` patterns, other URL parts (path, query, parameters, fragment), `tokens`,
 //!   `answer` and `page_text` conditions name no site: a pattern describes a set of
 //!   URLs that cannot be listed, and the rest are not about where a page is;
+//! - `not`: names no site, whatever it contains (it says where a page must not be);
 //! - `all` / `any`: every site their parts name.
 
 use super::origin::Origin;
@@ -46,7 +47,8 @@ pub fn condition_origins(condition: &Condition) -> Vec<Origin> {
         Condition::All { of } | Condition::Any { of } => {
             of.iter().flat_map(condition_origins).collect()
         }
-        Condition::Answer(_) | Condition::PageText(_) => Vec::new(),
+        // A negation names where the agent must not be (MMInA's "has left Kiwix").
+        Condition::Not(_) | Condition::Answer(_) | Condition::PageText(_) => Vec::new(),
     }
 }
 

@@ -23,7 +23,8 @@ const TASK: &str = r#"{
     {"condition": {"kind": "any", "of": [
       {"kind": "url", "part": "host", "op": "equals", "value": "Shop.Example.com"},
       {"kind": "url", "part": "host", "op": "contains", "value": "contains.test"},
-      {"kind": "page_text", "contains": ["https://text.test/"]}
+      {"kind": "page_text", "contains": ["https://text.test/"]},
+      {"kind": "not", "condition": {"kind": "url", "op": "prefix", "value": "https://not.test/"}}
     ]}},
     {"condition": {"kind": "url", "op": "equals", "value": "https://www.example.org:8443/a?b=1"}}
   ],
@@ -91,6 +92,7 @@ fn conditions_that_name_no_single_site_add_nothing() {
         "https://events.test/d",
         "https://contains.test/",
         "https://text.test/",
+        "https://not.test/",
         "https://answer.test/",
     ] {
         assert!(!fence.allows(url), "{url} should be outside the fence");
