@@ -66,6 +66,11 @@ async function startRun(readyCore, msg) {
     opened = await openTaskSession(core, msg, { id: sessionId });
     if (fence) await bindFence(opened.session);
   } catch (error) {
+    // No window may stay open without its run, nor a fence without its window.
+    if (opened) {
+      await closeSession(sessionId);
+      await forgetTracker(sessionId);
+    }
     await removeFence(sessionId);
     throw error;
   }
