@@ -151,6 +151,19 @@ test('the run folder: an unfinished last line is set aside, a bad line stops, co
   }
 });
 
+test('the run folder: results run inside the site fence are not mixed with open ones', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-unit-'));
+  try {
+    // A run.json from before --sites existed: those runs went anywhere.
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ provider: 'replay' }));
+    prepareRunFolder(dir, { provider: 'replay', sites: 'any' });
+    assert.throws(() => prepareRunFolder(dir, { provider: 'replay', sites: 'task' }),
+      /holds results run with sites="any", not sites="task"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('settings: only what the options set goes to the extension, which fills in its defaults', () => {
   assert.deepEqual(settingsToSave({ provider: 'anthropic', model: 'claude-x', maxSteps: 10 }, 'key-123456789'), {
     model: { provider: 'anthropic', model: 'claude-x', api_key: 'key-123456789' },
