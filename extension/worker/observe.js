@@ -24,7 +24,6 @@ export const REGISTRY_KEY = (tabId) => `observe.registry.${tabId}`;
  *   screenshot?: string, som?: string, marks: object[], stats: object,
  *   timings: object}>} `imagesNotLoaded`: viewport images the page itself could not
  *   load (text+images mode); they are reported, never fetched again
-
  */
 export async function observeTab(tabId, options = {}) {
   const t0 = performance.now();
