@@ -53,7 +53,14 @@ function render(obs) {
   $('text-size').textContent = `${obs.text.length} characters, ${obs.stats.lines} lines`;
   const images = $('images');
   images.replaceChildren(...obs.images.map(figure));
-  $('images-section').hidden = obs.images.length === 0;
+  const notLoaded = obs.imagesNotLoaded ?? [];
+  $('not-loaded').replaceChildren(
+    ...notLoaded.map((image) =>
+      Object.assign(document.createElement('li'), { textContent: `[${image.id}] ${image.name}: ${image.reason} (${image.src})` }),
+    ),
+  );
+  $('not-loaded-section').hidden = notLoaded.length === 0;
+  $('images-section').hidden = obs.images.length === 0 && notLoaded.length === 0;
   const picture = obs.som ?? obs.screenshot;
   $('screenshot-section').hidden = !picture;
   if (picture) {

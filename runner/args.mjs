@@ -39,6 +39,10 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --max-steps N         agent steps per task (default: the extension's, 30)
   --observation MODE    text, text+images (the extension's default), text+screenshot or som
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  --sites task|any      task: block navigations outside each task's sites (start URLs,
+                        reference sites, sites its hops name), as in a person's browser;
+                        any (default): go anywhere, as MMInA's agents did (the runner's
+                        browser is a fresh profile holding nobody's logins)
   -h, --help            this text`;
 
 export class UsageError extends Error {}
@@ -56,10 +60,14 @@ const VALUE_OPTIONS = {
   '--observation': 'observation',
   '--task-timeout': 'taskTimeout',
   '--retries': 'retries',
+  '--sites': 'sites',
 };
 
 /** The flags that say which recorded ERRORs a run does again. */
 const RETRY_FLAGS = { '--retry-errors': 'all', '--no-retry-errors': 'none' };
+
+/** Where a run's agent may navigate (extension: START_RUN override `sites`). */
+export const SITES_MODES = Object.freeze(['task', 'any']);
 
 /**
  * @param {string[]} argv arguments after the script name
@@ -119,6 +127,9 @@ function validate(raw, retryErrors) {
   if (raw.observation !== undefined && !OBSERVATION_MODES.includes(raw.observation)) {
     throw new UsageError(`--observation must be one of ${OBSERVATION_MODES.join(', ')}`);
   }
+  if (raw.sites !== undefined && !SITES_MODES.includes(raw.sites)) {
+    throw new UsageError(`--sites must be one of ${SITES_MODES.join(', ')} (got ${raw.sites})`);
+  }
   return {
     help: false,
     tasks: raw.tasks,
@@ -133,6 +144,8 @@ function validate(raw, retryErrors) {
     shard: raw.shard === undefined ? null : parseShard(raw.shard),
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
     observation: raw.observation,
+    // A fresh profile has no logins to protect, and MMInA's agents were not fenced.
+    sites: raw.sites ?? 'any',
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
   };
 }

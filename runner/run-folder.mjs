@@ -90,8 +90,13 @@ export function runConfig(options) {
     base_url: options.baseUrl ?? null,
     max_steps: options.maxSteps ?? null,
     observation: options.observation ?? null,
+    // A fenced agent cannot follow a page off the task's sites: another result.
+    sites: options.sites ?? 'any',
   };
 }
+
+/** What a run.json written before a setting existed ran with. */
+const BEFORE_RECORDED = Object.freeze({ sites: 'any' });
 
 /** Creates the folder and run.json, or checks that run.json agrees with `config`. */
 export function prepareRunFolder(dir, config) {
@@ -103,9 +108,10 @@ export function prepareRunFolder(dir, config) {
     return;
   }
   const recorded = JSON.parse(readFileSync(file, 'utf8'));
-  const differing = Object.keys(config).filter((k) => (recorded[k] ?? null) !== config[k]);
+  const value = (c, k) => c[k] ?? BEFORE_RECORDED[k] ?? null;
+  const differing = Object.keys(config).filter((k) => value(recorded, k) !== config[k]);
   if (differing.length > 0) {
-    const show = (c) => differing.map((k) => `${k}=${JSON.stringify(c[k] ?? null)}`).join(' ');
+    const show = (c) => differing.map((k) => `${k}=${JSON.stringify(value(c, k))}`).join(' ');
     throw new Error(
       `${dir} holds results run with ${show(recorded)}, not ${show(config)}; ` +
         'give another --out folder (or delete that one) so results are not mixed',

@@ -11,6 +11,7 @@
 
 import { attach } from './cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
+import { fenceRefusal } from './fence.js';
 import { mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
 import { watchFocusLoads } from './focus-loads.js';
 import { clearFocused, typeText } from './keyboard.js';
@@ -228,6 +229,9 @@ export function checkGotoUrl(url) {
 
 async function goto(ctx) {
   const url = checkGotoUrl(String(ctx.action.url ?? ''));
+  // A fenced run's goto outside its task's sites is refused before any request.
+  const refusal = await fenceRefusal(ctx.sessionId, url);
+  if (refusal) throw new StepError(refusal);
   await chrome.tabs.update(ctx.tabId, { url });
   return { url };
 }

@@ -1,9 +1,10 @@
 // Ending a run: the verdict from the session's tracker goes into the run's summary,
-// then the session ends (its window closed unless the run keeps it), then the driver
-// record goes. In that order, a worker stopped halfway repeats the finish safely: the
+// then the session ends (its window closed unless the run keeps it), then its site
+// fence and the driver record go. In that order, a worker stopped halfway repeats the finish safely: the
 // summary is written before the tracker is forgotten, and a finish that finds the
 // session gone but the summary final only removes the record.
 
+import { removeFence } from './fence.js';
 import { progressOf, verdictOf } from './hops.js';
 import { getRun, updateRun } from './run-store.js';
 import { removeRun } from './run-state.js';
@@ -42,6 +43,8 @@ export async function finishRun(readyCore, record, end) {
     });
   }
   if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });
+  // The window, if kept, is the person's again: no fence on it.
+  await removeFence(sessionId);
   await removeRun(runId);
 }
 

@@ -12,6 +12,7 @@ import {
   isStopRun,
   okReply,
 } from '../messages.js';
+import { bindFence, installFence, removeFence } from './fence.js';
 import { forgetTracker, progressOf } from './hops.js';
 import { abortInFlight, driveRun } from './run-driver.js';
 import { browserLife } from './run-interrupt.js';
@@ -55,7 +56,25 @@ async function startRun(readyCore, msg) {
   // The machine first: a task it refuses (e.g. replay without reference_trajectory)
   // opens no window.
   const started = core.agent_start(msg.taskText, msg.fileName, config.agentConfig);
-  const { session, task, progress } = await openTaskSession(core, msg);
+  const fence = siteFence(core, msg, config);
+  // The fence goes up before the window opens, so even the start tabs' first
+  // navigations (and anything a start page does on load) are inside it.
+  const sessionId = crypto.randomUUID();
+  if (fence) await installFence(sessionId, fence.origins.map((o) => o.origin));
+  let opened;
+  try {
+    opened = await openTaskSession(core, msg, { id: sessionId });
+    if (fence) await bindFence(opened.session);
+  } catch (error) {
+    // No window may stay open without its run, nor a fence without its window.
+    if (opened) {
+      await closeSession(sessionId);
+      await forgetTracker(sessionId);
+    }
+    await removeFence(sessionId);
+    throw error;
+  }
+  const { session, task, progress } = opened;
   const runId = crypto.randomUUID();
   try {
     await putRun({
@@ -77,7 +96,7 @@ async function startRun(readyCore, msg) {
       provider: config.provider,
       sessionId: session.id,
       task: { ...task, fileName: msg.fileName, text: msg.taskText },
-      settings: config.settings,
+      settings: { ...config.settings, sites: { mode: config.sites, ...(fence ?? {}) } },
     });
     await addRun({
       runId,
@@ -100,11 +119,21 @@ async function startRun(readyCore, msg) {
     // Nothing may be left half-started: a window without a run would never close.
     await closeSession(session.id);
     await forgetTracker(session.id);
+    await removeFence(session.id);
     throw error;
   }
   await ensureBackstop();
   driveRun(readyCore, runId);
   return okReply({ runId, sessionId: session.id });
+}
+
+/**
+ * `{origins: [{origin, reasons}], denied}` for a run limited to its task's sites, or
+ * null for one that may go anywhere. The core derives the origins (src/fence/).
+ */
+function siteFence(core, msg, config) {
+  if (config.sites !== 'task') return null;
+  return core.site_fence(msg.taskText, msg.fileName, JSON.stringify(config.siteLists));
 }
 
 /**

@@ -69,8 +69,13 @@ describe('observation images and view', { timeout: 120_000 }, () => {
       const line = lineWith(obs.text, `image '${image.name}'`);
       assert.equal(line?.id, image.id, `${image.name}: ${line?.line}`);
     }
+    // PNGs come from the bytes the page loaded, in the page and in an out-of-process
+    // frame (read through its own CDP session, with its frame id).
+    for (const name of ['Red square', 'Purple gallery', 'Purple in cross frame']) {
+      assert.equal(byName.get(name).from, 'page', name);
+    }
+    assert.deepEqual(obs.imagesNotLoaded, [], 'every image of the page loaded');
     const red = byName.get('Red square');
-    assert.equal(red.from, 'download');
     const { width, height, colours } = await pixels(extPage, red.dataUrl, [[2, 2], [-3, 2]]);
     assert.deepEqual([width, height], [240, 180], 'red.png is 240x180, below the 512 bound');
     assert.ok(near(colours[0], YELLOW), `label box at the corner is yellow: ${colours[0]}`);

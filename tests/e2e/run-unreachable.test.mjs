@@ -64,6 +64,8 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
       id: 'e2e/unresolved-mid-run',
       intent: 'Read about the Tokyo Tower, then go on elsewhere.',
       start_urls: [sites.url('wiki', '/index.html')],
+      // Named by the task, so inside the site fence of a run started from the popup.
+      reference_sites: [{ label: 'Elsewhere', url: dead }],
       hops: [
         { condition: { kind: 'url', part: 'path', op: 'contains', value: 'Tokyo_Tower' } },
         { condition: { kind: 'url', op: 'contains', value: 'no-such-host' } },

@@ -42,6 +42,8 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
   assert.equal(parseArgs(['--tasks', 't', '--retries', '0']).retries, 0);
   assert.equal(parseArgs(['--tasks', 't', '--retry-errors']).retryErrors, 'all');
   assert.equal(parseArgs(['--tasks', 't', '--no-retry-errors']).retryErrors, 'none');
+  assert.equal(o.sites, 'any', 'the runner goes anywhere unless told --sites task');
+  assert.equal(parseArgs(['--tasks', 't', '--sites', 'task']).sites, 'task');
   assert.equal(parseArgs([], { tasks: 'tasks' }).tasks, 'tasks');
   assert.deepEqual(parseArgs(['--help']), { help: true });
   const bad = [
@@ -53,6 +55,7 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
     [['--tasks', 't', '--model', 'x'], /--model has no use with --provider replay/],
     [['--tasks', 't', '--provider', 'openai', '--api-key-env', 'sk-abc123'], /takes a variable name/],
     [['--tasks', 't', '--observation', 'video'], /--observation must be one of/],
+    [['--tasks', 't', '--sites', 'all'], /--sites must be one of task, any \(got all\)/],
     [['--tasks', 't', '--bogus'], /unknown argument: --bogus/],
     [['--tasks'], /--tasks needs a value/],
     [['--tasks', 't', '--retries', '-1'], /--retries takes a whole number >= 0/],
@@ -208,6 +211,19 @@ test('the run folder: an unfinished last line is set aside, a bad line stops, co
   }
 });
 
+test('the run folder: results run inside the site fence are not mixed with open ones', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-unit-'));
+  try {
+    // A run.json from before --sites existed: those runs went anywhere.
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ provider: 'replay' }));
+    prepareRunFolder(dir, { provider: 'replay', sites: 'any' });
+    assert.throws(() => prepareRunFolder(dir, { provider: 'replay', sites: 'task' }),
+      /holds results run with sites="any", not sites="task"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('settings: only what the options set goes to the extension, which fills in its defaults', () => {
   assert.deepEqual(settingsToSave({ provider: 'anthropic', model: 'claude-x', maxSteps: 10 }, 'key-123456789'), {
     model: { provider: 'anthropic', model: 'claude-x', api_key: 'key-123456789' },
@@ -217,6 +233,7 @@ test('settings: only what the options set goes to the extension, which fills in 
     model: { provider: 'openai', base_url: 'http://127.0.0.1:11434/v1' },
   });
   assert.deepEqual(runOverrides({ provider: 'replay', observation: 'text', maxSteps: 5 }), { provider: 'replay', max_steps: 5, observation_mode: 'text' });
+  assert.deepEqual(runOverrides({ provider: 'openai', sites: 'task' }), { provider: 'openai', sites: 'task' });
 });
 
 test('a task that did not pass while the sandbox was down is that outage\'s infrastructure error', () => {
