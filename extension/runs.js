@@ -4,6 +4,7 @@
 import { ask } from './ask.js';
 import { coreCall, deleteRun, errorText, exportRun, getMedia, getRun, listRuns } from './messages.js';
 import { el, formatTime, outcomeLabel, runView } from './run-view.js';
+import { shotOf } from './step-view.js';
 
 const $ = (id) => document.getElementById(id);
 const openRunId = new URLSearchParams(location.search).get('run');
@@ -115,7 +116,7 @@ async function showDetail(runId) {
   $('list-section').hidden = true;
   $('detail-section').hidden = false;
   const { run, steps } = await ask(getRun({ runId, withSteps: true }));
-  const shots = steps.map((s) => s.observation?.screenshot).filter(Boolean);
+  const shots = steps.map(shotOf).filter(Boolean);
   const media = new Map();
   for (let i = 0; i < shots.length; i += 50) {
     const reply = await ask(getMedia({ runId, mediaIds: shots.slice(i, i + 50) }));

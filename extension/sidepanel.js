@@ -10,7 +10,7 @@ import { doItMyself, giveUp, pauseHuman, showHumanControls } from './panel-human
 import { CURRENT_RUN_KEY, errorText, getMedia, getRun, pauseRun, startDuel, startRun, stopRun } from './messages.js';
 import { clockText, runStatusText } from './run-status.js';
 import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
-import { StepList } from './step-view.js';
+import { StepList, shotOf } from './step-view.js';
 import { setupTaskPicker } from './task-picker.js';
 
 const $ = (id) => document.getElementById(id);
@@ -154,7 +154,7 @@ function showControls(run) {
 
 /** Fetches the screenshots of steps not loaded yet and shows them as thumbnails. */
 async function loadScreenshots(runId, steps) {
-  const missing = steps.map((s) => s.observation?.screenshot).filter((id) => id && !media.has(id));
+  const missing = steps.map(shotOf).filter((id) => id && !media.has(id));
   for (let i = 0; i < missing.length; i += 50) {
     const reply = await ask(getMedia({ runId, mediaIds: missing.slice(i, i + 50) }));
     for (const [id, dataUrl] of Object.entries(reply.media)) media.set(id, dataUrl);

@@ -111,12 +111,22 @@ function hopWords(step, previousDone, progress) {
   return hops.length > 0 ? `Completed ${hops.join(' and ')}.` : null;
 }
 
+/**
+ * The media id of the step's picture: the screenshot the model was given, else the one
+ * taken for people (`page_screenshot`, text modes and a person's steps); null if none.
+ * A reference that is not a media id (a picture lost in the store's upgrade) is none.
+ */
+export function shotOf(step) {
+  const ref = step.observation?.screenshot ?? step.observation?.page_screenshot ?? null;
+  return typeof ref === 'string' ? ref : null;
+}
+
 function stepItem(step, hop, media) {
   const action = step.action?.text ?? '(no action)';
   const error = step.result?.error ?? step.model_error?.error?.message ?? null;
   const attempts = attemptsText(step);
   const words = step.words?.words ?? (step.action ? action : 'No action this step');
-  const shot = step.observation?.screenshot ?? null;
+  const shot = shotOf(step);
   const result = effectWords(step.result?.effect);
   return el(
     'li',

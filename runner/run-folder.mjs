@@ -7,16 +7,19 @@ import {
   truncateSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { lastAttemptOf } from './attempts.mjs';
 
 export const RESULTS = 'results.jsonl';
 export const RUN_CONFIG = 'run.json';
 
 /**
- * Ids of the tasks already recorded in DIR/results.jsonl, with their verdicts (the
- * later line wins, as in the report). An unfinished last line (the process died
- * while writing it) is moved to results.jsonl.partial, so the file stays valid and
- * the task runs again; any other bad line stops the run before it starts.
- * @returns {{ finished: Map<string, string>, notes: string[] }}
+ * The tasks already recorded in DIR/results.jsonl, each with its last line's verdict,
+ * error kind and attempt number (the later line wins, as in the report). An
+ * unfinished last line (the process died while writing it) is moved to
+ * results.jsonl.partial, so the file stays valid and the task runs again; any other
+ * bad line stops the run before it starts.
+ * @returns {{ finished: Map<string, {verdict: string, errorKind: string|null, attempt: number}>,
+ *   notes: string[] }}
  */
 export function readFinished(dir) {
   const file = join(dir, RESULTS);
@@ -49,7 +52,7 @@ export function readFinished(dir) {
     if (typeof line?.id !== 'string' || typeof line?.verdict !== 'string') {
       throw new Error(`${file}:${index + 1} has no "id" and "verdict"; fix or remove that line`);
     }
-    finished.set(line.id, line.verdict);
+    finished.set(line.id, lastAttemptOf(line));
   });
   return { finished, notes };
 }
@@ -87,8 +90,13 @@ export function runConfig(options) {
     base_url: options.baseUrl ?? null,
     max_steps: options.maxSteps ?? null,
     observation: options.observation ?? null,
+    // A fenced agent cannot follow a page off the task's sites: another result.
+    sites: options.sites ?? 'any',
   };
 }
+
+/** What a run.json written before a setting existed ran with. */
+const BEFORE_RECORDED = Object.freeze({ sites: 'any' });
 
 /** Creates the folder and run.json, or checks that run.json agrees with `config`. */
 export function prepareRunFolder(dir, config) {
@@ -100,9 +108,10 @@ export function prepareRunFolder(dir, config) {
     return;
   }
   const recorded = JSON.parse(readFileSync(file, 'utf8'));
-  const differing = Object.keys(config).filter((k) => (recorded[k] ?? null) !== config[k]);
+  const value = (c, k) => c[k] ?? BEFORE_RECORDED[k] ?? null;
+  const differing = Object.keys(config).filter((k) => value(recorded, k) !== config[k]);
   if (differing.length > 0) {
-    const show = (c) => differing.map((k) => `${k}=${JSON.stringify(c[k] ?? null)}`).join(' ');
+    const show = (c) => differing.map((k) => `${k}=${JSON.stringify(value(c, k))}`).join(' ');
     throw new Error(
       `${dir} holds results run with ${show(recorded)}, not ${show(config)}; ` +
         'give another --out folder (or delete that one) so results are not mixed',

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod condition;
 pub mod evaluator;
 pub mod event;
+pub mod fence;
 pub mod import;
 pub mod judge;
 pub mod metrics;

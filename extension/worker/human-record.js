@@ -21,7 +21,7 @@ import { progressOf } from './hops.js';
 import { observeTab } from './observe.js';
 import { recordScreenshot } from './record-shot.js';
 import { assignIds, idOfHeld } from './recorder.js';
-import { mediaId, putMedia, recordStep } from './run-store.js';
+import { mediaId, putStepMedia, recordStep } from './run-store.js';
 import { readSessions } from './session.js';
 
 /** sessionId → {queue, standing, observing, again, timer, lastRefresh} */
@@ -207,11 +207,13 @@ export async function recordReport(core, { runId, sessionId, tabId, contextId, s
 }
 
 async function storeStep(core, { runId, sessionId, step, report, observation, text, error, note, element }) {
+  // The page as the person saw it: a picture for people, like an agent step's
+  // `page_screenshot` in the text modes (keyed as run-media.js keys it).
   const media = [];
   if (observation?.shot) {
-    media.push({ id: mediaId(runId, step, 'screenshot'), runId, step, kind: 'screenshot', seenByModel: false, ...observation.shot });
+    media.push({ ...observation.shot, id: mediaId(runId, step, 'page'), runId, step, kind: 'page_screenshot' });
   }
-  await putMedia(media);
+  await putStepMedia(runId, step, media);
   const progress = await progressOf(core, sessionId).catch(() => null);
   await recordStep(runId, step, {
     started_at: report.t ?? Date.now(),
@@ -219,7 +221,8 @@ async function storeStep(core, { runId, sessionId, step, report, observation, te
       text: observation?.text ?? '',
       url: observation?.url ?? '',
       images: [],
-      screenshot: media.length > 0 ? media[0].id : null,
+      screenshot: null,
+      page_screenshot: media.length > 0 ? media[0].id : null,
     },
     prompt: null,
     reply: null,

@@ -93,7 +93,8 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     for (const s of steps) {
       assert.equal(s.result.error, null);
       assert.equal(s.result.effect.identifiedBy, 'id', `step ${s.step} named its element by the id the recorder had`);
-      assert.ok(s.observation.screenshot, `step ${s.step} keeps a screenshot`);
+      assert.ok(s.observation.page_screenshot, `step ${s.step} keeps a screenshot of the page`);
+      assert.equal(s.observation.screenshot, null, 'no model was shown a picture');
       assert.equal(s.tokens.input, 0);
     }
     const { run } = await sendOk(panel, 'getRun', { runId });
@@ -139,7 +140,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
       for (const field of ['observation', 'prompt', 'reply', 'model_error', 'action', 'result', 'judgements', 'progress', 'tokens', 'note', 'timings', 'started_at']) {
         assert.ok(field in step, `step ${step.step} has ${field}`);
       }
-      assert.match(trajectory.media[step.observation.screenshot].dataUrl, /^data:image\/jpeg;base64,/);
+      assert.match(trajectory.media[step.observation.page_screenshot].dataUrl, /^data:image\/jpeg;base64,/);
     }
   });
 

@@ -43,8 +43,10 @@ describe('run messages', () => {
   test('overrides: unknown keys and bad values are named', () => {
     assert.deepEqual(runOverrideProblems({}), []);
     assert.deepEqual(runOverrideProblems({ max_step: 3 }), [
-      'unknown override max_step (known: provider, max_steps, observation_mode, keep_window)',
+      'unknown override max_step (known: provider, max_steps, observation_mode, keep_window, sites)',
     ]);
+    assert.deepEqual(runOverrideProblems({ sites: 'task' }), []);
+    assert.deepEqual(runOverrideProblems({ sites: 'all' }), ['override sites has an invalid value "all"']);
     assert.deepEqual(runOverrideProblems({ max_steps: 0, observation_mode: 'pixels' }), [
       'override max_steps has an invalid value 0',
       'override observation_mode has an invalid value "pixels"',

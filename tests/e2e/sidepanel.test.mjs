@@ -86,7 +86,7 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   });
 
   test('mid-run: the hop queue is above the fold, before the task, and the step reads in words', async () => {
-    await panel.waitForSelector('.step[data-step="1"] img.step-thumb[src^="data:image/jpeg"]');
+    await panel.waitForSelector('.step[data-step="1"] img.step-thumb[src^="data:image/"]');
     const layout = await panel.evaluate(() => {
       const box = (selector) => document.querySelector(selector).getBoundingClientRect();
       return { queue: box('.hop-queue'), intent: box('.task-card .intent'), height: innerHeight, width: document.documentElement.scrollWidth };
