@@ -13,6 +13,7 @@ pub mod evaluator;
 pub mod event;
 pub mod import;
 pub mod judge;
+pub mod memory;
 pub mod metrics;
 pub mod model;
 pub mod observation;

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::AgentError;
+use crate::memory::MemorySettings;
 
 /// How the model is asked to answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +58,8 @@ pub struct AgentConfig {
     pub max_tokens: u32,
     /// Follow the task's `reference_trajectory` instead of calling a model.
     pub replay: bool,
+    /// Procedural memory: how many past runs the prompt shows, chosen how (k = 0: off).
+    pub memory: MemorySettings,
 }
 
 impl Default for AgentConfig {
@@ -68,6 +71,7 @@ impl Default for AgentConfig {
             temperature: 0.0,
             max_tokens: 1024,
             replay: false,
+            memory: MemorySettings::default(),
         }
     }
 }
@@ -93,7 +97,7 @@ impl AgentConfig {
         } else if self.max_tokens == 0 {
             Some("max_tokens must be at least 1".to_string())
         } else {
-            None
+            self.memory.check().err()
         };
         problem.map_or(Ok(()), |p| Err(AgentError::Config(p)))
     }

@@ -14,6 +14,7 @@ mod error;
 mod events;
 mod lines;
 mod machine;
+mod memory;
 mod objective;
 pub mod prompt;
 mod record;

@@ -5,8 +5,8 @@ use serde_json::Value;
 use super::commands::{Command, FinishCause};
 use super::events::{ModelFailure, ObservedImage, Picture};
 use super::prompt::{
-    act_failed_feedback, malformed_feedback, previous_action_text, system_prompt, turn_parts,
-    turn_text, TurnInput,
+    act_failed_feedback, malformed_feedback, previous_action_text, system_prompt_with_memory,
+    turn_parts, turn_text, TurnInput,
 };
 use super::record::{
     ActResult, ActionRecord, ModelErrorRecord, ObservationRecord, PromptRecord, ReplyRecord,
@@ -16,6 +16,7 @@ use super::state::{Agent, Phase};
 use crate::action::{extract_action, Action};
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
+use crate::memory::{memory_action_text, site_of, MemoryStep};
 use crate::model::{Message, ModelReply, ModelRequest, Role};
 use crate::provider::ErrorKind;
 
@@ -218,6 +219,13 @@ impl Agent {
             None => draft.note.clone(),
         };
         self.history.push(draft.action.clone());
+        self.trail.push(MemoryStep {
+            action: draft
+                .action
+                .as_ref()
+                .map(|a| memory_action_text(a, &observation.text)),
+            site: site_of(&observation.url),
+        });
         let mut tokens = draft
             .reply
             .as_ref()
@@ -259,6 +267,10 @@ impl Agent {
     }
 
     fn system_prompt(&self) -> String {
-        system_prompt(self.config.prompt_style, self.config.observation_mode)
+        system_prompt_with_memory(
+            self.config.prompt_style,
+            self.config.observation_mode,
+            self.memory.as_deref(),
+        )
     }
 }

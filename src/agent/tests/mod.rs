@@ -9,6 +9,7 @@
 mod endings;
 mod harness;
 mod judging;
+mod memory;
 mod replay;
 mod resume;
 mod runs;
