@@ -304,6 +304,14 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
   observation_mode: (v) => OBSERVATION_MODES.includes(v),
   /** Keep the session window open after the run (default: it is closed). */
   keep_window: (v) => typeof v === 'boolean',
+  /** Procedural memory for this run: how many past runs the prompt shows (0: off), chosen how. */
+  memory_k: (v) => Number.isInteger(v) && v >= 0 && v <= 10,
+  memory_policy: (v) => v === 'recent' || v === 'similar',
+  /**
+   * The memory records to choose from instead of the extension's own (the runner keeps
+   * them in its run folder); the core reads them, so only the shape is checked here.
+   */
+  memory_records: (v) => Array.isArray(v) && v.every(isPlainObject),
 });
 
 const isRunId = (value) => typeof value === 'string' && value.length > 0;
@@ -311,7 +319,8 @@ const isRunId = (value) => typeof value === 'string' && value.length > 0;
 /**
  * @param {{ taskText: string, fileName?: string,
  *   overrides?: { provider?: string, max_steps?: number, observation_mode?: string,
- *                 keep_window?: boolean } }} run
+ *                 keep_window?: boolean, memory_k?: number, memory_policy?: string,
+ *                 memory_records?: object[] } }} run
  */
 export function startRun({ taskText, fileName = 'task.json', overrides = {} }) {
   return { type: PAGE_TO_WORKER.START_RUN, taskText, fileName, overrides };

@@ -12,6 +12,9 @@ export const DEFAULT_KEY_ENV = Object.freeze({
 });
 
 export const DEFAULT_TASK_TIMEOUT_S = 900;
+export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
+/** The extension's limit on past runs in a prompt (memory::MAX_MEMORY_K). */
+export const MAX_MEMORY_K = 10;
 
 export const USAGE = `usage: ./build.sh run --tasks PATH [options]
        ./build.sh demo [options]          (sandbox + bundled tasks/ + replay)
@@ -32,6 +35,12 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --max-steps N         agent steps per task (default: the extension's, 30)
   --observation MODE    text, text+images (the extension's default), text+screenshot or som
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  --memory K            procedural memory: show each task K earlier runs of this run
+                        folder (DIR/memory.jsonl; 0 = off, the default, at most ${MAX_MEMORY_K})
+  --memory-policy P     which earlier runs: recent (the last K of the same subset, the
+                        paper's preset; default) or similar (closest intent and sites)
+  --memory-sweep A..B   run the tasks once per K = A..B into DIR/k<K> (each with its own
+                        memory), then one report with success by K (the paper's Fig. 5)
   -h, --help            this text`;
 
 export class UsageError extends Error {}
@@ -48,6 +57,9 @@ const VALUE_OPTIONS = {
   '--max-steps': 'maxSteps',
   '--observation': 'observation',
   '--task-timeout': 'taskTimeout',
+  '--memory': 'memory',
+  '--memory-policy': 'memoryPolicy',
+  '--memory-sweep': 'memorySweep',
 };
 
 /**
@@ -105,6 +117,7 @@ function validate(raw, retryErrors) {
   if (raw.observation !== undefined && !OBSERVATION_MODES.includes(raw.observation)) {
     throw new UsageError(`--observation must be one of ${OBSERVATION_MODES.join(', ')}`);
   }
+  const memory = parseMemory(raw);
   return {
     help: false,
     tasks: raw.tasks,
@@ -119,7 +132,38 @@ function validate(raw, retryErrors) {
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
     observation: raw.observation,
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
+    ...memory,
   };
+}
+
+/** `--memory`, `--memory-policy`, `--memory-sweep` → {memory, memoryPolicy, memorySweep}. */
+function parseMemory(raw) {
+  if (raw.memory !== undefined && raw.memorySweep !== undefined) {
+    throw new UsageError('--memory and --memory-sweep exclude each other: the sweep sets K itself');
+  }
+  const policy = raw.memoryPolicy ?? 'recent';
+  if (!MEMORY_POLICIES.includes(policy)) {
+    throw new UsageError(`--memory-policy must be one of ${MEMORY_POLICIES.join(', ')} (got ${policy})`);
+  }
+  const k = raw.memory === undefined ? 0 : memoryK(raw.memory, '--memory');
+  let sweep = null;
+  if (raw.memorySweep !== undefined) {
+    const match = /^([0-9]+)\.\.([0-9]+)$/.exec(raw.memorySweep);
+    if (!match) throw new UsageError(`--memory-sweep takes A..B, e.g. 0..3 (got ${raw.memorySweep})`);
+    sweep = { from: memoryK(match[1], '--memory-sweep'), to: memoryK(match[2], '--memory-sweep') };
+    if (sweep.from > sweep.to) throw new UsageError(`--memory-sweep needs A <= B (got ${raw.memorySweep})`);
+  }
+  if (raw.memoryPolicy !== undefined && k === 0 && sweep === null) {
+    throw new UsageError('--memory-policy has no use without --memory K (K >= 1) or --memory-sweep');
+  }
+  return { memory: k, memoryPolicy: policy, memorySweep: sweep };
+}
+
+function memoryK(text, option) {
+  if (!/^[0-9]+$/.test(text) || Number(text) > MAX_MEMORY_K) {
+    throw new UsageError(`${option} takes whole numbers from 0 to ${MAX_MEMORY_K} (got ${text})`);
+  }
+  return Number(text);
 }
 
 function positiveInt(text, option) {

@@ -87,6 +87,9 @@ export function runConfig(options) {
     base_url: options.baseUrl ?? null,
     max_steps: options.maxSteps ?? null,
     observation: options.observation ?? null,
+    // Memory changes what a result means. Written only when on, so a folder without
+    // memory reads the same as one made before memory existed.
+    ...(options.memory > 0 ? { memory_k: options.memory, memory_policy: options.memoryPolicy ?? 'recent' } : {}),
   };
 }
 
@@ -100,7 +103,9 @@ export function prepareRunFolder(dir, config) {
     return;
   }
   const recorded = JSON.parse(readFileSync(file, 'utf8'));
-  const differing = Object.keys(config).filter((k) => (recorded[k] ?? null) !== config[k]);
+  // Both sides' keys: a field only one of them has (memory) differs from its absence.
+  const keys = [...new Set([...Object.keys(config), ...Object.keys(recorded)])];
+  const differing = keys.filter((k) => (recorded[k] ?? null) !== (config[k] ?? null));
   if (differing.length > 0) {
     const show = (c) => differing.map((k) => `${k}=${JSON.stringify(c[k] ?? null)}`).join(' ');
     throw new Error(

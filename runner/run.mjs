@@ -14,8 +14,10 @@ import { watchInterrupt } from './interrupt.mjs';
 import { openDriver, runOverrides, settingsToSave } from './extension.mjs';
 import { chromiumPath, distDir, nativeBin, repoRoot, taskFileStem } from './paths.mjs';
 import { makeProgress, runPool } from './progress.mjs';
+import { appendMemory, memoryRecordOf, withMemory } from './memory.mjs';
 import { appendResult, prepareRunFolder, readFinished, runConfig } from './run-folder.mjs';
 import { makeRedactor, readApiKey } from './secret.mjs';
+import { runSweep } from './sweep.mjs';
 import { runTask } from './task-run.mjs';
 import { listTasks, pendingTasks, repeatedIds, selectShard } from './tasks.mjs';
 import { writeTrajectory } from './trajectory.mjs';
@@ -41,6 +43,10 @@ export async function main(argv, { defaults = {}, env = process.env } = {}) {
     return 0;
   }
   try {
+    if (options.memorySweep) {
+      const out = resolve(options.out ?? join(repoRoot, 'out', `${defaultOutName(options)}-memory-sweep`));
+      return await runSweep(options, out, (one) => runAll(one, env), { nativeBin, say });
+    }
     return await runAll(options, env);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -130,7 +136,8 @@ async function runPending(pending, options, key, out, redact, interrupt) {
       async (task, index, lane) => {
         progress.started(index + 1, task);
         const onProgress = (p) => progress.step(index + 1, task, p);
-        const done = await runTask(drivers[lane], task, { overrides, timeoutMs: options.taskTimeoutMs, onProgress });
+        const taskOverrides = withMemory(overrides, out);
+        const done = await runTask(drivers[lane], task, { overrides: taskOverrides, timeoutMs: options.taskTimeoutMs, onProgress });
         if (interrupt.interrupted) return;
         record(out, task, done, redact, progress);
         progress.finished(index + 1, task, done.line);
@@ -157,12 +164,16 @@ function record(out, task, { line, trajectory, exportError }, redact, progress) 
     progress.note(`warning: no trajectory for ${task.id}: ${exportError}`);
   }
   appendResult(out, JSON.parse(redact(JSON.stringify(line))));
+  // The next tasks' memory: what the core made of this run (no answers, no conditions).
+  const memoryRecord = memoryRecordOf(trajectory);
+  if (memoryRecord) appendMemory(out, JSON.parse(redact(JSON.stringify(memoryRecord))));
 }
 
 function planLine(options, listed, selected, pending, out) {
   const shard = options.shard ? ` (shard ${options.shard.index}/${options.shard.count}: ${selected})` : '';
   const done = selected - pending;
-  const agent = options.provider === 'replay' ? 'replay' : `${options.provider} ${options.model ?? '(default model)'}`;
+  const model = options.provider === 'replay' ? 'replay' : `${options.provider} ${options.model ?? '(default model)'}`;
+  const agent = options.memory > 0 ? `${model}, memory K=${options.memory} ${options.memoryPolicy}` : model;
   return (
     `${listed} task${listed === 1 ? '' : 's'} in ${options.tasks}${shard}; ` +
     `${done} already recorded in ${out}; running ${pending} with ${agent}, ${options.parallel} at a time`

@@ -23,7 +23,7 @@ import {
   readRecord,
   requestStop,
 } from './run-state.js';
-import { deleteRunData, exportRunData, getRun, getSteps, listRuns, putRun } from './run-store.js';
+import { deleteRunData, exportRunData, getRun, getSteps, listMemory, listRuns, putRun } from './run-store.js';
 import { closeSession } from './session.js';
 import { openTaskSession } from './session-handlers.js';
 
@@ -50,10 +50,15 @@ export function registerRunListeners(readyCore) {
 
 async function startRun(readyCore, msg) {
   const core = await readyCore();
-  const config = await runConfiguration(msg.overrides);
+  // Records passed in (the runner's memory file) stay out of the settings kept with
+  // the run: they may be thousands, and the run keeps which ones it showed.
+  const { memory_records: passedRecords, ...overrides } = msg.overrides;
+  const config = await runConfiguration(overrides);
+  // The core chooses among the records; the worker only fetches them.
+  const pool = config.agentConfig.memory.k > 0 ? (passedRecords ?? (await listMemory())) : [];
   // The machine first: a task it refuses (e.g. replay without reference_trajectory)
   // opens no window.
-  const started = core.agent_start(msg.taskText, msg.fileName, config.agentConfig);
+  const started = core.agent_start(msg.taskText, msg.fileName, config.agentConfig, pool);
   const { session, task, progress } = await openTaskSession(core, msg);
   const runId = crypto.randomUUID();
   try {
@@ -74,6 +79,9 @@ async function startRun(readyCore, msg) {
       finishedAt: null,
       tokens: { input: 0, output: 0 },
       provider: config.provider,
+      // Which past runs the prompt shows ({k, policy, tasks}); the record this run
+      // leaves is added as `memoryRecord` when it finishes.
+      memory: started.memory,
       sessionId: session.id,
       task: { ...task, fileName: msg.fileName, text: msg.taskText },
       settings: config.settings,

@@ -8,10 +8,12 @@
 import { base64ToBytes, blobToDataUrl } from './bytes.js';
 
 const DB_NAME = 'hopbench';
-const DB_VERSION = 1;
+// Version 2 added `memory`; the upgrade only creates stores that are missing.
+const DB_VERSION = 2;
 const RUNS = 'runs';
 const STEPS = 'steps';
 const MEDIA = 'media';
+const MEMORY = 'memory';
 
 /**
  * The open connection. A cache only: a stopped worker loses it and the next call
@@ -58,6 +60,10 @@ function createStores(db) {
   }
   if (!db.objectStoreNames.contains(MEDIA)) {
     db.createObjectStore(MEDIA, { keyPath: 'id' }).createIndex('runId', 'runId');
+  }
+  if (!db.objectStoreNames.contains(MEMORY)) {
+    // One procedural-memory record per finished run (the core's MemoryRecord).
+    db.createObjectStore(MEMORY, { keyPath: 'runId' });
   }
 }
 
@@ -183,16 +189,33 @@ export function getMedia(runId) {
   return transaction([MEDIA], 'readonly', ({ media }) => done(media.index('runId').getAll(runId)));
 }
 
+// --- procedural memory -----------------------------------------------------------------
+
+/** Keeps a finished run's memory record (a put: finishing twice keeps one). */
+export function putMemory(runId, finishedAt, record) {
+  return transaction([MEMORY], 'readwrite', ({ memory }) => done(memory.put({ runId, finishedAt, record })));
+}
+
+/** Every memory record, oldest run first: the order the core's `recent` policy reads. */
+export async function listMemory() {
+  const rows = await transaction([MEMORY], 'readonly', ({ memory }) => done(memory.getAll()));
+  return rows.sort((a, b) => a.finishedAt - b.finishedAt).map((row) => row.record);
+}
+
 // --- whole runs ------------------------------------------------------------------------
 
-/** Removes the run, its steps and its media in one transaction: all or nothing. */
+/**
+ * Removes the run, its steps, its media and its memory record in one transaction:
+ * all or nothing. A deleted run is forgotten by memory too.
+ */
 export function deleteRunData(runId) {
-  return transaction([RUNS, STEPS, MEDIA], 'readwrite', async ({ runs, steps, media }) => {
+  return transaction([RUNS, STEPS, MEDIA, MEMORY], 'readwrite', async ({ runs, steps, media, memory }) => {
     const mediaKeys = await done(media.index('runId').getAllKeys(runId));
     await Promise.all([
       done(runs.delete(runId)),
       done(steps.delete(stepRange(runId))),
       ...mediaKeys.map((key) => done(media.delete(key))),
+      done(memory.delete(runId)),
     ]);
   });
 }
