@@ -9,6 +9,7 @@ pub mod agent;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod condition;
+pub mod diagnosis;
 pub mod evaluator;
 pub mod event;
 pub mod import;
