@@ -12,10 +12,12 @@
 //! Pure: the report reads files and builds these inputs; tests build them by hand.
 
 pub mod failure;
+mod hop_sites;
 pub mod stages;
 mod triplet;
 
 pub use failure::{classify, Failure, FailureMode, RunTrace, TraceStep};
+pub use hop_sites::hop_sites;
 pub use stages::{align_and_score, Accuracy, Diagnosis, StageScores, StepLog};
 pub use triplet::{Element, Op, Triplet};
 

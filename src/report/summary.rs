@@ -1,5 +1,6 @@
 //! `summary.json`: the paper's metrics over the merged results, plus counts and totals.
 
+use super::analysis::Analysis;
 use super::merge::Merged;
 use super::results::{Tokens, Verdict};
 use crate::metrics::{MetricsError, MetricsReport, TaskRecord};
@@ -44,6 +45,9 @@ pub struct Summary {
     /// Table 2 buckets and the per-position table (`metrics::MetricsReport`).
     #[serde(flatten)]
     pub metrics: MetricsReport,
+    /// Success by memory K, failure modes, stage accuracies (`report::analysis`).
+    #[serde(flatten)]
+    pub analysis: Analysis,
 }
 
 impl Summary {
@@ -78,20 +82,22 @@ impl Summary {
             counts,
             totals,
             metrics: MetricsReport::compute(&records)?,
+            analysis: Analysis::default(),
         })
     }
 
-    /// One counts line, then the metrics' two Markdown tables (what `report` and
-    /// `./build.sh demo` print).
+    /// One counts line, then the metrics' two Markdown tables and the analysis tables
+    /// (what `report` and `./build.sh demo` print).
     pub fn to_markdown(&self) -> String {
         let c = &self.counts;
         format!(
-            "{} tasks: {} PASS, {} FAIL, {} ERROR\n\n{}",
+            "{} tasks: {} PASS, {} FAIL, {} ERROR\n\n{}\n{}",
             c.tasks,
             c.pass,
             c.fail,
             c.error,
-            self.metrics.to_markdown()
+            self.metrics.to_markdown(),
+            self.analysis.to_markdown()
         )
     }
 }

@@ -25,6 +25,7 @@ pub fn report_page(summary: &Summary, tasks: &[TaskRow<'_>]) -> String {
          </figcaption>\n</figure>\n",
         position_chart(&summary.metrics.positions)
     );
+    super::analysis_sections(&mut body, &summary.analysis);
     task_table(&mut body, tasks);
     page("hopbench report", &body)
 }
