@@ -34,6 +34,8 @@ export const PROVIDERS = Object.freeze({
 export const PROMPT_STYLES = Object.freeze(['cot', 'direct']);
 /** Procedural memory: `recent` = the last K finished tasks of the subset, `similar` = the K closest. */
 export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
+/** `prompt`: one prompt per step; `modular`: SeeAct-style stages (ranking, plan, grounding, selection). */
+export const AGENT_KINDS = Object.freeze(['prompt', 'modular']);
 
 /** Limits, also shown by the options page next to each field. */
 export const LIMITS = Object.freeze({
@@ -60,6 +62,7 @@ export const DEFAULT_AGENT_SETTINGS = Object.freeze({
   /** How many past runs the prompt shows (0: memory off), chosen by `memory_policy`. */
   memory_k: 0,
   memory_policy: 'recent',
+  agent: 'prompt',
 });
 
 const ENDPOINT_FIELDS = ['provider', 'base_url', 'model', 'api_key', 'temperature', 'max_tokens'];
@@ -79,6 +82,9 @@ export function agentSettingsProblems(settings) {
   integerIn(settings.max_tries, 'max_tries', add);
   integerIn(settings.call_timeout_ms, 'call_timeout_ms', add);
   integerIn(settings.memory_k, 'memory_k', add);
+  if (!AGENT_KINDS.includes(settings.agent)) {
+    add('agent', `must be one of ${AGENT_KINDS.join(', ')} (got ${JSON.stringify(settings.agent)})`);
+  }
   if (!MEMORY_POLICIES.includes(settings.memory_policy)) {
     add('memory_policy', `must be one of ${MEMORY_POLICIES.join(', ')} (got ${JSON.stringify(settings.memory_policy)})`);
   }
@@ -228,7 +234,7 @@ export function mergeAgentSettings(stored, incoming) {
     model: endpoint('model'),
     judge: incoming.judge === undefined ? stored.judge : endpoint('judge'),
   };
-  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy']) {
+  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent']) {
     if (incoming[field] !== undefined) settings[field] = incoming[field];
   }
   return { settings, notes };

@@ -312,6 +312,8 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
    * them in its run folder); the core reads them, so only the shape is checked here.
    */
   memory_records: (v) => Array.isArray(v) && v.every(isPlainObject),
+  /** `prompt` (one prompt per step) or `modular` (SeeAct-style stages). */
+  agent: (v) => v === 'prompt' || v === 'modular',
 });
 
 const isRunId = (value) => typeof value === 'string' && value.length > 0;
@@ -320,7 +322,7 @@ const isRunId = (value) => typeof value === 'string' && value.length > 0;
  * @param {{ taskText: string, fileName?: string,
  *   overrides?: { provider?: string, max_steps?: number, observation_mode?: string,
  *                 keep_window?: boolean, memory_k?: number, memory_policy?: string,
- *                 memory_records?: object[] } }} run
+ *                 memory_records?: object[], agent?: string } }} run
  */
 export function startRun({ taskText, fileName = 'task.json', overrides = {} }) {
   return { type: PAGE_TO_WORKER.START_RUN, taskText, fileName, overrides };

@@ -13,6 +13,7 @@ export const DEFAULT_KEY_ENV = Object.freeze({
 
 export const DEFAULT_TASK_TIMEOUT_S = 900;
 export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
+export const AGENTS = Object.freeze(['prompt', 'modular']);
 /** The extension's limit on past runs in a prompt (memory::MAX_MEMORY_K). */
 export const MAX_MEMORY_K = 10;
 
@@ -35,6 +36,8 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --max-steps N         agent steps per task (default: the extension's, 30)
   --observation MODE    text, text+images (the extension's default), text+screenshot or som
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  --agent NAME          prompt (default: one prompt per step) or modular (SeeAct-style:
+                        candidate ranking, plan in words, lettered grounding, selection)
   --memory K            procedural memory: show each task K earlier runs of this run
                         folder (DIR/memory.jsonl; 0 = off, the default, at most ${MAX_MEMORY_K})
   --memory-policy P     which earlier runs: recent (the last K of the same subset, the
@@ -57,6 +60,7 @@ const VALUE_OPTIONS = {
   '--max-steps': 'maxSteps',
   '--observation': 'observation',
   '--task-timeout': 'taskTimeout',
+  '--agent': 'agent',
   '--memory': 'memory',
   '--memory-policy': 'memoryPolicy',
   '--memory-sweep': 'memorySweep',
@@ -118,6 +122,11 @@ function validate(raw, retryErrors) {
     throw new UsageError(`--observation must be one of ${OBSERVATION_MODES.join(', ')}`);
   }
   const memory = parseMemory(raw);
+  const agent = raw.agent ?? 'prompt';
+  if (!AGENTS.includes(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')} (got ${agent})`);
+  if (agent !== 'prompt' && provider === 'replay') {
+    throw new UsageError('--agent modular needs a model provider: replay follows the reference trajectory');
+  }
   return {
     help: false,
     tasks: raw.tasks,
@@ -132,6 +141,7 @@ function validate(raw, retryErrors) {
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
     observation: raw.observation,
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
+    agent,
     ...memory,
   };
 }

@@ -90,6 +90,8 @@ export function runConfig(options) {
     // Memory changes what a result means. Written only when on, so a folder without
     // memory reads the same as one made before memory existed.
     ...(options.memory > 0 ? { memory_k: options.memory, memory_policy: options.memoryPolicy ?? 'recent' } : {}),
+    // Likewise the agent: written only when not the prompt agent.
+    ...(options.agent && options.agent !== 'prompt' ? { agent: options.agent } : {}),
   };
 }
 

@@ -172,7 +172,8 @@ function record(out, task, { line, trajectory, exportError }, redact, progress) 
 function planLine(options, listed, selected, pending, out) {
   const shard = options.shard ? ` (shard ${options.shard.index}/${options.shard.count}: ${selected})` : '';
   const done = selected - pending;
-  const model = options.provider === 'replay' ? 'replay' : `${options.provider} ${options.model ?? '(default model)'}`;
+  const modular = options.agent === 'modular' ? ' (modular agent)' : '';
+  const model = options.provider === 'replay' ? 'replay' : `${options.provider} ${options.model ?? '(default model)'}${modular}`;
   const agent = options.memory > 0 ? `${model}, memory K=${options.memory} ${options.memoryPolicy}` : model;
   return (
     `${listed} task${listed === 1 ? '' : 's'} in ${options.tasks}${shard}; ` +

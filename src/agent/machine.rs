@@ -117,15 +117,28 @@ impl Agent {
             (
                 Phase::Thinking,
                 AgentEvent::ModelReplied {
-                    reply, attempts, ..
+                    reply,
+                    attempts,
+                    call,
+                    ..
                 },
-            ) => self.on_model_replied(reply, attempts),
+            ) => match self.modular_waits_for(call) {
+                Some(false) => return self.other_call(call),
+                Some(true) => self.on_modular_reply(reply, attempts),
+                None => self.on_model_replied(reply, attempts),
+            },
             (
                 Phase::Thinking,
                 AgentEvent::ModelFailed {
-                    error, attempts, ..
+                    error,
+                    attempts,
+                    call,
+                    ..
                 },
-            ) => self.on_model_failed(error, attempts),
+            ) => match self.modular_waits_for(call) {
+                Some(false) => return self.other_call(call),
+                _ => self.on_model_failed(error, attempts),
+            },
             (Phase::Judging, AgentEvent::Judged { judgements, .. }) => self.on_judged(judgements),
             (
                 Phase::Acting,
@@ -146,6 +159,16 @@ impl Agent {
             }
         };
         commands.into()
+    }
+
+    /// A modular stage's answer to a call that is no longer in flight (a repeated
+    /// delivery after a restart).
+    fn other_call(&self, call: u32) -> Fed {
+        let current = self.draft.modular.as_ref().map_or(0, |m| m.call);
+        Fed::ignored(format!(
+            "the model's answer to call {call} of step {} is stale: call {current} is in flight",
+            self.step
+        ))
     }
 
     /// Starts the step `self.step`: ends the run if an early-stop rule fires or a

@@ -90,6 +90,9 @@ pub struct Draft {
     #[serde(default)]
     pub judgements: Vec<Judgement>,
     pub note: Option<String>,
+    /// The modular agent's stages so far (`None` for the prompt agent).
+    #[serde(default)]
+    pub modular: Option<super::modular::ModularDraft>,
 }
 
 impl Agent {

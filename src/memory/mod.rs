@@ -24,7 +24,7 @@ pub use element::{memory_action_text, role_and_name};
 pub use record::{site_of, subset_of, MemoryRecord, MemoryStep, MemoryVerdict};
 pub use render::{memory_section, MEMORY_HEADING};
 pub use select::{select, MemoryPolicy, MemoryQuery, MemorySettings, MAX_MEMORY_K};
-pub use similar::SimilarityIndex;
+pub use similar::{words, SimilarityIndex};
 
 #[cfg(test)]
 mod tests;

@@ -161,8 +161,9 @@ impl QueryTable {
     }
 }
 
-/// The distinct words of `text` but stopwords, hashed and sorted.
-pub(crate) fn words(text: &str) -> Vec<u64> {
+/// The distinct words of `text` but stopwords, hashed and sorted (the modular agent's
+/// candidate ranking compares words the same way).
+pub fn words(text: &str) -> Vec<u64> {
     let mut out: Vec<u64> = Words::new(text).filter(|w| !is_stopword(*w)).collect();
     out.sort_unstable();
     out.dedup();

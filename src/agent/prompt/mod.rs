@@ -11,7 +11,7 @@ mod cot;
 mod direct;
 mod examples;
 mod feedback;
-mod intro;
+pub(crate) mod intro;
 mod previous;
 mod user;
 

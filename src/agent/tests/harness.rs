@@ -316,7 +316,11 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                 &format!("http://site.test/page{step}"),
             ))
         }
-        Command::CallModel { step, request } if script.model.is_some() => {
+        Command::CallModel {
+            step,
+            request,
+            call,
+        } if script.model.is_some() => {
             let text = script
                 .model
                 .as_mut()
@@ -329,9 +333,10 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     usage: Usage::default(),
                 },
                 attempts: Vec::new(),
+                call: *call,
             })
         }
-        Command::CallModel { step, .. } => Some(match script.replies.pop_front() {
+        Command::CallModel { step, call, .. } => Some(match script.replies.pop_front() {
             Some(Say::Reply(text)) => AgentEvent::ModelReplied {
                 step: *step,
                 reply: ModelReply {
@@ -342,6 +347,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     },
                 },
                 attempts: vec![json!({"kind": "rate_limited", "message": "429", "delay_ms": 500})],
+                call: *call,
             },
             Some(Say::FailWith(kind)) => AgentEvent::ModelFailed {
                 step: *step,
@@ -351,6 +357,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     hint: Some(format!("what to do about {kind}")),
                 },
                 attempts: vec![json!({"kind": kind, "message": "x", "delay_ms": null})],
+                call: *call,
             },
             Some(Say::Fail) | None => AgentEvent::ModelFailed {
                 step: *step,
@@ -363,6 +370,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     json!({"kind": "server", "message": "HTTP 503", "delay_ms": 1000});
                     4
                 ],
+                call: *call,
             },
         }),
         Command::Judge {

@@ -10,6 +10,7 @@ mod endings;
 mod harness;
 mod judging;
 mod memory;
+mod modular;
 mod replay;
 mod resume;
 mod runs;
