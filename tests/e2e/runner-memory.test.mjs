@@ -143,6 +143,39 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
     });
   });
 
+  describe('--memory-sweep 0..1 with the replay agent', () => {
+    let out;
+    let result;
+
+    before(async () => {
+      const events = (id) => ({
+        id,
+        intent: `Find the events in Tokyo (${id}).`,
+        start_urls: [sites.url('events', '/index.html')],
+        hops: [{ condition: { kind: 'url', op: 'contains', value: 'city=tokyo' } }],
+        reference_trajectory: ["click {link 'Events in Tokyo'}"],
+      });
+      const folder = writeTasks('sweep-tasks', [events('sweep/one'), events('sweep/two')]);
+      out = join(dir, 'sweep-out');
+      result = await runRunner(['--tasks', folder, '--out', out, '--observation', 'text', '--memory-sweep', '0..1', '--task-timeout', '90']);
+    });
+
+    test('one folder per K, each with its own memory, then one report with a row per K', () => {
+      assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+      assert.match(result.stdout, /memory sweep: K = 0 into .*k0/);
+      assert.match(result.stdout, /memory sweep: K = 1 into .*k1/);
+      assert.equal(JSON.parse(readFileSync(join(out, 'k0', 'run.json'), 'utf8')).memory_k, undefined);
+      assert.equal(JSON.parse(readFileSync(join(out, 'k1', 'run.json'), 'utf8')).memory_k, 1);
+      const second = JSON.parse(readFileSync(join(out, 'k1', 'trajectories', `${taskFileStem('sweep/two')}.json`), 'utf8'));
+      assert.deepEqual(second.run.memory.tasks, ['sweep/one']);
+      const rows = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).by_memory;
+      assert.deepEqual(rows.map((r) => [r.k, r.policy, r.tasks, r.task_sr[3]]), [[0, '', 2, 1], [1, 'recent', 2, 1]]);
+      assert.match(result.stdout, /^\| K=0 \(off\) \| 2 \| 100\.00 \(100\.00\) \|/m);
+      assert.match(result.stdout, /^\| K=1 recent \| 2 \| 100\.00 \(100\.00\) \|/m);
+      assert.ok(result.stdout.includes(`report: ${join(out, 'report.html')}`));
+    });
+  });
+
   describe('a fake model that reads its memory', () => {
     let out;
     let result;
