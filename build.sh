@@ -229,7 +229,13 @@ run_stage() {
   status="${PIPESTATUS[0]}"
   set -e
   elapsed="$(($(date +%s) - start))"
-  STAGE_LINES+=("$(printf '%-14s %5ss  %s' "$name" "$elapsed" "$([[ $status == 0 ]] && echo ok || echo FAILED)")")
+  local result skipped
+  result="$([[ $status == 0 ]] && echo ok || echo FAILED)"
+  # A stage that skipped tests for a reason (the real-software tier without its
+  # packages) says so in the summary too, not only in its log.
+  skipped="$(sed -n '/^realsw: skipped: /{s/^realsw: //p;q}' "$STAGE_LOG")"
+  if [[ -n "$skipped" ]]; then result="$result, $skipped"; fi
+  STAGE_LINES+=("$(printf '%-14s %5ss  %s' "$name" "$elapsed" "$result")")
   count_tests "$name"
   if [[ "$status" != 0 ]]; then
     print_summary
@@ -248,7 +254,7 @@ count_tests() {
         END { print p + 0, f + 0 }' "$STAGE_LOG")"
       ;;
     # node's closing "ℹ pass 4" / "ℹ fail 0" (spec) or "# pass 4" (tap).
-    e2e)
+    e2e | realsw)
       counts="$(awk '($1 == "#" || $1 == "ℹ") && NF == 3 {
         if ($2 == "pass") p = $3; if ($2 == "fail") f = $3 } END { print p + 0, f + 0 }' "$STAGE_LOG")"
       ;;
@@ -278,8 +284,19 @@ cmd_test() {
   # A fresh process: functions run inside a pipeline would lose `set -e`.
   run_stage build "$ROOT/build.sh" build
   run_stage e2e node --test --test-reporter=spec tests/e2e/
+  run_stage realsw realsw_tier
   print_summary
   say "all stages passed"
+}
+
+# The real-software tier (tests/realsw/, README "Real-software tier"): Kiwix and
+# MediaWiki from Debian packages, installed first when missing (root only), then its
+# tests one file at a time (each starts its own servers and browser). A package that
+# cannot be installed is printed as "realsw: skipped: <reason>" and the tests skip with
+# that reason. `&&`, not set -e: run_stage calls this inside a pipeline.
+realsw_tier() {
+  node tests/realsw/install.mjs &&
+    node --test --test-reporter=spec --test-concurrency=1 tests/realsw/
 }
 
 # --- other subcommands --------------------------------------------------------------
@@ -355,6 +372,13 @@ dist_is_stale() {
   [[ -n "$(find src extension manifest.json Cargo.toml Cargo.lock $([[ -d tasks ]] && echo tasks) -newer dist/manifest.json -print -quit)" ]]
 }
 
+# The real-software tier alone: what it needs (Chromium, dist/, the native CLI), then
+# its installs and tests.
+cmd_realsw() {
+  prepare_runner
+  HOPBENCH_BIN="$ROOT/target/release/$CRATE" realsw_tier
+}
+
 # Observation timings and sizes on a generated 3,000-element page and the test pages.
 cmd_bench() {
   ensure_browser
@@ -387,12 +411,13 @@ cmd_help() {
 
 COMMAND_TABLE=(
   "build|cmd_build|install missing tools, build the wasm core, assemble dist/ (default)"
-  "test|cmd_test|lint, native tests, build, then the browser e2e tests (what CI runs)"
+  "test|cmd_test|lint, native tests, build, browser e2e, then the real-software tier (what CI runs)"
   "validate|cmd_validate|check task files with the native CLI: validate PATH..."
   "sandbox|cmd_sandbox|serve the offline sandbox websites on 127.0.0.1:8600-8610: sandbox [--port-base N] [--host ADDR]"
   "run|cmd_run|run tasks headless through the extension: run --tasks PATH [options] (--help)"
   "demo|cmd_demo|sandbox + bundled tasks/ + replay agent into out/demo, then the report"
   "report|cmd_report|merge run folders into summary.json and report.html: report DIR... [--out OUT]"
+  "realsw|cmd_realsw|the real-software tier alone: Kiwix + MediaWiki from Debian packages, scripted model, runner"
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
   "help|cmd_help|list subcommands"

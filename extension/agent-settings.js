@@ -65,17 +65,52 @@ export const DEFAULT_AGENT_SETTINGS = Object.freeze({
   agent: 'prompt',
 });
 
-const ENDPOINT_FIELDS = ['provider', 'base_url', 'model', 'api_key', 'temperature', 'max_tokens'];
+/** `plain_http_ok`: the http origin the person confirmed the key may travel to unencrypted. */
+const ENDPOINT_FIELDS = ['provider', 'base_url', 'model', 'api_key', 'temperature', 'max_tokens', 'plain_http_ok'];
+
+// --- keys over plain http -------------------------------------------------------------
+
+/** Loopback: a key sent there never leaves the machine, so plain http is fine. */
+export function isLoopbackHost(hostname) {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === '[::1]'
+  );
+}
+
+/**
+ * The origin an endpoint's key would travel to unencrypted (plain http to a host that
+ * is not loopback), or null. Anyone on the network path could read such a key, so it
+ * is only sent once the person has confirmed that origin (`plain_http_ok`).
+ */
+export function plainHttpKeyOrigin(endpoint) {
+  if (!endpoint?.api_key || !isHttpUrl(endpoint.base_url)) return null;
+  const url = new URL(endpoint.base_url);
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname) ? url.origin : null;
+}
+
+/** The message for an unconfirmed plain-http key, for Settings and for refused calls. */
+export function plainHttpKeyMessage(origin) {
+  return (
+    `the API key would travel unencrypted over plain http to ${origin}, where anyone on the ` +
+    'network path can read it: use https, or confirm that this server may get it'
+  );
+}
 
 // --- validation -------------------------------------------------------------------
 
 /**
  * Every problem of a full settings object (key included), as `{field, message}` with
- * `field` the path the options page marks (`model.base_url`, `max_steps`, ...).
+ * `field` the path the options page marks (`model.base_url`, `max_steps`, ...). A
+ * problem the person may resolve by confirming carries `confirm` (the http origin an
+ * unencrypted key would go to); the page asks, then sends `plain_http_ok`.
  */
 export function agentSettingsProblems(settings) {
   const problems = [];
-  const add = (field, message) => problems.push({ field, message });
+  const add = (field, message, extra = {}) => problems.push({ field, message, ...extra });
   endpointProblems(settings.model, 'model', add);
   if (settings.judge !== null) endpointProblems(settings.judge, 'judge', add);
   integerIn(settings.max_steps, 'max_steps', add);
@@ -144,6 +179,10 @@ function endpointProblems(endpoint, prefix, add) {
   } else if (provider?.keyRequired && endpoint.api_key === '') {
     add(`${prefix}.api_key`, `${PROVIDERS[endpoint.provider].label} needs an API key`);
   }
+  const exposed = plainHttpKeyOrigin(endpoint);
+  if (exposed && endpoint.plain_http_ok !== exposed) {
+    add(`${prefix}.base_url`, plainHttpKeyMessage(exposed), { confirm: exposed });
+  }
   const maxTemperature = provider?.maxTemperature ?? 2;
   const t = endpoint.temperature;
   if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > maxTemperature) {
@@ -169,7 +208,7 @@ function isHttpUrl(value) {
   }
 }
 
-function originOf(value) {
+export function originOf(value) {
   return isHttpUrl(value) ? new URL(value).origin : '';
 }
 

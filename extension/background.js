@@ -7,8 +7,10 @@
 import init, * as core from './pkg/hopbench.js';
 import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
-import { observeTab, registerObserveListeners } from './worker/observe.js';
+import { registerFenceListeners } from './worker/fence.js';
+import { observeForPage, registerObserveListeners } from './worker/observe.js';
 import { registerHopListeners } from './worker/hops.js';
+import { registerPageErrorListeners } from './worker/page-errors.js';
 import { isWorkerGoingAway } from './worker/run-driver.js';
 import { registerRunListeners, resumeRuns, runHandlers } from './worker/run-handlers.js';
 import { sessionHandlers } from './worker/session-handlers.js';
@@ -115,7 +117,7 @@ const HANDLERS = Object.freeze({
     isValid: isObserveTab,
     handle: async (msg) => {
       await readyCore();
-      return okReply({ observation: await observeTab(msg.tabId, msg.options) });
+      return okReply({ observation: await observeForPage(msg.tabId, msg.options) });
     },
   },
   ...sessionHandlers(coreModule),
@@ -125,8 +127,10 @@ const HANDLERS = Object.freeze({
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
 registerCdpListeners();
+registerFenceListeners();
 registerSessionListeners();
 registerHopListeners(coreModule);
+registerPageErrorListeners();
 registerObserveListeners();
 registerRunListeners(coreModule);
 
@@ -139,7 +143,14 @@ const resume = () =>
     else console.error('hopbench: resuming runs failed:', error);
   });
 resume();
-restrictStorageToExtension();
+// Listening is what makes Chrome start the worker when the browser starts, so a run the
+// browser's exit interrupted ends at once (run-interrupt.js) rather than when a page
+// or the backstop alarm (which may not outlive the browser) happens to wake us.
+chrome.runtime.onStartup.addListener(resume);
+restrictStorageToExtension().then((access) => {
+  // Settings shows this and refuses to store keys until it is fixed.
+  if (!access.restricted) console.warn(`hopbench: API keys will not be stored: ${access.error}`);
+});
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   // hasOwn: a type such as "constructor" must not reach Object.prototype.

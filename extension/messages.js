@@ -314,6 +314,9 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
   memory_records: (v) => Array.isArray(v) && v.every(isPlainObject),
   /** `prompt` (one prompt per step) or `modular` (SeeAct-style stages). */
   agent: (v) => v === 'prompt' || v === 'modular',
+  /** `task`: only the task's sites (the fence, docs/security.md); `any`: anywhere.
+   * Default: Settings → Sites (on unless the person turned it off). */
+  sites: (v) => v === 'task' || v === 'any',
 });
 
 const isRunId = (value) => typeof value === 'string' && value.length > 0;
@@ -321,8 +324,8 @@ const isRunId = (value) => typeof value === 'string' && value.length > 0;
 /**
  * @param {{ taskText: string, fileName?: string,
  *   overrides?: { provider?: string, max_steps?: number, observation_mode?: string,
- *                 keep_window?: boolean, memory_k?: number, memory_policy?: string,
- *                 memory_records?: object[], agent?: string } }} run
+ *                 keep_window?: boolean, sites?: 'task'|'any', memory_k?: number,
+ *                 memory_policy?: string, memory_records?: object[], agent?: string } }} run
  */
 export function startRun({ taskText, fileName = 'task.json', overrides = {} }) {
   return { type: PAGE_TO_WORKER.START_RUN, taskText, fileName, overrides };
@@ -403,9 +406,12 @@ export function isDeleteRun(msg) {
 // The API keys live in chrome.storage.local and the worker only. Pages send a key
 // once, inside SAVE_SETTINGS, and never get it back. Replies:
 //   GET_SETTINGS    { ok, settings (masked: api_key_set, api_key_last4), observation,
-//                   modelProblems: [{field, message}] (empty when a model run can start) }
-//   SAVE_SETTINGS   { ok, settings (masked), observation, notes: [{field, message}] }
-//                   or { ok: false, error, problems: [{field, message}] }
+//                   modelProblems: [{field, message}] (empty when a model run can start),
+//                   sites: {fence, allow, deny}, keyStorage: {restricted, error?} }
+//   SAVE_SETTINGS   { ok, settings (masked), observation, sites, keyStorage,
+//                   notes: [{field, message}] }
+//                   or { ok: false, error, problems: [{field, message, confirm?}] }
+//                   (`confirm`: the person may confirm this one, see agent-settings.js)
 //   TEST_CONNECTION { ok, which, endpoint: {provider, base_url, model}, outcome }
 //                   `outcome` = the core's CallOutcome: { ok, reply: {text, usage} |
 //                   error: {kind, message, hint}, attempts: [{kind, message, delay_ms}] }
@@ -421,12 +427,14 @@ export function isGetSettings(msg) {
 }
 
 /**
- * @param {{ settings: object, observation?: {mode?: string} }} fields `settings` in the
+ * @param {{ settings: object, observation?: {mode?: string},
+ *   sites?: {fence: boolean, allow: string[], deny: string[]} }} fields `settings` in the
  *   shape of agent-settings.js, endpoints with `api_key` only when a new key was typed
- *   (or `clear_api_key: true`); `observation` changes settings.observation.
+ *   (or `clear_api_key: true`); `observation` changes settings.observation; `sites`
+ *   the site fence settings (site-settings.js).
  */
-export function saveSettings({ settings, observation }) {
-  return { type: PAGE_TO_WORKER.SAVE_SETTINGS, settings, observation };
+export function saveSettings({ settings, observation, sites }) {
+  return { type: PAGE_TO_WORKER.SAVE_SETTINGS, settings, observation, sites };
 }
 
 export function isSaveSettings(msg) {
@@ -436,7 +444,8 @@ export function isSaveSettings(msg) {
     isPlainObject(msg.settings) &&
     isPlainObject(msg.settings.model) &&
     (msg.settings.judge === undefined || msg.settings.judge === null || isPlainObject(msg.settings.judge)) &&
-    (msg.observation === undefined || isPlainObject(msg.observation))
+    (msg.observation === undefined || isPlainObject(msg.observation)) &&
+    (msg.sites === undefined || isPlainObject(msg.sites))
   );
 }
 

@@ -3,7 +3,7 @@
 // and how long each part took. Opened from the popup as observation.html?tab=ID.
 
 import { errorText, isReply, observeTab } from './messages.js';
-import { loadObservationSettings, saveObservationSettings } from './observe-settings.js';
+import { loadObservationSettings } from './observe-settings.js';
 
 const $ = (id) => document.getElementById(id);
 const tabId = Number(new URLSearchParams(location.search).get('tab'));
@@ -21,11 +21,16 @@ async function otherTabIds() {
   return tabs.map((t) => t.id).filter((id) => id !== self?.id);
 }
 
+/**
+ * Observes with the form's mode and whole-page choice, for this page only: trying
+ * another mode here must not change what runs use (settings.observation is the
+ * options' to change), so nothing is saved.
+ */
 async function observe() {
   show('loading', 'Observing…');
   let reply;
   try {
-    const options = { tabIds: await otherTabIds() };
+    const options = { mode: $('mode').value, wholePage: $('whole-page').checked, tabIds: await otherTabIds() };
     reply = await chrome.runtime.sendMessage(observeTab(tabId, options));
   } catch (error) {
     show('error', `could not observe tab ${tabId}: ${errorText(error)}`);
@@ -48,7 +53,14 @@ function render(obs) {
   $('text-size').textContent = `${obs.text.length} characters, ${obs.stats.lines} lines`;
   const images = $('images');
   images.replaceChildren(...obs.images.map(figure));
-  $('images-section').hidden = obs.images.length === 0;
+  const notLoaded = obs.imagesNotLoaded ?? [];
+  $('not-loaded').replaceChildren(
+    ...notLoaded.map((image) =>
+      Object.assign(document.createElement('li'), { textContent: `[${image.id}] ${image.name}: ${image.reason} (${image.src})` }),
+    ),
+  );
+  $('not-loaded-section').hidden = notLoaded.length === 0;
+  $('images-section').hidden = obs.images.length === 0 && notLoaded.length === 0;
   const picture = obs.som ?? obs.screenshot;
   $('screenshot-section').hidden = !picture;
   if (picture) {
@@ -91,8 +103,7 @@ async function start() {
   $('whole-page').checked = settings.wholePage;
   $('controls').addEventListener('submit', (event) => {
     event.preventDefault();
-    saveObservationSettings({ mode: $('mode').value, wholePage: $('whole-page').checked })
-      .then(observe, (error) => show('error', errorText(error)));
+    observe().catch((error) => show('error', errorText(error)));
   });
   await observe();
 }

@@ -78,7 +78,26 @@ function showKeyState(prefix, endpoint) {
   }
 }
 
-function fill({ settings, observation }) {
+const lines = (id) => document.getElementById(id).value.split('\n');
+
+function fillSites(sites) {
+  document.getElementById('sites-fence').checked = sites.fence;
+  document.getElementById('sites-allow').value = sites.allow.join('\n');
+  document.getElementById('sites-deny').value = sites.deny.join('\n');
+}
+
+/** Where Chrome cannot keep keys from content scripts, none are stored: say so up front. */
+function showKeyStorage(keyStorage) {
+  const warning = document.getElementById('key-storage');
+  warning.hidden = keyStorage.restricted;
+  warning.textContent = keyStorage.restricted
+    ? ''
+    : `API keys cannot be stored in this browser: ${keyStorage.error}. Update Chrome; models that need no key (a local server) still work.`;
+}
+
+function fill({ settings, observation, sites, keyStorage }) {
+  fillSites(sites);
+  showKeyStorage(keyStorage);
   fillEndpoint('model', settings.model);
   judgeEnabled.checked = settings.judge !== null;
   judgeFields.hidden = !judgeEnabled.checked;
@@ -126,6 +145,11 @@ function read() {
       memory_policy: document.getElementById('memory_policy').value,
     },
     observation: { mode: document.getElementById('observation-mode').value },
+    sites: {
+      fence: document.getElementById('sites-fence').checked,
+      allow: lines('sites-allow'),
+      deny: lines('sites-deny'),
+    },
   };
 }
 
@@ -157,10 +181,29 @@ function showStatus(state, lines) {
   saveStatus.replaceChildren(...lines.map((line) => Object.assign(document.createElement('span'), { textContent: line })));
 }
 
+/**
+ * A key over plain http to another machine is stored (and sent) only once the person
+ * confirms that origin; the worker names it in the problem's `confirm`. True when
+ * every such problem was confirmed (the fields are then set in `fields`).
+ */
+function confirmPlainHttp(problems, fields) {
+  for (const problem of problems) {
+    const question = `${problem.message}.\n\nSend the ${problem.field.split('.')[0]} API key to ${problem.confirm} over plain http anyway?`;
+    if (!window.confirm(question)) return false;
+    fields.settings[problem.field.split('.')[0]].plain_http_ok = problem.confirm;
+  }
+  return true;
+}
+
 /** Saves the form; true when the worker stored it. */
 async function save() {
   showStatus('saving', ['Saving…']);
-  const reply = await send(saveSettings(read()));
+  const fields = read();
+  let reply = await send(saveSettings(fields));
+  const confirmable = reply.problems ?? [];
+  if (!reply.ok && confirmable.length > 0 && confirmable.every((p) => p.confirm)) {
+    if (confirmPlainHttp(confirmable, fields)) reply = await send(saveSettings(fields));
+  }
   if (!reply.ok) {
     const problems = reply.problems ?? [];
     markProblems(problems);

@@ -16,6 +16,8 @@ export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
 export const AGENTS = Object.freeze(['prompt', 'modular']);
 /** The extension's limit on past runs in a prompt (memory::MAX_MEMORY_K). */
 export const MAX_MEMORY_K = 10;
+/** Retries of an infrastructure error within one run (docs/runner.md "Crashes, retries and resuming"). */
+export const DEFAULT_RETRIES = 1;
 
 export const USAGE = `usage: ./build.sh run --tasks PATH [options]
        ./build.sh demo [options]          (sandbox + bundled tasks/ + replay)
@@ -29,8 +31,13 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
                         OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY); the key is
                         given to the extension only, never printed or written
   --out DIR             run folder (default out/<tasks name>-<provider>); a re-run into
-                        the same folder skips tasks already in DIR/results.jsonl
-  --retry-errors        re-run tasks whose recorded verdict is ERROR
+                        the same folder skips tasks already in DIR/results.jsonl, except
+                        those whose last attempt is an infrastructure error
+  --retries N           run a task again, in a fresh browser, up to N times when it
+                        ends in an infrastructure error (browser or worker gone, model
+                        endpoint down, timeout) (default ${DEFAULT_RETRIES}; 0: never)
+  --retry-errors        re-run every recorded ERROR, not just infrastructure errors
+  --no-retry-errors     re-run no recorded ERROR, infrastructure errors included
   --parallel N          tasks at once, each in its own headless browser (default 1)
   --shard i/n           run only tasks i, i+n, i+2n, ... (1 <= i <= n)
   --max-steps N         agent steps per task (default: the extension's, 30)
@@ -44,6 +51,10 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
                         paper's preset; default) or similar (closest intent and sites)
   --memory-sweep A..B   run the tasks once per K = A..B into DIR/k<K> (each with its own
                         memory), then one report with success by K (the paper's Fig. 5)
+  --sites task|any      task: block navigations outside each task's sites (start URLs,
+                        reference sites, sites its hops name), as in a person's browser;
+                        any (default): go anywhere, as MMInA's agents did (the runner's
+                        browser is a fresh profile holding nobody's logins)
   -h, --help            this text`;
 
 export class UsageError extends Error {}
@@ -64,7 +75,15 @@ const VALUE_OPTIONS = {
   '--memory': 'memory',
   '--memory-policy': 'memoryPolicy',
   '--memory-sweep': 'memorySweep',
+  '--retries': 'retries',
+  '--sites': 'sites',
 };
+
+/** The flags that say which recorded ERRORs a run does again. */
+const RETRY_FLAGS = { '--retry-errors': 'all', '--no-retry-errors': 'none' };
+
+/** Where a run's agent may navigate (extension: START_RUN override `sites`). */
+export const SITES_MODES = Object.freeze(['task', 'any']);
 
 /**
  * @param {string[]} argv arguments after the script name
@@ -73,15 +92,18 @@ const VALUE_OPTIONS = {
 export function parseArgs(argv, defaults = {}) {
   const raw = {};
   let help = false;
-  let retryErrors = false;
+  let retryErrors = null;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '-h' || arg === '--help') {
       help = true;
       continue;
     }
-    if (arg === '--retry-errors') {
-      retryErrors = true;
+    if (Object.hasOwn(RETRY_FLAGS, arg)) {
+      if (retryErrors !== null && retryErrors !== RETRY_FLAGS[arg]) {
+        throw new UsageError('--retry-errors and --no-retry-errors contradict each other; give one');
+      }
+      retryErrors = RETRY_FLAGS[arg];
       continue;
     }
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
@@ -93,7 +115,7 @@ export function parseArgs(argv, defaults = {}) {
     raw[key] = value;
   }
   if (help) return { help: true };
-  return validate({ ...defaults, ...raw }, retryErrors);
+  return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure');
 }
 
 function splitOnce(arg) {
@@ -127,6 +149,9 @@ function validate(raw, retryErrors) {
   if (agent !== 'prompt' && provider === 'replay') {
     throw new UsageError('--agent modular needs a model provider: replay follows the reference trajectory');
   }
+  if (raw.sites !== undefined && !SITES_MODES.includes(raw.sites)) {
+    throw new UsageError(`--sites must be one of ${SITES_MODES.join(', ')} (got ${raw.sites})`);
+  }
   return {
     help: false,
     tasks: raw.tasks,
@@ -136,10 +161,13 @@ function validate(raw, retryErrors) {
     apiKeyEnv: raw.apiKeyEnv,
     out: raw.out,
     retryErrors,
+    retries: wholeNumber(raw.retries ?? String(DEFAULT_RETRIES), '--retries'),
     parallel: positiveInt(raw.parallel ?? '1', '--parallel'),
     shard: raw.shard === undefined ? null : parseShard(raw.shard),
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
     observation: raw.observation,
+    // A fresh profile has no logins to protect, and MMInA's agents were not fenced.
+    sites: raw.sites ?? 'any',
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
     agent,
     ...memory,
@@ -179,6 +207,13 @@ function memoryK(text, option) {
 function positiveInt(text, option) {
   if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(`${option} takes a whole number >= 1 (got ${text})`);
+  }
+  return Number(text);
+}
+
+function wholeNumber(text, option) {
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${option} takes a whole number >= 0 (got ${text})`);
   }
   return Number(text);
 }

@@ -48,14 +48,17 @@ export function newProfileDir() {
  * whatever the extension stored in it (settings, keys); with one, the caller owns and
  * removes it (a test that restarts the browser on the same profile). `onContext` runs
  * before the extension's worker is awaited, so a caller can watch every page and
- * worker from the start.
+ * worker from the start. `callerHandlesSignals`: the caller closes the browser on
+ * Ctrl-C / SIGTERM / SIGHUP itself (the runner); Playwright's own handlers would close
+ * it and exit the process first, before the caller's cleanup (the profile) ran.
  * @param {{ extensionDir: string, chromiumPath: string, profileDir?: string,
- *   onContext?: (context: import('playwright-core').BrowserContext) => void }} options
+ *   onContext?: (context: import('playwright-core').BrowserContext) => void,
+ *   callerHandlesSignals?: boolean }} options
  * @returns {Promise<{ context: import('playwright-core').BrowserContext,
  *   worker: import('playwright-core').Worker, extensionId: string,
  *   extensionUrl: (path: string) => string, close: () => Promise<void> }>}
  */
-export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext }) {
+export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext, callerHandlesSignals = false }) {
   if (!existsSync(join(extensionDir, 'manifest.json'))) {
     throw new Error(`no built extension at ${extensionDir}: run ./build.sh first`);
   }
@@ -78,6 +81,7 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
       // browser, so target=_blank and window.open behave as they do for real users
       // (they need the user activation only trusted input carries).
       ignoreDefaultArgs: ['--disable-popup-blocking'],
+      ...(callerHandlesSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
     });
     onContext?.(context);
     const worker = await findServiceWorker(context);

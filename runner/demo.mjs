@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `./build.sh demo [runner options]`: the offline sandbox, the bundled suite in tasks/
 // with the replay agent (no API key), into out/demo; prints the summary tables and
-// where report.html is. The sandbox is stopped whatever happens.
+// where report.html is. The sandbox is stopped whatever happens (even when this
+// process is killed: it watches its parent), started again if it stops on its own
+// during the run, and the same sandbox already serving the ports is used as it is
+// (runner/sandbox.mjs).
 
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,7 +13,7 @@ import { UsageError, parseArgs } from './args.mjs';
 import { ensureBuilt } from './build.mjs';
 import { nativeBin, repoRoot } from './paths.mjs';
 import { main as run } from './run.mjs';
-import { startSandbox } from './sandbox.mjs';
+import { keepSandbox, startSandbox } from './sandbox.mjs';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -44,9 +47,13 @@ export async function demo(argv) {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   signals.forEach((s) => process.on(s, onSignal));
   try {
-    sandbox = await startSandbox(nativeBin, say);
+    const first = await startSandbox(nativeBin, say);
+    if (first.reused) {
+      say(`sandbox: using the one already running (pid ${first.pid}); it is left running afterwards`);
+    }
+    sandbox = keepSandbox(first, () => startSandbox(nativeBin, say), say);
     if (interrupted) return 130;
-    const status = await run(argv, { defaults });
+    const status = await run(argv, { defaults, outage: sandbox.outage });
     if (status === 0) report = join(options.out, 'report.html');
     return status;
   } catch (error) {
@@ -54,7 +61,7 @@ export async function demo(argv) {
     return 1;
   } finally {
     signals.forEach((s) => process.removeListener(s, onSignal));
-    if (sandbox) {
+    if (sandbox?.owned) {
       await sandbox.stop();
       say('sandbox stopped');
     }

@@ -51,6 +51,8 @@ export async function openDriver(browser) {
   }
 
   return {
+    /** The extension page the messages go through (its crash is the extension's). */
+    page,
     call,
     /** @returns {Promise<{field: string, message: string}[]>} the extension's notes */
     saveSettings: async (settings) => (await call('saveSettings', { settings })).notes ?? [],
@@ -79,7 +81,11 @@ export function settingsToSave(options, apiKey) {
   return settings;
 }
 
-/** START_RUN's per-run overrides: the provider (`replay` or a model provider), steps, mode. */
+/**
+ * START_RUN's per-run overrides: the provider (`replay` or a model provider), steps,
+ * mode, and the site fence (`sites`, always given by the runner: its own default, not
+ * whatever the profile's Settings say).
+ */
 export function runOverrides(options) {
   const overrides = { provider: options.provider };
   if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
@@ -90,5 +96,6 @@ export function runOverrides(options) {
     overrides.memory_k = options.memory;
     overrides.memory_policy = options.memoryPolicy ?? 'recent';
   }
+  if (options.sites !== undefined) overrides.sites = options.sites;
   return overrides;
 }

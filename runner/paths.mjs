@@ -37,6 +37,15 @@ export function taskFileStem(id) {
   return stem;
 }
 
+/**
+ * The stem of one attempt's files, as the report finds them (src/report/stem.rs
+ * `attempt_file_stem`): the task's stem for attempt 1, `<stem>.attempt-<k>` after.
+ */
+export function attemptFileStem(id, attempt) {
+  const stem = taskFileStem(id);
+  return attempt > 1 ? `${stem}.attempt-${attempt}` : stem;
+}
+
 function fnv1a64(bytes) {
   let hash = 0xcbf29ce484222325n;
   for (const byte of bytes) {

@@ -2,12 +2,16 @@
 // `run`), in the format `hopbench report` reads (docs/runner.md, src/report/results.rs).
 // Pure: tested without a browser.
 
+import { RUN } from './attempts.mjs';
+
 /**
  * @param {{ task: {id: string, hops: number}, run?: object | null, error?: string | null,
- *   elapsedMs: number }} input `error`: what broke the run on the runner's side (START_RUN
- *   refused, the per-task timeout, the browser gone); it makes the verdict ERROR.
+ *   errorKind?: 'infrastructure' | 'run' | null, attempt?: number, elapsedMs: number }} input
+ *   `error`: what broke the run on the runner's side (START_RUN refused, the per-task
+ *   timeout, the browser gone); it makes the verdict ERROR. `errorKind` says whether a
+ *   retry may help (attempts.mjs); an ERROR without one is a `run` error.
  */
-export function resultLine({ task, run = null, error = null, elapsedMs }) {
+export function resultLine({ task, run = null, error = null, errorKind = null, attempt = 1, elapsedMs }) {
   const verdict = run?.verdict ?? null;
   const hopsTotal = positiveInt(verdict?.hops_total) ?? positiveInt(run?.progress?.total) ?? task.hops;
   const hopSteps = completedSteps(verdict, run?.progress).slice(0, hopsTotal);
@@ -30,6 +34,8 @@ export function resultLine({ task, run = null, error = null, elapsedMs }) {
     time_ms: Math.max(0, Math.round(elapsedMs)),
     error: runError,
     reason: typeof verdict?.reason === 'string' ? verdict.reason : (run?.finishReason ?? null),
+    attempt,
+    error_kind: runError ? (errorKind ?? RUN) : null,
   };
 }
 

@@ -7,16 +7,19 @@ import {
   truncateSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { lastAttemptOf } from './attempts.mjs';
 
 export const RESULTS = 'results.jsonl';
 export const RUN_CONFIG = 'run.json';
 
 /**
- * Ids of the tasks already recorded in DIR/results.jsonl, with their verdicts (the
- * later line wins, as in the report). An unfinished last line (the process died
- * while writing it) is moved to results.jsonl.partial, so the file stays valid and
- * the task runs again; any other bad line stops the run before it starts.
- * @returns {{ finished: Map<string, string>, notes: string[] }}
+ * The tasks already recorded in DIR/results.jsonl, each with its last line's verdict,
+ * error kind and attempt number (the later line wins, as in the report). An
+ * unfinished last line (the process died while writing it) is moved to
+ * results.jsonl.partial, so the file stays valid and the task runs again; any other
+ * bad line stops the run before it starts.
+ * @returns {{ finished: Map<string, {verdict: string, errorKind: string|null, attempt: number}>,
+ *   notes: string[] }}
  */
 export function readFinished(dir) {
   const file = join(dir, RESULTS);
@@ -49,7 +52,7 @@ export function readFinished(dir) {
     if (typeof line?.id !== 'string' || typeof line?.verdict !== 'string') {
       throw new Error(`${file}:${index + 1} has no "id" and "verdict"; fix or remove that line`);
     }
-    finished.set(line.id, line.verdict);
+    finished.set(line.id, lastAttemptOf(line));
   });
   return { finished, notes };
 }
@@ -92,8 +95,13 @@ export function runConfig(options) {
     ...(options.memory > 0 ? { memory_k: options.memory, memory_policy: options.memoryPolicy ?? 'recent' } : {}),
     // Likewise the agent: written only when not the prompt agent.
     ...(options.agent && options.agent !== 'prompt' ? { agent: options.agent } : {}),
+    // A fenced agent cannot follow a page off the task's sites: another result.
+    sites: options.sites ?? 'any',
   };
 }
+
+/** What a run.json written before a setting existed ran with. */
+const BEFORE_RECORDED = Object.freeze({ sites: 'any' });
 
 /** Creates the folder and run.json, or checks that run.json agrees with `config`. */
 export function prepareRunFolder(dir, config) {
@@ -105,11 +113,12 @@ export function prepareRunFolder(dir, config) {
     return;
   }
   const recorded = JSON.parse(readFileSync(file, 'utf8'));
-  // Both sides' keys: a field only one of them has (memory) differs from its absence.
+  const value = (c, k) => c[k] ?? BEFORE_RECORDED[k] ?? null;
+  // Both sides' keys: a field only one of them has (memory, agent) differs from its absence.
   const keys = [...new Set([...Object.keys(config), ...Object.keys(recorded)])];
-  const differing = keys.filter((k) => (recorded[k] ?? null) !== (config[k] ?? null));
+  const differing = keys.filter((k) => value(recorded, k) !== value(config, k));
   if (differing.length > 0) {
-    const show = (c) => differing.map((k) => `${k}=${JSON.stringify(c[k] ?? null)}`).join(' ');
+    const show = (c) => differing.map((k) => `${k}=${JSON.stringify(value(c, k))}`).join(' ');
     throw new Error(
       `${dir} holds results run with ${show(recorded)}, not ${show(config)}; ` +
         'give another --out folder (or delete that one) so results are not mixed',

@@ -8,28 +8,31 @@ import { spawnSync } from 'node:child_process';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_KEY_ENV, USAGE, UsageError, parseArgs } from './args.mjs';
-import { launchWithExtension } from './browser.mjs';
+import { planRuns } from './attempts.mjs';
+import { runBatch } from './batch.mjs';
 import { ensureBuilt } from './build.mjs';
 import { watchInterrupt } from './interrupt.mjs';
-import { openDriver, runOverrides, settingsToSave } from './extension.mjs';
-import { chromiumPath, distDir, nativeBin, repoRoot, taskFileStem } from './paths.mjs';
-import { makeProgress, runPool } from './progress.mjs';
+import { runOverrides, settingsToSave } from './extension.mjs';
+import { sweepStaleProfiles } from './lane.mjs';
+import { attemptFileStem, nativeBin, repoRoot } from './paths.mjs';
+import { makeProgress } from './progress.mjs';
 import { appendMemory, memoryRecordOf, withMemory } from './memory.mjs';
 import { appendResult, prepareRunFolder, readFinished, runConfig } from './run-folder.mjs';
 import { makeRedactor, readApiKey } from './secret.mjs';
 import { runSweep } from './sweep.mjs';
-import { runTask } from './task-run.mjs';
-import { listTasks, pendingTasks, repeatedIds, selectShard } from './tasks.mjs';
+import { listTasks, repeatedIds, selectShard } from './tasks.mjs';
 import { writeTrajectory } from './trajectory.mjs';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
 /**
  * @param {string[]} argv
- * @param {{ defaults?: {tasks?: string, out?: string}, env?: NodeJS.ProcessEnv }} [context]
+ * @param {{ defaults?: {tasks?: string, out?: string}, env?: NodeJS.ProcessEnv,
+ *   outage?: (sinceMs: number) => string | null }} [context] `outage`: an infrastructure
+ *   failure outside the browser since a time (the demo's sandbox), see runner/batch.mjs
  * @returns {Promise<number>} the exit status: 0 done, 1 something failed, 2 usage, 130 interrupted
  */
-export async function main(argv, { defaults = {}, env = process.env } = {}) {
+export async function main(argv, { defaults = {}, env = process.env, outage } = {}) {
   let options;
   try {
     options = parseArgs(argv, defaults);
@@ -45,9 +48,9 @@ export async function main(argv, { defaults = {}, env = process.env } = {}) {
   try {
     if (options.memorySweep) {
       const out = resolve(options.out ?? join(repoRoot, 'out', `${defaultOutName(options)}-memory-sweep`));
-      return await runSweep(options, out, (one) => runAll(one, env), { nativeBin, say });
+      return await runSweep(options, out, (one) => runAll(one, env, outage), { nativeBin, say });
     }
-    return await runAll(options, env);
+    return await runAll(options, env, outage);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`run: ${error.message}\n\n${USAGE}\n`);
@@ -58,16 +61,16 @@ export async function main(argv, { defaults = {}, env = process.env } = {}) {
   }
 }
 
-async function runAll(options, env) {
+async function runAll(options, env, outage) {
   const interrupt = watchInterrupt(say);
   try {
-    return await runAllWatched(options, env, interrupt);
+    return await runAllWatched(options, env, interrupt, outage);
   } finally {
     interrupt.dispose();
   }
 }
 
-async function runAllWatched(options, env, interrupt) {
+async function runAllWatched(options, env, interrupt, outage) {
   const { key, note: keyNote } = readApiKey(options, env, DEFAULT_KEY_ENV);
   const redact = makeRedactor(key);
   const out = resolve(options.out ?? join(repoRoot, 'out', defaultOutName(options)));
@@ -82,12 +85,15 @@ async function runAllWatched(options, env, interrupt) {
   prepareRunFolder(out, runConfig(options));
   const { finished, notes } = readFinished(out);
   notes.forEach((n) => say(`note: ${n}`));
-  const pending = pendingTasks(selected, finished, options.retryErrors);
-  say(planLine(options, tasks.length, selected.length, pending.length, out));
+  const plan = planRuns(selected, finished, options.retryErrors);
+  say(planLine(options, tasks.length, selected.length, plan, out));
+  const swept = sweepStaleProfiles();
+  if (swept > 0) say(`note: removed ${swept} browser profile folder${swept === 1 ? '' : 's'} left by runners that were killed`);
 
-  if (pending.length > 0 && !interrupt.interrupted) {
+  let stopped = null;
+  if (plan.runs.length > 0 && !interrupt.interrupted) {
     if (keyNote) say(keyNote);
-    await runPending(pending, options, key, out, redact, interrupt);
+    ({ stopped } = await runPlanned(plan.runs, options, key, out, redact, interrupt, outage));
   }
   if (interrupt.interrupted) {
     say(`interrupted: finished tasks are in ${join(out, 'results.jsonl')}; run the same command again to continue`);
@@ -96,67 +102,48 @@ async function runAllWatched(options, env, interrupt) {
   const report = spawnSync(nativeBin, ['report', out], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (report.status !== 0) return 1;
   say(`report: ${join(out, 'report.html')}`);
+  if (stopped) {
+    process.stderr.write(`run: ${stopped}\n`);
+    return 1;
+  }
   return bad.length > 0 ? 1 : 0;
 }
 
 /**
- * Runs the tasks on `--parallel` lanes, each its own browser (own profile, one session
- * at a time). Several session windows in one headless browser made observations hang
- * for good now and then (a run stuck in `observe` with its page loaded); separate
- * browsers never did, and keep the runs' storage apart as well.
+ * Runs the planned attempts on `--parallel` lanes, each its own browser (own profile,
+ * one session at a time). Several session windows in one headless browser made
+ * observations hang for good now and then (a run stuck in `observe` with its page
+ * loaded); separate browsers never did, and keep the runs' storage apart as well.
  */
-async function runPending(pending, options, key, out, redact, interrupt) {
-  const progress = makeProgress({ total: pending.length, redact });
-  const lanes = Math.min(options.parallel, pending.length);
-  const browsers = [];
-  let closed = false;
-  const closeAll = async () => {
-    if (closed) return;
-    closed = true;
-    await Promise.all(browsers.map((b) => b.close().catch(() => undefined)));
-  };
-  interrupt.onInterrupt(closeAll);
-  try {
-    const drivers = [];
-    // One after another: starting several Chromiums at once only competes for the CPU.
-    for (let i = 0; i < lanes && !interrupt.interrupted; i += 1) {
-      const browser = await launchWithExtension({ extensionDir: distDir, chromiumPath });
-      browsers.push(browser);
-      const driver = await openDriver(browser);
-      if (options.provider !== 'replay') {
-        const notes = await driver.saveSettings(settingsToSave(options, key));
-        if (i === 0) notes.forEach((n) => progress.note(`settings: ${n.field}: ${n.message}`));
-      }
-      drivers.push(driver);
-    }
-    const overrides = runOverrides(options);
-    await runPool(
-      pending,
-      drivers.length,
-      async (task, index, lane) => {
-        progress.started(index + 1, task);
-        const onProgress = (p) => progress.step(index + 1, task, p);
-        const taskOverrides = withMemory(overrides, out);
-        const done = await runTask(drivers[lane], task, { overrides: taskOverrides, timeoutMs: options.taskTimeoutMs, onProgress });
-        if (interrupt.interrupted) return;
-        record(out, task, done, redact, progress);
-        progress.finished(index + 1, task, done.line);
-      },
-      () => interrupt.interrupted,
-    );
-  } catch (error) {
-    // Closing the browsers on interrupt makes the calls in flight fail; that is expected.
-    if (!interrupt.interrupted) throw error;
-  } finally {
-    await closeAll();
-  }
+function runPlanned(runs, options, key, out, redact, interrupt, outage) {
+  const progress = makeProgress({ total: runs.length, redact });
+  const setup =
+    options.provider === 'replay'
+      ? undefined
+      : async (driver, first) => {
+          const notes = await driver.saveSettings(settingsToSave(options, key));
+          if (first) notes.forEach((n) => progress.note(`settings: ${n.field}: ${n.message}`));
+        };
+  return runBatch(runs, {
+    lanes: options.parallel,
+    retries: options.retries,
+    // With memory, each task's START_RUN carries the records finished so far.
+    overrides: options.memory > 0 ? () => withMemory(runOverrides(options), out) : runOverrides(options),
+    timeoutMs: options.taskTimeoutMs,
+    setup,
+    record: (task, done) => record(out, task, done, redact, progress),
+    progress,
+    interrupt,
+    outage,
+  });
 }
 
 /** Trajectory first, then the result line: a recorded line always has its files. */
 function record(out, task, { line, trajectory, exportError }, redact, progress) {
+  const stem = attemptFileStem(task.id, line.attempt);
   if (trajectory) {
     try {
-      writeTrajectory(out, taskFileStem(task.id), trajectory, redact);
+      writeTrajectory(out, stem, trajectory, redact);
     } catch (error) {
       progress.note(`warning: the trajectory of ${task.id} could not be written: ${error.message}`);
     }
@@ -169,15 +156,18 @@ function record(out, task, { line, trajectory, exportError }, redact, progress) 
   if (memoryRecord) appendMemory(out, JSON.parse(redact(JSON.stringify(memoryRecord))));
 }
 
-function planLine(options, listed, selected, pending, out) {
+function planLine(options, listed, selected, plan, out) {
   const shard = options.shard ? ` (shard ${options.shard.index}/${options.shard.count}: ${selected})` : '';
+  const pending = plan.runs.length;
   const done = selected - pending;
+  const retry = plan.errorsToRetry;
+  const errors = retry > 0 ? `${retry} error${retry === 1 ? '' : 's'} to retry; ` : '';
   const modular = options.agent === 'modular' ? ' (modular agent)' : '';
   const model = options.provider === 'replay' ? 'replay' : `${options.provider} ${options.model ?? '(default model)'}${modular}`;
   const agent = options.memory > 0 ? `${model}, memory K=${options.memory} ${options.memoryPolicy}` : model;
   return (
     `${listed} task${listed === 1 ? '' : 's'} in ${options.tasks}${shard}; ` +
-    `${done} already recorded in ${out}; running ${pending} with ${agent}, ${options.parallel} at a time`
+    `${done} already recorded in ${out}; ${errors}running ${pending} with ${agent}, ${options.parallel} at a time`
   );
 }
 

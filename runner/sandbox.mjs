@@ -3,23 +3,39 @@
 // besides the extension.
 //
 // Readiness is the child's own `ready ...` line (docs/sandbox.md), not the ports
-// answering: another sandbox already on those ports would answer too, while ours
-// failed to start ("port already in use"), and the demo would run against a web it
-// did not start.
+// answering: another program on those ports would answer too, while ours failed to
+// start ("port already in use"), and the demo would run against a web it did not
+// start. The one exception is the same sandbox already serving them (same version,
+// same data: the child checks their identity and exits with status 3): that one is
+// used as it is and left running, since it is someone's (`./build.sh sandbox` in
+// another terminal, another demo) and serves exactly the pages ours would.
+//
+// The child gets `--parent-pid <this process>` and stops by itself once this process
+// is gone, however it ended (SIGKILL, a closed terminal, the OOM killer), so it never
+// keeps the ports from the next run.
 
 import { spawn } from 'node:child_process';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
+/** `hopbench sandbox`'s status when the same sandbox already serves the ports. */
+const EXIT_ALREADY_RUNNING = 3;
+/** Restarts of a sandbox that stopped on its own before the keeper gives up on it. */
+const MAX_RESTARTS = 3;
 
 /**
  * @param {string} bin the native CLI
  * @param {(line: string) => void} log receives the sandbox's output, prefixed
  * @param {string[]} [args] more arguments (tests use `--port-base`)
- * @returns {Promise<{ stop: () => Promise<void> }>}
+ * @returns {Promise<{ pid: number, reused: boolean, stop: () => Promise<void>,
+ *   exited: Promise<{code?: number|null, signal?: string|null, error?: Error}> }>}
+ *   `reused`: the same sandbox was already serving; `pid` is then its pid, `stop` does
+ *   nothing and `exited` never settles (it is not ours to watch)
  */
 export function startSandbox(bin, log, args = []) {
-  const child = spawn(bin, ['sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['sandbox', ...args, '--parent-pid', String(process.pid)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let exit = null;
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve((exit = { code, signal })));
@@ -36,6 +52,7 @@ export function startSandbox(bin, log, args = []) {
   return new Promise((resolve, reject) => {
     let ready = false;
     let timedOut = false;
+    let reusedPid = null;
     const timer = setTimeout(() => {
       timedOut = true;
       stop().finally(() => reject(new Error(`the sandbox did not say ready within ${READY_TIMEOUT_MS / 1000} s`)));
@@ -51,8 +68,10 @@ export function startSandbox(bin, log, args = []) {
           if (!ready && /^ready\b/.test(line.trim())) {
             ready = true;
             clearTimeout(timer);
-            resolve({ stop });
+            resolve({ pid: child.pid, reused: false, stop, exited });
           }
+          const running = /^already running: .*\(.*pid (\d+)\)/.exec(line.trim());
+          if (running) reusedPid = Number(running[1]);
         }
       });
     };
@@ -61,12 +80,66 @@ export function startSandbox(bin, log, args = []) {
     exited.then(() => {
       if (ready || timedOut) return;
       clearTimeout(timer);
+      if (exit.code === EXIT_ALREADY_RUNNING && reusedPid !== null) {
+        resolve({ pid: reusedPid, reused: true, stop: async () => undefined, exited: new Promise(() => undefined) });
+        return;
+      }
       reject(new Error(`the sandbox stopped before it was ready (${describeExit(exit)}); see its lines above`));
     });
   });
 }
 
-function describeExit(exit) {
+export function describeExit(exit) {
   if (exit.error) return exit.error.message;
   return exit.signal ? `signal ${exit.signal}` : `exit status ${exit.code}`;
+}
+
+/**
+ * Keeps the demo's own sandbox up: when it stops by itself (killed, crashed) it is
+ * started again with `start`, up to MAX_RESTARTS times, and the time it was down is
+ * kept, so the runner can record a task that failed meanwhile as the outage's
+ * infrastructure error (runner/batch.mjs) and run it again. A reused sandbox is not
+ * ours to watch or stop.
+ * @param {Awaited<ReturnType<typeof startSandbox>>} first
+ * @param {() => ReturnType<typeof startSandbox>} start
+ * @param {(line: string) => void} say
+ */
+export function keepSandbox(first, start, say) {
+  const outages = [];
+  let current = first;
+  let restarts = 0;
+  let stopping = false;
+  const watch = (sandbox) =>
+    sandbox.exited.then(async (exit) => {
+      if (stopping) return;
+      const outage = { to: null, what: `the sandbox stopped during the task (${describeExit(exit)})` };
+      outages.push(outage);
+      if (restarts >= MAX_RESTARTS) {
+        say(`sandbox: stopped (${describeExit(exit)}) after ${restarts} restarts; not starting it again`);
+        return;
+      }
+      restarts += 1;
+      say(`sandbox: stopped unexpectedly (${describeExit(exit)}); starting it again`);
+      try {
+        current = await start();
+        outage.to = Date.now();
+        watch(current);
+      } catch (error) {
+        say(`sandbox: could not be started again: ${error.message}`);
+      }
+    });
+  if (!first.reused) watch(first);
+  return {
+    owned: !first.reused,
+    /** The pid serving now. */
+    get pid() {
+      return current.pid;
+    },
+    /** An outage that lasted into the time since `sinceMs`, as a sentence, or null. */
+    outage: (sinceMs) => outages.find((o) => (o.to ?? Infinity) >= sinceMs)?.what ?? null,
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
 }

@@ -1,9 +1,12 @@
-// One task, start to finish: START_RUN in a fresh session, GET_RUN polled for progress
-// until the run ends (or the per-task timeout stops it), EXPORT_RUN for the trajectory.
-// Never throws for a task's own failure: everything becomes the result line's error.
+// One attempt at one task, start to finish: START_RUN in a fresh session, GET_RUN polled
+// for progress until the run ends (or the per-task timeout stops it), EXPORT_RUN for
+// the trajectory. Never throws for a task's own failure: everything becomes the result
+// line's error, with its kind (attempts.mjs): a lane that dies mid-task makes an
+// infrastructure error whose steps are salvaged from the browser's profile.
 
 import { readFileSync } from 'node:fs';
-import { unreachableStart } from './preflight.mjs';
+import { INFRASTRUCTURE, RUN, isInfrastructureMessage, modelEndpointFailure } from './attempts.mjs';
+import { firstLine } from './lane.mjs';
 import { resultLine } from './result-line.mjs';
 
 const POLL_MS = 500;
@@ -11,43 +14,66 @@ const POLL_MS = 500;
 const STOP_GRACE_MS = 5_000;
 
 /**
- * @param {object} driver from openDriver
+ * @param {import('./lane.mjs').Lane} lane a live lane
  * @param {{ file: string, fileName: string, id: string, hops: number, startUrls: string[] }} task
- * @param {{ overrides: object, timeoutMs: number,
+ * @param {{ overrides: object, timeoutMs: number, attempt: number,
  *   onProgress: (p: {hop: number, hops: number, step: number}) => void }} options
- * @returns {Promise<{ line: object, trajectory: object | null, exportError: string | null }>}
+ * @returns {Promise<{ line: object, trajectory: object | null, exportError: string | null,
+ *   laneDied: boolean, startedAt: number }>} `laneDied`: the lane's browser or extension
+ *   died during the attempt (the line says so); the lane needs a fresh browser.
  */
-export async function runTask(driver, task, { overrides, timeoutMs, onProgress }) {
-  const started = Date.now();
-  const elapsed = () => Date.now() - started;
-  // Replay without a reference trajectory can never start: say that, rather than
-  // whatever the start URL check would find first.
+export async function runTask(lane, task, { overrides, timeoutMs, attempt, onProgress }) {
+  const startedAt = Date.now();
+  const elapsed = () => Date.now() - startedAt;
+  const outcome = (fields) => ({
+    line: resultLine({ task, attempt, elapsedMs: fields.elapsedMs ?? elapsed(), ...fields.line }),
+    trajectory: fields.trajectory ?? null,
+    exportError: fields.exportError ?? null,
+    laneDied: fields.laneDied ?? false,
+    startedAt,
+  });
+  // Replay without a reference trajectory can never start: say that, without opening
+  // a window for it.
   if (overrides.provider === 'replay' && task.referenceSteps === 0) {
     const error = `task ${task.id} has no reference_trajectory; replay needs one (use a model provider for this task)`;
-    return { line: resultLine({ task, error, elapsedMs: elapsed() }), trajectory: null, exportError: null };
+    return outcome({ line: { error, errorKind: RUN } });
   }
-  const unreachable = await unreachableStart(task.startUrls);
-  if (unreachable) {
-    return { line: resultLine({ task, error: unreachable, elapsedMs: elapsed() }), trajectory: null, exportError: null };
-  }
+  // Whether the start URLs load is the browser's to say, not node's: Chromium maps
+  // every *.localhost name to loopback, and proxies, PAC files and VPN DNS decide what
+  // a person's browser reaches. A start page the browser cannot load ends the run as
+  // `error` with "start URL unreachable: <url> (net::ERR_...)" (extension/worker/page-errors.js),
+  // a `run` error: the page, not the harness.
+
+  const { driver } = lane;
   let runId;
   try {
     const taskText = readFileSync(task.file, 'utf8');
-    ({ runId } = await driver.startRun(taskText, task.fileName, overrides));
+    ({ runId } = await lane.guard(driver.startRun(taskText, task.fileName, overrides)));
   } catch (error) {
-    return { line: resultLine({ task, error: `the run did not start: ${message(error)}`, elapsedMs: elapsed() }), trajectory: null, exportError: null };
+    const death = await lane.deathExplaining();
+    if (death) return outcome(await died(lane, null, null, death, elapsed()));
+    return outcome({ line: { error: `the run did not start: ${firstLine(error)}`, errorKind: RUN } });
   }
 
   let run = null;
+  let lastSeen = null;
   let error = null;
+  let errorKind = null;
   try {
-    run = await pollUntilEnded(driver, runId, started + timeoutMs, onProgress);
+    run = await pollUntilEnded(lane, driver, runId, startedAt + timeoutMs, (view) => {
+      lastSeen = view;
+      onProgress(progressOf(view));
+    });
     if (run.status === 'running') {
       error = `timed out after ${Math.round(timeoutMs / 1000)} s (per-task timeout, --task-timeout)`;
-      run = await stopAndSettle(driver, runId, run);
+      errorKind = INFRASTRUCTURE;
+      run = await stopAndSettle(lane, driver, runId, run);
     }
   } catch (e) {
-    error = `lost contact with the run: ${message(e)}`;
+    const death = await lane.deathExplaining();
+    if (death) return outcome(await died(lane, runId, lastSeen, death, elapsed()));
+    error = `lost contact with the run: ${firstLine(e)}`;
+    errorKind = INFRASTRUCTURE;
   }
   // Wall time as the runner saw it, START_RUN to the end: the same clock for every task.
   const elapsedMs = elapsed();
@@ -55,42 +81,85 @@ export async function runTask(driver, task, { overrides, timeoutMs, onProgress }
   let trajectory = null;
   let exportError = null;
   try {
-    trajectory = await driver.exportRun(runId);
+    trajectory = await lane.guard(driver.exportRun(runId));
   } catch (e) {
-    exportError = message(e);
+    const death = await lane.deathExplaining();
+    // Dead before the export: the run had ended, its steps are in the profile.
+    if (death) return outcome(await died(lane, runId, run ?? lastSeen, death, elapsedMs));
+    exportError = firstLine(e);
   }
-  return { line: resultLine({ task, run, error, elapsedMs }), trajectory, exportError };
+  if (!error) {
+    const endpoint = modelEndpointFailure(run, trajectory);
+    if (endpoint) [error, errorKind] = [endpoint, INFRASTRUCTURE];
+    else if (run?.status === 'error' && isInfrastructureMessage(run.error)) errorKind = INFRASTRUCTURE;
+  }
+  return {
+    line: resultLine({ task, run, error, errorKind, attempt, elapsedMs }),
+    trajectory,
+    exportError,
+    laneDied: false,
+    startedAt,
+  };
 }
 
-async function pollUntilEnded(driver, runId, deadline, onProgress) {
+/**
+ * The attempt of a lane that died: what the profile still holds (the run's summary
+ * and steps, `Lane.salvage`), else what the runner last saw of it. `elapsedMs` is the
+ * attempt's time up to the death (the salvage is the runner's time, not the task's).
+ */
+async function died(lane, runId, lastSeen, death, elapsedMs) {
+  const salvaged = runId ? await lane.salvage(runId) : null;
+  const run = salvaged?.run ?? lastSeen;
+  let recovered = '';
+  if (salvaged?.trajectory) {
+    const n = salvaged.trajectory.steps?.length ?? 0;
+    recovered = `; ${n} recorded step${n === 1 ? '' : 's'} recovered from its profile`;
+  } else if (salvaged?.error) {
+    recovered = `; its steps could not be recovered: ${salvaged.error}`;
+  }
+  const when = runId ? 'during the task' : 'as the task started';
+  return {
+    line: { run, error: `${death} ${when}${recovered}`, errorKind: INFRASTRUCTURE },
+    trajectory: salvaged?.trajectory ?? null,
+    exportError: salvaged?.error ?? null,
+    laneDied: true,
+    elapsedMs,
+  };
+}
+
+function progressOf(run) {
+  return { hop: run.progress?.done ?? 0, hops: run.progress?.total ?? 0, step: run.step ?? 0 };
+}
+
+async function pollUntilEnded(lane, driver, runId, deadline, onView) {
   let last = '';
   for (;;) {
-    const run = await driver.getRun(runId);
-    const progress = { hop: run.progress?.done ?? 0, hops: run.progress?.total ?? 0, step: run.step ?? 0 };
-    const key = `${progress.hop}/${progress.hops}/${progress.step}`;
+    const run = await lane.guard(driver.getRun(runId));
+    const key = JSON.stringify(progressOf(run));
     if (key !== last) {
       last = key;
-      onProgress(progress);
+      onView(run);
     }
     if (run.status !== 'running' || Date.now() >= deadline) return run;
     await sleep(POLL_MS);
   }
 }
 
-async function stopAndSettle(driver, runId, run) {
-  await driver.stopRun(runId).catch(() => undefined);
+async function stopAndSettle(lane, driver, runId, run) {
+  try {
+    await lane.guard(driver.stopRun(runId));
+  } catch (error) {
+    // The run may still end by itself within the grace period; say why Stop failed.
+    process.stderr.write(`warning: stopping run ${runId} failed: ${firstLine(error)}\n`);
+  }
   const deadline = Date.now() + STOP_GRACE_MS;
   let latest = run;
-  while (Date.now() < deadline) {
-    latest = await driver.getRun(runId).catch(() => latest);
+  while (Date.now() < deadline && latest.status === 'running') {
+    latest = await lane.guard(driver.getRun(runId));
     if (latest.status !== 'running') break;
     await sleep(POLL_MS);
   }
   return latest;
-}
-
-function message(error) {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function sleep(ms) {

@@ -1,5 +1,6 @@
 // The task list of a run: the native CLI imports the files (`hopbench tasks`, the same
-// core the extension runs), then this module picks the shard and drops finished tasks.
+// core the extension runs), then this module picks the shard. Which of them still need
+// running is attempts.mjs's `planRuns`.
 
 import { spawnSync } from 'node:child_process';
 import { UsageError } from './args.mjs';
@@ -41,16 +42,4 @@ export function repeatedIds(tasks) {
   const seen = new Map();
   for (const t of tasks) seen.set(t.id, [...(seen.get(t.id) ?? []), t.file]);
   return [...seen].filter(([, files]) => files.length > 1).map(([id, files]) => ({ id, files }));
-}
-
-/**
- * The tasks still to run: those without a recorded result, plus ERROR ones when
- * `retryErrors` (their new line is appended; the report keeps the later one).
- * @param {Map<string, string>} finished id -> recorded verdict
- */
-export function pendingTasks(tasks, finished, retryErrors) {
-  return tasks.filter((t) => {
-    const verdict = finished.get(t.id);
-    return verdict === undefined || (retryErrors && verdict === 'ERROR');
-  });
 }

@@ -12,6 +12,7 @@ pub mod condition;
 pub mod diagnosis;
 pub mod evaluator;
 pub mod event;
+pub mod fence;
 pub mod import;
 pub mod judge;
 pub mod memory;

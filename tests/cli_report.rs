@@ -259,6 +259,87 @@ fn trajectory_page_shows_each_step_escaped_and_without_the_key() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// One task's folder: its result line and `trajectory` as the runner writes them.
+fn write_run(dir: &Path, id: &str, stem: &str, trajectory: &Value) {
+    std::fs::create_dir_all(dir.join("trajectories")).unwrap();
+    let line = serde_json::json!({"id": id, "hops_total": 1, "hops_completed": 0,
+        "hop_steps": [null], "verdict": "FAIL", "answer": null, "answer_score": null,
+        "steps": 3, "tokens": {"input": 0, "output": 0}, "time_ms": 10, "error": null,
+        "reason": "replay ended"});
+    std::fs::write(dir.join("results.jsonl"), format!("{line}\n")).unwrap();
+    std::fs::write(
+        dir.join(format!("trajectories/{stem}.json")),
+        trajectory.to_string(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn trajectory_page_shows_the_readers_screenshot_and_every_image_of_each_step() {
+    let dir = temp_dir("pictures");
+    let trajectory = serde_json::json!({
+        "format": "hopbench-trajectory", "version": 2,
+        "steps": [
+            {"step": 1, "observation": {"images": ["r/1/image-17", "r/1/image-48"],
+                "screenshot": null, "page_screenshot": "r/1/page"}},
+            // The same element at the next step: a picture of its own.
+            {"step": 2, "observation": {"images": ["r/2/image-17"], "screenshot": null,
+                "page_screenshot": "r/2/page"}},
+        ],
+        "media": {
+            "r/1/image-17": {"step": 1, "kind": "image", "file": "p-1.png"},
+            "r/1/image-48": {"step": 1, "kind": "image", "file": "p-2.png"},
+            "r/1/page": {"step": 1, "kind": "page_screenshot", "file": "p-3.png"},
+            "r/2/image-17": {"step": 2, "kind": "image", "file": "p-4.png"},
+            "r/2/page": {"step": 2, "kind": "page_screenshot", "file": "p-5.png"},
+        },
+    });
+    write_run(&dir, "pictures", "pictures", &trajectory);
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("trajectories/pictures.html")).unwrap();
+    let steps: Vec<&str> = page.split("<section class=\"step\"").skip(1).collect();
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[0].matches("<img").count(), 3, "{}", steps[0]);
+    assert_eq!(steps[1].matches("<img").count(), 2, "{}", steps[1]);
+    assert!(steps[0].contains("<img class=\"shot\" src=\"p-3.png\" alt=\"screenshot of step 1\">"));
+    assert!(steps[0].contains("(not shown to the model)"));
+    assert!(steps[0].contains("<img src=\"p-1.png\" alt=\"viewport image\"><img src=\"p-2.png\""));
+    assert!(steps[1].contains("<img src=\"p-4.png\" alt=\"viewport image\">"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_version_1_trajectory_marks_the_pictures_it_lost_and_shows_no_other_steps() {
+    let dir = temp_dir("legacy");
+    // Version 1 keyed images by element id: element 17 appeared at steps 1 and 3, and
+    // step 3's picture replaced step 1's; 48 was taken over by another run.
+    let trajectory = serde_json::json!({
+        "format": "hopbench-trajectory", "version": 1,
+        "steps": [
+            {"step": 1, "observation": {"images": [17, 48], "screenshot": null}},
+            {"step": 2, "observation": {"images": [{"lost": "overwritten (store upgrade)", "element": 5}]}},
+            {"step": 3, "observation": {"images": [17], "screenshot": null}},
+        ],
+        "media": {"17": {"runId": "r", "step": 3, "kind": "image", "elementId": 17, "file": "old-1.png"}},
+    });
+    write_run(&dir, "legacy", "legacy", &trajectory);
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("trajectories/legacy.html")).unwrap();
+    let steps: Vec<&str> = page.split("<section class=\"step\"").skip(1).collect();
+    assert_eq!(
+        steps[0].matches("<img").count(),
+        0,
+        "step 3's picture is not step 1's"
+    );
+    assert!(steps[0].contains("image of element [17] lost: this picture was overwritten"));
+    assert!(steps[0].contains("image of element [48] lost: "));
+    assert!(steps[1].contains("image of element [5] lost: overwritten (store upgrade)"));
+    assert_eq!(steps[2].matches("<img src=\"old-1.png\"").count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // Shards: shard-a holds t1, t2 (FAIL), t3; shard-b holds t4, t5, t6 and a re-run of
 // t2 that passed (1/1). The later line wins, so by hand:
 // 1 hop: t1, t2 both pass -> hops 2/2, tasks 2/2; overall hops 10/15, tasks 3/6.
@@ -300,6 +381,88 @@ fn shards_merge_and_the_later_duplicate_wins_with_a_note() {
     // Nothing was written into the shard folders.
     assert!(!a.join("summary.json").exists() && !b.join("report.html").exists());
     std::fs::remove_dir_all(&out_dir).unwrap();
+}
+
+// tests/fixtures/report/retried: a runner's lines with retries, by hand. Each task's
+// last attempt counts:
+//
+// task  attempts                                   last     hops  steps  tokens  time
+// t1    ERROR infrastructure (browser died), PASS   PASS     2/2   5       0/0   6000
+// t2    ERROR infrastructure (timeout), FAIL        FAIL     0/1   9     900/90  9000
+// t3    PASS                                        PASS     1/1   2       0/0   2000
+// t4    ERROR run (start URL unreachable)           ERROR    0/1   0       0/0     10
+//
+// counts 4: 2 PASS, 1 FAIL, 1 ERROR; hops 3/5; steps 16; time 17,010 ms. Retried: t1
+// and t2, one earlier attempt each, both infrastructure errors. t1's two attempts each
+// have a trajectory (suite~2Ft1.json with 3 steps, suite~2Ft1.attempt-2.json with 5).
+#[test]
+fn retried_tasks_count_their_last_attempt_and_keep_the_earlier_ones() {
+    let dir = temp_dir("retried");
+    copy_run("retried", &dir);
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = read_json(&dir.join("summary.json"));
+    assert_eq!(
+        s["counts"],
+        serde_json::json!({"tasks": 4, "pass": 2, "fail": 1, "error": 1})
+    );
+    assert_eq!(s["totals"]["hops_completed"], 3);
+    assert_eq!(s["totals"]["steps"], 16);
+    assert_eq!(s["totals"]["time_ms"], 17_010);
+    assert_eq!(s["notes"], serde_json::json!([]));
+    let retries = &s["retries"];
+    assert_eq!(
+        (
+            &retries["tasks"],
+            &retries["infrastructure"],
+            &retries["run"],
+            &retries["other"]
+        ),
+        (&2.into(), &2.into(), &0.into(), &0.into())
+    );
+    let earlier: Vec<(String, u64, String)> = retries["earlier_attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["id"].as_str().unwrap().to_string(),
+                a["attempt"].as_u64().unwrap(),
+                a["error"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(earlier.len(), 2);
+    assert_eq!((earlier[0].0.as_str(), earlier[0].1), ("suite/t1", 1));
+    assert!(earlier[0].2.starts_with("the browser (pid 4242) died"));
+    assert_eq!((earlier[1].0.as_str(), earlier[1].1), ("suite/t2", 1));
+    assert!(earlier[1].2.starts_with("timed out after 60 s"));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "4 tasks: 2 PASS, 1 FAIL, 1 ERROR\n2 tasks retried: 2 earlier attempts \
+             (2 infrastructure errors); counted: each task's last attempt\n"
+        ),
+        "{stdout}"
+    );
+
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    // The task row shows the attempt that counts and links to its trajectory.
+    assert!(html.contains("<a href=\"trajectories/suite~2Ft1.attempt-2.html\">suite/t1</a>"));
+    assert!(html
+        .contains("<td class=\"PASS\">PASS <span class=\"muted small\">(attempt 2)</span></td>"));
+    // The earlier attempts, with their error and, for t1, the partial trajectory.
+    assert!(html.contains("<table id=\"attempts\">"));
+    assert!(html.contains(
+        "<tr data-id=\"suite/t1\" data-attempt=\"1\"><td><a href=\"trajectories/suite~2Ft1.html\">suite/t1</a></td>"
+    ));
+    assert!(html.contains("suite/t2 <span class=\"muted small\">(no trajectory)</span>"));
+    assert!(html.contains("<td>infrastructure</td>"));
+    let first = std::fs::read_to_string(dir.join("trajectories/suite~2Ft1.html")).unwrap();
+    let last = std::fs::read_to_string(dir.join("trajectories/suite~2Ft1.attempt-2.html")).unwrap();
+    assert!(first.contains("step 3 page") && !first.contains("step 4 page"));
+    assert!(last.contains("step 5 page"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -367,6 +530,24 @@ fn inconsistent_and_truncated_lines_are_errors_too() {
         (
             first.replace("\"input\":1000", "\"input\":\"1000\""),
             "`tokens.input`: invalid type: string \"1000\", expected u64",
+        ),
+        (
+            first.replace("\"reason\":\"stop\"", "\"reason\":\"stop\",\"attempt\":0"),
+            "`attempt` is 0; attempts count from 1",
+        ),
+        (
+            first.replace(
+                "\"reason\":\"stop\"",
+                "\"reason\":\"stop\",\"error_kind\":\"infrastructure\"",
+            ),
+            "`error_kind` is set but the verdict is PASS; only an ERROR has a kind",
+        ),
+        (
+            first.replace(
+                "\"reason\":\"stop\"",
+                "\"reason\":\"stop\",\"error_kind\":\"oops\"",
+            ),
+            "`error_kind`: unknown variant `oops`",
         ),
         (first[..40].to_string(), "EOF while parsing"),
     ];

@@ -349,3 +349,116 @@ fn the_cli_reports_a_busy_port_and_exits_1() {
         "{err}"
     );
 }
+
+#[test]
+fn every_site_answers_the_sandbox_identity() {
+    let (sandbox, base) = start();
+    let ours = hopbench::sandbox::identity::Identity::ours(base);
+    for def in SITES {
+        let reply = get(
+            base + def.offset,
+            hopbench::sandbox::identity::IDENTITY_PATH,
+        );
+        assert_eq!(reply.status, 200, "{}", def.key);
+        assert!(reply.head.contains("Content-Type: application/json"));
+        let theirs: hopbench::sandbox::identity::Identity =
+            serde_json::from_slice(&reply.body).unwrap();
+        assert_eq!(theirs, ours, "{}", def.key);
+    }
+    sandbox.stop();
+}
+
+/// A second `hopbench sandbox` on ports the same sandbox already serves says so and
+/// exits 3 (the demo then uses the running one); the first keeps serving.
+#[test]
+fn the_cli_on_ports_of_the_same_sandbox_says_already_running_and_exits_3() {
+    let (sandbox, base) = start();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hopbench"))
+        .args(["sandbox", "--port-base", &base.to_string()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = format!(
+        "already running: the same hopbench sandbox ({} with the same data, pid {}) serves 127.0.0.1:{base}-{}",
+        env!("CARGO_PKG_VERSION"),
+        std::process::id(),
+        base + SITES.len() as u16 - 1
+    );
+    assert!(stdout.contains(&expected), "{stdout}");
+    assert_eq!(get(port_of(base, "shop"), "/").status, 200);
+    sandbox.stop();
+}
+
+/// `--parent-pid`: the sandbox stops by itself once that process is gone, even when it
+/// was killed with SIGKILL and had no chance to stop it, and frees its ports.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_cli_stops_when_its_parent_is_killed() {
+    let base = free_base();
+    // A shell is the parent: it starts the sandbox in the background with its own pid,
+    // prints the sandbox's pid, and becomes a `sleep` (same pid) waiting to be killed.
+    let script = format!(
+        "{} sandbox --port-base {base} --parent-pid $$ >/dev/null 2>&1 & echo $!; exec sleep 60",
+        env!("CARGO_BIN_EXE_hopbench")
+    );
+    let mut shell = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(shell.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let sandbox_pid: u32 = line.trim().parse().unwrap();
+    let shop = port_of(base, "shop");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", shop)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the sandbox never served"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    shell.kill().unwrap(); // SIGKILL
+    shell.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while running(sandbox_pid) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the sandbox (pid {sandbox_pid}) still runs 10 s after its parent was killed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for i in 0..SITES.len() as u16 {
+        assert!(
+            TcpListener::bind(("127.0.0.1", base + i)).is_ok(),
+            "port {} still busy after the sandbox stopped",
+            base + i
+        );
+    }
+}
+
+/// Alive and not a zombie: an orphan that exited waits in /proc, state Z, until init
+/// reaps it.
+#[cfg(target_os = "linux")]
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next();
+            state != Some("Z")
+        }
+        Err(_) => false,
+    }
+}

@@ -11,7 +11,9 @@
 
 import { attach } from './cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
+import { fenceRefusal } from './fence.js';
 import { mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
+import { watchFocusLoads } from './focus-loads.js';
 import { clearFocused, typeText } from './keyboard.js';
 import { callActScript, callActScriptIn } from './page-script.js';
 import { addTab, pickSession, withSessions } from './session.js';
@@ -96,8 +98,16 @@ async function type(ctx) {
  */
 async function typeWithKeys(ctx, target, text) {
   const started = performance.now();
-  if (canUsePointer(target)) await mouseClick(ctx.tabId, target.point);
-  const field = await callActScriptIn(ctx.tabId, target.frameId, 'focusField', [target.token]);
+  const focusLoads = await watchFocusLoads(ctx.tabId);
+  let field;
+  let loads;
+  try {
+    if (canUsePointer(target)) await mouseClick(ctx.tabId, target.point);
+    field = await callActScriptIn(ctx.tabId, target.frameId, 'focusField', [target.token]);
+  } finally {
+    // Also ends the watch when focusing failed.
+    loads = await focusLoads.wait();
+  }
   if (!field.focused) {
     throw new StepError(`${target.element} did not take the focus (disabled, or another element grabs it); nothing was typed`);
   }
@@ -117,6 +127,7 @@ async function typeWithKeys(ctx, target, text) {
     inserted: keys.inserted,
     value,
     keysMs: keys.ms,
+    focusLoads: loads,
     ms: Math.round(performance.now() - started),
   };
 }
@@ -218,6 +229,9 @@ export function checkGotoUrl(url) {
 
 async function goto(ctx) {
   const url = checkGotoUrl(String(ctx.action.url ?? ''));
+  // A fenced run's goto outside its task's sites is refused before any request.
+  const refusal = await fenceRefusal(ctx.sessionId, url);
+  if (refusal) throw new StepError(refusal);
   await chrome.tabs.update(ctx.tabId, { url });
   return { url };
 }

@@ -1,14 +1,16 @@
-// Images for a multimodal model: each image of the viewport downloaded, scaled down
-// and labelled with its element id; the viewport screenshot; a set-of-marks
-// screenshot with a numbered box over each interactive element.
+// Images for a multimodal model: each image of the viewport as the page loaded it,
+// scaled down and labelled with its element id; the viewport screenshot; a
+// set-of-marks screenshot with a numbered box over each interactive element.
 //
-// Runs in the service worker: fetch works cross-origin for hosts covered by
-// host_permissions, and OffscreenCanvas + createImageBitmap are available. A worker
-// cannot decode SVG (createImageBitmap rejects it), so such images, and any that
-// fail to download, are cropped from a screenshot of the viewport instead.
+// Image bytes come from the page's own resources (page-images.js), never from a new
+// request. A worker cannot decode SVG (createImageBitmap rejects it), so such images,
+// and loaded images whose bytes the page no longer holds, are cropped from a
+// screenshot of the viewport instead. An image the page could not load is reported as
+// not loaded.
 
 import { blobToDataUrl } from './bytes.js';
 import { send } from './cdp.js';
+import { pageImages } from './page-images.js';
 
 /** Label colours: black on yellow reads on any photo; tests check this yellow. */
 export const LABEL_BACKGROUND = '#ffeb3b';
@@ -57,12 +59,15 @@ async function captureWithRetries(tabId) {
 }
 
 /**
- * @param {{id: number, src: string, name: string, visible: object}[]} items from the core
+ * @param {number} tabId
+ * @param {{id: number, src: string, name: string, visible: object, targetId: string|null,
+ *   frameId: string|null, backendNodeId: number}[]} items from the core
  * @param {{maxSide: number, screenshot: () => Promise<string>, viewportWidth: number}} how
- * @returns {Promise<{id: number, name: string, src: string, dataUrl: string,
- *   width: number, height: number, from: 'download'|'screenshot'}[]>}
+ * @returns {Promise<{images: {id: number, name: string, src: string, dataUrl: string,
+ *   width: number, height: number, from: 'page'|'screenshot'}[],
+ *   notLoaded: {id: number, name: string, src: string, reason: string}[]}>}
  */
-export async function labelledImages(items, { maxSide, screenshot, viewportWidth }) {
+export async function labelledImages(tabId, items, { maxSide, screenshot, viewportWidth }) {
   let shot; // One screenshot bitmap, decoded only if some image needs it.
   const fromScreenshot = async (item) => {
     shot ??= screenshot().then(decodeDataUrl);
@@ -71,24 +76,26 @@ export async function labelledImages(items, { maxSide, screenshot, viewportWidth
     const r = item.visible;
     return crop(bitmap, r.x * scale, r.y * scale, r.width * scale, r.height * scale);
   };
-  // Pages repeat images (icons, thumbnails): download and decode each URL once.
-  const downloads = new Map();
-  const downloadOnce = (src) => {
-    if (!downloads.has(src)) downloads.set(src, download(src));
-    return downloads.get(src);
-  };
-  return Promise.all(
+  const sources = await pageImages(tabId, items);
+  const notLoaded = [];
+  const images = await Promise.all(
     items.map(async (item) => {
-      let source;
-      let from = 'download';
+      const source = sources.get(item.id);
+      if (source.kind === 'not-loaded') {
+        notLoaded.push({ id: item.id, name: item.name, src: item.src, reason: source.reason });
+        return null;
+      }
+      let picture;
+      let from = 'page';
       try {
-        source = await downloadOnce(item.src);
+        if (source.kind !== 'bytes') throw new Error(source.why);
+        picture = await createImageBitmap(source.blob);
       } catch (error) {
-        console.warn(`hopbench: image [${item.id}] ${item.src} cropped from the screenshot:`, error);
-        source = await fromScreenshot(item);
+        console.debug(`hopbench: image [${item.id}] ${item.src} cropped from the screenshot:`, error.message);
+        picture = await fromScreenshot(item);
         from = 'screenshot';
       }
-      const canvas = scaled(source, maxSide);
+      const canvas = scaled(picture, maxSide);
       drawLabel(canvas.getContext('2d'), String(item.id), 0, 0, LABEL_BACKGROUND);
       return {
         id: item.id,
@@ -101,6 +108,8 @@ export async function labelledImages(items, { maxSide, screenshot, viewportWidth
       };
     }),
   );
+  notLoaded.sort((a, b) => a.id - b.id);
+  return { images: images.filter(Boolean), notLoaded };
 }
 
 /** Set-of-marks: the screenshot with a box and id label over each mark. */
@@ -119,12 +128,6 @@ export async function setOfMarks(screenshotDataUrl, marks, viewportWidth) {
     drawLabel(ctx, String(mark.id), b.x * scale, b.y * scale, colour, '#ffffff');
   });
   return canvasDataUrl(canvas);
-}
-
-async function download(src) {
-  const response = await fetch(src, { credentials: 'include' });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return createImageBitmap(await response.blob());
 }
 
 async function decodeDataUrl(dataUrl) {

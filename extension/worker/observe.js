@@ -6,9 +6,10 @@
 
 import * as core from '../pkg/hopbench.js';
 import { loadObservationSettings, settingsProblems } from '../observe-settings.js';
-import { attach } from './cdp.js';
+import { attach, detach } from './cdp.js';
 import { gatherTab } from './observe-gather.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
+import { readSessions, sessionOfTab } from './session.js';
 
 /** chrome.storage.session key of a tab's id registry (a JSON string). */
 export const REGISTRY_KEY = (tabId) => `observe.registry.${tabId}`;
@@ -19,8 +20,10 @@ export const REGISTRY_KEY = (tabId) => `observe.registry.${tabId}`;
  *          tabIds?: number[]}} [options] overrides of the stored settings; `tabIds`
  *   are the tabs of the tabs line (a session's tabs), default: the tab's window
  * @returns {Promise<{text: string, url: string, title: string, images: object[],
+ *   imagesNotLoaded: {id: number, name: string, src: string, reason: string}[],
  *   screenshot?: string, som?: string, marks: object[], stats: object,
- *   timings: object}>}
+ *   timings: object}>} `imagesNotLoaded`: viewport images the page itself could not
+ *   load (text+images mode); they are reported, never fetched again
  */
 export async function observeTab(tabId, options = {}) {
   const t0 = performance.now();
@@ -54,6 +57,7 @@ export async function observeTab(tabId, options = {}) {
     title: tabInfo.title,
     mode: settings.mode,
     images: visuals.images ?? [],
+    imagesNotLoaded: visuals.notLoaded ?? [],
     ...(visuals.screenshot ? { screenshot: visuals.screenshot } : {}),
     ...(visuals.som ? { som: visuals.som } : {}),
     marks: result.marks,
@@ -66,6 +70,22 @@ export async function observeTab(tabId, options = {}) {
       totalMs: ms(t0, t3),
     },
   };
+}
+
+/**
+ * OBSERVE_TAB from an extension page ("Show observation of this tab"): a tab outside
+ * every session is the person's own, so the debugger leaves it as soon as the
+ * observation is taken (Chrome's "started debugging this browser" bar goes with it).
+ * A session tab stays attached: its run watches the network through the debugger.
+ */
+export async function observeForPage(tabId, options) {
+  try {
+    return await observeTab(tabId, options);
+  } finally {
+    if (!sessionOfTab(await readSessions(), tabId)) {
+      await detach(tabId).catch((error) => console.warn(`hopbench: detaching from tab ${tabId} failed:`, error));
+    }
+  }
 }
 
 /** The element behind `[id]` in the tab's last observation: `{targetId, backendNodeId}`.
@@ -99,12 +119,12 @@ async function visualsFor(settings, tabId, result, viewport, screenshotP) {
   const viewportWidth = viewport.clientWidth;
   switch (settings.mode) {
     case 'text+images': {
-      const images = await labelledImages(result.images, {
+      const { images, notLoaded } = await labelledImages(tabId, result.images, {
         maxSide: settings.imageMaxSide,
         screenshot: () => captureScreenshot(tabId),
         viewportWidth,
       });
-      return { images };
+      return { images, notLoaded };
     }
     case 'text+screenshot':
       return { screenshot: await screenshotP };
@@ -115,7 +135,9 @@ async function visualsFor(settings, tabId, result, viewport, screenshotP) {
   }
 }
 
-/** Tabs line entries from chrome.tabs; titles and URLs need the "tabs" permission. */
+/** Tabs line entries from chrome.tabs. Titles and URLs of http(s) pages are visible
+ * through the host permissions; a blank tab (about:blank) shows as an empty title, as
+ * WebArena's Playwright reported it. */
 async function tabsLine(tabId, tabIds) {
   const tab = await chrome.tabs.get(tabId);
   const tabs = tabIds

@@ -4,10 +4,13 @@
 // `record`. Whether a command may run again after a restart is the driver's concern.
 
 import { errorText } from '../messages.js';
-import { parseDataUrl } from './bytes.js';
 import { judgeRequestsOf, progressOf } from './hops.js';
+import { captureScreenshot } from './images.js';
 import { observeTab } from './observe.js';
-import { mediaId, putMedia, recordStep } from './run-store.js';
+import { pageErrorsOf } from './page-errors.js';
+import { unreachablePage } from './run-interrupt.js';
+import { stepMedia } from './run-media.js';
+import { putStepMedia, recordStep } from './run-store.js';
 import { actInSession } from './session-handlers.js';
 import { pickSession, readSessions } from './session.js';
 
@@ -43,18 +46,24 @@ async function tabLoaded(tabId, timeoutMs) {
 
 /** The step's bookkeeping in the driver record, created on first use. */
 export function stepInfo(record, step) {
-  record.steps[step] ??= { startedAt: Date.now(), timings: {}, media: { images: [], screenshot: null } };
+  record.steps[step] ??= {
+    startedAt: Date.now(),
+    timings: {},
+    media: { images: [], screenshot: null, page_screenshot: null },
+  };
   return record.steps[step];
 }
 
 /**
- * Observes in the step's mode; when the pictures cannot be had (Chrome answers
+ * Observes in the step's mode, with the image size and link URL settings the run
+ * started with (`pinned`: a later change in the options or the observation viewer does
+ * not reach a run under way). When the pictures cannot be had (Chrome answers
  * "Unable to capture screenshot" for a tab that has no frame yet, e.g. right after the
  * worker restarted and re-attached), the step goes on with the text alone and the
  * record says why, instead of the whole run ending on a missing picture.
  */
-async function observeWithFallback(tabId, cmd, tabIds) {
-  const options = { mode: cmd.mode, wholePage: cmd.whole_page, tabIds };
+async function observeWithFallback(tabId, cmd, tabIds, pinned = {}) {
+  const options = { ...pinned, mode: cmd.mode, wholePage: cmd.whole_page, tabIds };
   try {
     return await observeTab(tabId, options);
   } catch (error) {
@@ -63,6 +72,22 @@ async function observeWithFallback(tabId, cmd, tabIds) {
     const reason = `no ${cmd.mode} pictures this step (text only): ${errorText(error)}`;
     console.warn(`hopbench: ${reason}`);
     return { ...obs, visualsError: reason };
+  }
+}
+
+/**
+ * The screenshot a trajectory shows for a step whose model got no picture of the page
+ * (modes `text`, `text+images`): for the person reading it, never sent to the model.
+ * A page that gives none leaves the step without it, and the record says why.
+ * @returns {Promise<{dataUrl: string | null, error?: string}>}
+ */
+async function pageScreenshot(tabId) {
+  try {
+    return { dataUrl: await captureScreenshot(tabId) };
+  } catch (error) {
+    const reason = `no screenshot of the page for the record: ${errorText(error)}`;
+    console.warn(`hopbench: ${reason}`);
+    return { dataUrl: null, error: reason };
   }
 }
 
@@ -75,29 +100,20 @@ async function observe(ctx, cmd) {
   // replay then failed at random for want of its first element. Bounded: a page that
   // never finishes loading is observed as it is.
   await tabLoaded(session.currentTabId, OBSERVE_LOAD_WAIT_MS);
-  const obs = await observeWithFallback(session.currentTabId, cmd, session.tabIds);
-  if (obs.visualsError) stepInfo(ctx.record, cmd.step).media.visuals_error = obs.visualsError;
-  const images = obs.images.map((image) => ({ id: image.id, ...parseDataUrl(image.dataUrl) }));
-  const picture = obs.som ?? obs.screenshot;
-  const screenshot = picture ? parseDataUrl(picture) : null;
-  // Media ids derive from the step, so a repeated observation replaces its own media.
-  const media = images.map((image) => ({
-    id: mediaId(runId, cmd.step, `image-${image.id}`),
-    runId,
-    step: cmd.step,
-    kind: 'image',
-    elementId: image.id,
-    ...image,
-  }));
-  if (screenshot) {
-    media.push({ id: mediaId(runId, cmd.step, 'screenshot'), runId, step: cmd.step, kind: 'screenshot', ...screenshot });
-  }
-  await putMedia(media);
+  // A page the browser could not load is not the agent's to observe: the run ends
+  // with the browser's error (run-interrupt.js) before the step begins.
+  const unreachable = await unreachablePage(sessionId);
+  if (unreachable) return { kind: 'interrupted', reason: unreachable };
+  const obs = await observeWithFallback(session.currentTabId, cmd, session.tabIds, ctx.record.options.observation);
+  const page = obs.screenshot || obs.som ? { dataUrl: null } : await pageScreenshot(session.currentTabId);
+  const media = stepMedia(runId, cmd.step, obs, page.dataUrl);
+  await putStepMedia(runId, cmd.step, media.rows);
   stepInfo(ctx.record, cmd.step).media = {
-    images: media.filter((m) => m.kind === 'image').map((m) => m.id),
-    screenshot: screenshot ? mediaId(runId, cmd.step, 'screenshot') : null,
+    ...media.refs,
+    ...(obs.visualsError ? { visuals_error: obs.visualsError } : {}),
+    ...(page.error ? { page_screenshot_error: page.error } : {}),
   };
-  return { kind: 'observed', step: cmd.step, text: obs.text, url: obs.url, images, screenshot };
+  return { kind: 'observed', step: cmd.step, text: obs.text, url: obs.url, images: media.images, screenshot: media.screenshot };
 }
 
 async function callModel(ctx, cmd) {
@@ -133,10 +149,23 @@ async function act(ctx, cmd) {
     kind: 'acted',
     step: cmd.step,
     effect: result.effect,
-    error: result.error ?? null,
+    error: withLoadFailures(result.error ?? null, await pageErrorsOf(sessionId), cmd.step),
     settle: result.settle,
     progress: await progressOf(ctx.core, sessionId),
   };
+}
+
+/**
+ * The act's error with the pages its step could not load, in the browser's words, so
+ * the step's record says why the run ends after it (the driver then feeds
+ * `interrupted`, run-interrupt.js).
+ */
+function withLoadFailures(error, pageErrors, step) {
+  const failed = pageErrors
+    .filter((e) => e.step === step)
+    .map((e) => `the page could not load: ${e.url} (${e.error})`);
+  const all = [...(error ? [error] : []), ...failed];
+  return all.length > 0 ? all.join('; ') : null;
 }
 
 /**

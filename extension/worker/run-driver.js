@@ -15,11 +15,12 @@
 import { errorText } from '../messages.js';
 import { COMMANDS, interruptedAct, stepInfo } from './run-commands.js';
 import { finishRun } from './run-finish.js';
+import { interruption } from './run-interrupt.js';
 import { callJudge, callModel } from './run-model.js';
 import { readRecord, saveRecord, stopRequest } from './run-state.js';
 
 /** The run status of each finish cause that is not a plain `finished`. */
-const STATUS_OF_CAUSE = Object.freeze({ stopped: 'stopped', model_unavailable: 'error' });
+const STATUS_OF_CAUSE = Object.freeze({ stopped: 'stopped', model_unavailable: 'error', interrupted: 'error' });
 
 /** Starts of one command (worker stops included) after which the run gives up. */
 const MAX_TRIES = 5;
@@ -76,6 +77,7 @@ async function loop(readyCore, runId) {
     if (!record) return; // Finished (possibly by an earlier worker).
     const core = await readyCore();
     if (await feedStop(core, record)) continue;
+    if (await feedInterruption(core, record)) continue;
     const command = record.pending[0];
     if (!command) throw new Error('the agent machine gave no next command (its state is kept in the run record)');
     if (command.kind === 'finish') {
@@ -109,8 +111,8 @@ async function carryOut(core, record, command) {
     core,
     record,
     signal: controller.signal,
-    modelCall: (request, signal) => callModel(core, request, signal),
-    judgeCall: (question, signal) => callJudge(core, question, signal),
+    modelCall: (request, signal) => callModel(core, request, signal, record.options.agent),
+    judgeCall: (question, signal) => callJudge(core, question, signal, record.options.agent),
   };
   if (command.kind === 'act' && record.actStarted === command.step) return interruptedAct(ctx, command);
   record.tries = (record.tries ?? 0) + 1;
@@ -151,6 +153,26 @@ async function feedStop(core, record) {
   feed(core, record, { kind: 'stop_requested', reason: stop.reason });
   record.pending = [...owed, ...record.pending];
   record.stopFed = true;
+  record.actStarted = null;
+  record.tries = 0;
+  await saveRecord(record);
+  return true;
+}
+
+/**
+ * Feeds `interrupted` once the run cannot go on for the browser's reasons (a session
+ * page did not load, the browser exited; run-interrupt.js); true when it did. Like a
+ * Stop, records owed for finished steps are still written and the step in progress is
+ * recorded as it stands, so no step is lost.
+ */
+async function feedInterruption(core, record) {
+  if (record.pending.some((c) => c.kind === 'finish')) return false;
+  const reason = await interruption(record);
+  if (!reason) return false;
+  const owed = record.pending.filter((c) => c.kind === 'record');
+  record.pending = [];
+  feed(core, record, { kind: 'interrupted', reason });
+  record.pending = [...owed, ...record.pending];
   record.actStarted = null;
   record.tries = 0;
   await saveRecord(record);

@@ -1,9 +1,10 @@
 // Ending a run: the verdict from the session's tracker goes into the run's summary,
-// then the session ends (its window closed unless the run keeps it), then the driver
-// record goes. In that order, a worker stopped halfway repeats the finish safely: the
+// then the session ends (its window closed unless the run keeps it), then its site
+// fence and the driver record go. In that order, a worker stopped halfway repeats the finish safely: the
 // summary is written before the tracker is forgotten, and a finish that finds the
 // session gone but the summary final only removes the record.
 
+import { removeFence } from './fence.js';
 import { progressOf, verdictOf } from './hops.js';
 import { getRun, putMemory, updateRun } from './run-store.js';
 import { removeRun } from './run-state.js';
@@ -35,17 +36,22 @@ export async function finishRun(readyCore, record, end) {
       memoryRecord,
     });
   } else if (run && run.status === 'running') {
-    // The session is gone without a verdict: the browser was closed during the run
-    // (chrome.storage.session, which holds sessions, does not survive it).
+    // The session is gone, and its tracker with it, so there is no verdict: the browser
+    // exited during the run (chrome.storage.session does not survive it). The driver
+    // says so (`interrupted`, run-interrupt.js); any other end cannot stand as it is.
     await updateRun(runId, {
       ...summaryOf(end),
       status: 'error',
       error:
-        `the run's session ended before the run did (was the browser closed?); ` +
-        `its recorded steps (${run.step ?? 0}) are kept`,
+        end.status === 'error' && end.error
+          ? end.error
+          : `the run's session ended before the run did (was the browser closed?); ` +
+            `its recorded steps (${run.step ?? 0}) are kept`,
     });
   }
   if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });
+  // The window, if kept, is the person's again: no fence on it.
+  await removeFence(sessionId);
   await removeRun(runId);
 }
 

@@ -12,8 +12,10 @@ import {
   isStopRun,
   okReply,
 } from '../messages.js';
+import { bindFence, installFence, removeFence } from './fence.js';
 import { forgetTracker, progressOf } from './hops.js';
 import { abortInFlight, driveRun } from './run-driver.js';
+import { browserLife } from './run-interrupt.js';
 import { runConfiguration } from './run-settings.js';
 import {
   BACKSTOP_ALARM,
@@ -59,7 +61,25 @@ async function startRun(readyCore, msg) {
   // The machine first: a task it refuses (e.g. replay without reference_trajectory)
   // opens no window.
   const started = core.agent_start(msg.taskText, msg.fileName, config.agentConfig, pool);
-  const { session, task, progress } = await openTaskSession(core, msg);
+  const fence = siteFence(core, msg, config);
+  // The fence goes up before the window opens, so even the start tabs' first
+  // navigations (and anything a start page does on load) are inside it.
+  const sessionId = crypto.randomUUID();
+  if (fence) await installFence(sessionId, fence.origins.map((o) => o.origin));
+  let opened;
+  try {
+    opened = await openTaskSession(core, msg, { id: sessionId });
+    if (fence) await bindFence(opened.session);
+  } catch (error) {
+    // No window may stay open without its run, nor a fence without its window.
+    if (opened) {
+      await closeSession(sessionId);
+      await forgetTracker(sessionId);
+    }
+    await removeFence(sessionId);
+    throw error;
+  }
+  const { session, task, progress } = opened;
   const runId = crypto.randomUUID();
   try {
     await putRun({
@@ -84,7 +104,7 @@ async function startRun(readyCore, msg) {
       memory: started.memory,
       sessionId: session.id,
       task: { ...task, fileName: msg.fileName, text: msg.taskText },
-      settings: config.settings,
+      settings: { ...config.settings, sites: { mode: config.sites, ...(fence ?? {}) } },
     });
     await addRun({
       runId,
@@ -95,17 +115,42 @@ async function startRun(readyCore, msg) {
       tries: 0,
       stopFed: false,
       steps: {},
-      options: { keepWindow: config.keepWindow },
+      options: {
+        keepWindow: config.keepWindow,
+        // What the run started with (no keys): later changes reach later runs only.
+        observation: pinnedObservation(config.settings.observation),
+        agent: config.settings.agent,
+      },
+      browserLife: await browserLife(),
     });
   } catch (error) {
     // Nothing may be left half-started: a window without a run would never close.
     await closeSession(session.id);
     await forgetTracker(session.id);
+    await removeFence(session.id);
     throw error;
   }
   await ensureBackstop();
   driveRun(readyCore, runId);
   return okReply({ runId, sessionId: session.id });
+}
+
+/**
+ * `{origins: [{origin, reasons}], denied}` for a run limited to its task's sites, or
+ * null for one that may go anywhere. The core derives the origins (src/fence/).
+ */
+function siteFence(core, msg, config) {
+  if (config.sites !== 'task') return null;
+  return core.site_fence(msg.taskText, msg.fileName, JSON.stringify(config.siteLists));
+}
+
+/**
+ * The observation settings a run keeps from its start (the mode and whole-page choice
+ * are in the machine's config): a change in the options or the observation viewer
+ * while it runs reaches only runs started later.
+ */
+function pinnedObservation({ imageMaxSide, linkUrls }) {
+  return { imageMaxSide, linkUrls };
 }
 
 async function stopRun(readyCore, msg) {

@@ -4,7 +4,7 @@
 // client never rejects: failures come back as `{ok: false, error}` (a Rust panic
 // rejects; the worker's core proxy turns it into the panic's message).
 
-import { loadAgentSettings } from '../agent-settings.js';
+import { loadAgentSettings, originOf } from '../agent-settings.js';
 
 // Chrome stops a worker that made no extension API call for 30 s, and a model call
 // may take minutes (call_timeout_ms). While one is in flight, a trivial API call every
@@ -28,11 +28,32 @@ async function whileWorking(promise) {
 const callOptions = (agent) => ({ max_tries: agent.max_tries, timeout_ms: agent.call_timeout_ms });
 
 /**
+ * The settings the run started with (`pinned`, kept without keys in its driver
+ * record), each endpoint given the key saved for the same provider and server origin,
+ * the rule by which the options page keeps a key. So a change in the options while
+ * the run goes on (another model, a second run started with other settings) reaches
+ * only runs started later; a key saved for another server is never sent. A record from
+ * before pinning has none: the saved settings then, as before.
+ */
+async function runSettings(pinned) {
+  const saved = await loadAgentSettings();
+  if (!pinned) return saved;
+  const withKey = (endpoint) => {
+    if (!endpoint) return endpoint;
+    const same = [saved.model, saved.judge].find(
+      (e) => e && e.provider === endpoint.provider && originOf(e.base_url) === originOf(endpoint.base_url),
+    );
+    return { ...endpoint, api_key: same?.api_key ?? '' };
+  };
+  return { ...pinned, model: withKey(pinned.model), judge: withKey(pinned.judge) };
+}
+
+/**
  * `{ok: true, reply, attempts}` or `{ok: false, error: {kind, message, hint}, attempts}`
  * (docs/agent-run.md, CallOutcome).
  */
-export async function callModel(core, request, signal) {
-  const agent = await loadAgentSettings();
+export async function callModel(core, request, signal, pinned) {
+  const agent = await runSettings(pinned);
   return whileWorking(core.model_call(agent.model, request, callOptions(agent), signal));
 }
 
@@ -41,8 +62,8 @@ export async function callModel(core, request, signal) {
  * else the agent's model, with the same tries and timeout. Resolves to the core's
  * judgement (a verdict, or why there is none); `by` names the model that judged.
  */
-export async function callJudge(core, question, signal) {
-  const agent = await loadAgentSettings();
+export async function callJudge(core, question, signal, pinned) {
+  const agent = await runSettings(pinned);
   const endpoint = agent.judge ?? agent.model;
   const by = `${agent.judge ? 'judge model' : 'agent model'} ${endpoint.provider} ${endpoint.model}`;
   const request = core.judge_prompt(question, endpoint.temperature, endpoint.max_tokens);

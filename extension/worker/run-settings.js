@@ -4,6 +4,7 @@
 
 import { agentSettingsProblems, describeProblems, loadAgentSettings, modelReadinessProblems } from '../agent-settings.js';
 import { loadObservationSettings } from '../observe-settings.js';
+import { loadSiteSettings } from '../site-settings.js';
 
 /** A copy of the settings without API keys: what a run keeps and exports. */
 export function withoutKeys(settings) {
@@ -17,12 +18,17 @@ export function withoutKeys(settings) {
 
 /**
  * The run's configuration: `agentConfig` for agent_start, `provider` (`replay` or the
- * model's provider), `keepWindow`, and `settings` (no key) to keep with the run.
+ * model's provider), `keepWindow`, `sites` (`task`: fenced to the task's sites, or
+ * `any`) with the person's `siteLists`, and `settings` (no key) to keep with the run.
  * Throws an error saying what to change when the run cannot start.
  */
 export async function runConfiguration(overrides) {
   const agent = await loadAgentSettings();
   const observation = await loadObservationSettings();
+  const siteSettings = await loadSiteSettings();
+  // In the person's browser the fence is on unless they turned it off; the headless
+  // runner says which it wants (runner/args.mjs --sites).
+  const sites = overrides.sites ?? (siteSettings.fence ? 'task' : 'any');
   const replay = overrides.provider === 'replay';
   if (!replay) {
     const problems = [...agentSettingsProblems(agent), ...modelReadinessProblems(agent)];
@@ -54,6 +60,8 @@ export async function runConfiguration(overrides) {
     agentConfig,
     provider: replay ? 'replay' : agent.model.provider,
     keepWindow: overrides.keep_window ?? false,
+    sites,
+    siteLists: { allow: siteSettings.allow, deny: siteSettings.deny },
     settings: { agent: withoutKeys(agent), observation, overrides, agentConfig },
   };
 }

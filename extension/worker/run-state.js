@@ -1,11 +1,15 @@
 // The driver's record of each running run, in chrome.storage.local (it survives the
 // worker and the browser; docs/agent-run.md "Resuming"):
 //
-//   run.<id>       { runId, sessionId, state, pending, actStarted, tries, steps, options }
+//   run.<id>       { runId, sessionId, state, pending, actStarted, tries, steps, options,
+//                    browserLife }
 //                  `state` the core's agent state; `pending` the commands not yet done,
 //                  the first being carried out; `actStarted` the step whose act began
 //                  (never repeated); `tries` how often the first command was started;
-//                  `steps` per-step bookkeeping until the step is recorded
+//                  `steps` per-step bookkeeping until the step is recorded; `options`
+//                  keepWindow and the settings the run keeps from its start (agent
+//                  settings without keys, observation); `browserLife` the browser life
+//                  it started in (run-interrupt.js)
 //   run.<id>.stop  { reason, at } once Stop was asked for (a key of its own, so the
 //                  driver's next write of run.<id> cannot lose it)
 //   runs.active    [runId]: the runs to resume

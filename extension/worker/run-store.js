@@ -6,10 +6,9 @@
 // the worker records again after a restart replaces itself: each step exists once.
 
 import { base64ToBytes, blobToDataUrl } from './bytes.js';
+import { DB_VERSION, upgradeStores } from './run-store-upgrade.js';
 
 const DB_NAME = 'hopbench';
-// Version 2 added `memory`; the upgrade only creates stores that are missing.
-const DB_VERSION = 2;
 const RUNS = 'runs';
 const STEPS = 'steps';
 const MEDIA = 'media';
@@ -33,7 +32,13 @@ function database() {
 function openDatabase() {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(DB_NAME, DB_VERSION);
-    request.onupgradeneeded = () => createStores(request.result);
+    request.onupgradeneeded = (event) =>
+      upgradeStores(request.result, request.transaction, event.oldVersion, {
+        runs: RUNS,
+        steps: STEPS,
+        media: MEDIA,
+        memory: MEMORY,
+      });
     request.onsuccess = () => {
       const db = request.result;
       // Another context upgrading the schema: let it, and reopen on the next call.
@@ -48,23 +53,6 @@ function openDatabase() {
     request.onblocked = () =>
       reject(new Error(`IndexedDB "${DB_NAME}" is held open by an older version: close other hopbench pages and retry`));
   });
-}
-
-function createStores(db) {
-  if (!db.objectStoreNames.contains(RUNS)) {
-    db.createObjectStore(RUNS, { keyPath: 'id' });
-  }
-  if (!db.objectStoreNames.contains(STEPS)) {
-    // Keys sort by run, then step number: a run's steps come back in order.
-    db.createObjectStore(STEPS, { keyPath: ['runId', 'step'] });
-  }
-  if (!db.objectStoreNames.contains(MEDIA)) {
-    db.createObjectStore(MEDIA, { keyPath: 'id' }).createIndex('runId', 'runId');
-  }
-  if (!db.objectStoreNames.contains(MEMORY)) {
-    // One procedural-memory record per finished run (the core's MemoryRecord).
-    db.createObjectStore(MEMORY, { keyPath: 'runId' });
-  }
 }
 
 const done = (request) =>
@@ -169,20 +157,35 @@ export function getSteps(runId) {
 
 // --- media -----------------------------------------------------------------------------
 
-/** The id of an observation image (`kind` `image-<id>`) or screenshot of one step. */
-export const mediaId = (runId, step, kind) => `${runId}/${step}/${kind}`;
+/** The key of one picture of one step of one run (the scheme: run-media.js). */
+export const mediaId = (runId, step, name) => `${runId}/${step}/${name}`;
 
-/**
- * Stores images as blobs: `items` = `[{id, runId, step, kind, mime, base64}]`.
- * Ids are derived from the step, so storing a step's media again replaces it.
- */
-export function putMedia(items) {
-  if (items.length === 0) return Promise.resolve();
-  const rows = items.map(({ base64, ...meta }) => ({
+const asRows = (items) =>
+  items.map(({ base64, ...meta }) => ({
     ...meta,
     blob: new Blob([base64ToBytes(base64)], { type: meta.mime }),
   }));
+
+/** Stores pictures as blobs: `items` = `[{id, runId, step, kind, mime, base64}]`. */
+export function putMedia(items) {
+  if (items.length === 0) return Promise.resolve();
+  const rows = asRows(items);
   return transaction([MEDIA], 'readwrite', ({ media }) => Promise.all(rows.map((row) => done(media.put(row)))));
+}
+
+/**
+ * Replaces the pictures of one step with `items` in one transaction: an observation
+ * repeated after a restart leaves exactly its own pictures, none of the first try's.
+ */
+export function putStepMedia(runId, step, items) {
+  const rows = asRows(items);
+  const prefix = mediaId(runId, step, '');
+  return transaction([MEDIA], 'readwrite', async ({ media }) => {
+    const keys = await done(media.index('runId').getAllKeys(runId));
+    const stale = keys.filter((key) => typeof key === 'string' && key.startsWith(prefix));
+    await Promise.all(stale.map((key) => done(media.delete(key))));
+    await Promise.all(rows.map((row) => done(media.put(row))));
+  });
 }
 
 export function getMedia(runId) {
@@ -236,7 +239,9 @@ export async function exportRunData(runId) {
   const { task, settings, ...summary } = run;
   return {
     format: 'hopbench-trajectory',
-    version: 1,
+    // 2: media keyed per run and step, string references (`{lost, element}` for a
+    // picture version 1 lost), and `page_screenshot`.
+    version: 2,
     exportedAt: new Date().toISOString(),
     run: summary,
     task,

@@ -15,7 +15,9 @@ import {
 } from '../messages.js';
 import { runAction } from './actions.js';
 import { detach } from './cdp.js';
+import { takeBlocked } from './fence.js';
 import { resolveElement } from './observe.js';
+import { forgetPageErrors } from './page-errors.js';
 import {
   createTracker,
   eventLogOf,
@@ -38,9 +40,11 @@ import {
 // the agent run driver (run-driver.js) both call them, so a run's session is exactly
 // the session a page would open.
 
-/** Imports the task, opens its window and hop tracker: `{session, task, progress}`. */
-export async function openTaskSession(core, { taskText, fileName }) {
-  const id = crypto.randomUUID();
+/**
+ * Imports the task, opens its window and hop tracker: `{session, task, progress}`.
+ * `id` names the session when the caller prepared something for it (a run's fence).
+ */
+export async function openTaskSession(core, { taskText, fileName }, { id = crypto.randomUUID() } = {}) {
   const tracker = createTracker(core, id, taskText, fileName);
   const session = await openSession({
     id,
@@ -58,6 +62,7 @@ export async function endTaskSession(core, sessionId, { keepWindow }) {
   const events = await eventLogOf(session.id);
   await closeSession(session.id, { keepWindow });
   await forgetTracker(session.id);
+  await forgetPageErrors(session.id);
   if (keepWindow) {
     // The window stays with the person: leave no debugger attached to its tabs.
     await Promise.all(session.tabIds.map((tabId) => detach(tabId)));
@@ -119,7 +124,14 @@ export async function actInSession(core, msg) {
   };
   // An agent run's `stop` comes with the judge's verdicts on its answer (run-commands.js).
   const answerWithVerdicts = (c, id, text) => recordAnswer(c, id, text, msg.judgements ?? []);
+  const actStarted = Date.now();
   const result = await runAction(ctx, { recordAnswer: answerWithVerdicts, settleTimeoutMs: msg.settleTimeoutMs });
+  // A click (or Enter, or a page script it set off) whose navigation the site fence
+  // stopped: the step's error says so, which is what the agent reads next.
+  const blocked = await takeBlocked(session.id, actStarted);
+  if (blocked.length > 0) {
+    result.error = [result.error, ...new Set(blocked.map((b) => b.message))].filter(Boolean).join('; ');
+  }
   return { step: session.step, result };
 }
 

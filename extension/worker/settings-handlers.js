@@ -11,8 +11,16 @@ import {
   isTestConnection,
   okReply,
 } from '../messages.js';
-import { loadAgentSettings, maskAgentSettings, modelReadinessProblems, saveAgentSettings } from '../agent-settings.js';
+import {
+  loadAgentSettings,
+  maskAgentSettings,
+  modelReadinessProblems,
+  plainHttpKeyMessage,
+  plainHttpKeyOrigin,
+  saveAgentSettings,
+} from '../agent-settings.js';
 import { loadObservationSettings, saveObservationSettings } from '../observe-settings.js';
+import { loadSiteSettings, saveSiteSettings, siteSettingsShapeProblems, tidySiteSettings } from '../site-settings.js';
 
 async function getSettings() {
   const settings = await loadAgentSettings();
@@ -21,10 +29,31 @@ async function getSettings() {
     observation: await loadObservationSettings(),
     // The popup picks its default agent and says what to set from this; no key value.
     modelProblems: modelReadinessProblems(settings),
+    sites: await loadSiteSettings(),
+    keyStorage: await restrictStorageToExtension(),
   });
 }
 
-async function saveSettings(msg) {
+async function saveSettings(coreModule, msg) {
+  // Everything is checked before anything is stored: a bad line must not leave the
+  // other settings half saved.
+  const keyStorage = await restrictStorageToExtension();
+  const refusedKeys = keyStorage.restricted ? [] : typedKeyFields(msg.settings);
+  if (refusedKeys.length > 0) {
+    const message = `not stored: ${keyStorage.error}, so a key saved here could be read by scripts running in web pages`;
+    return problemsReply(new Error(`settings not saved: ${message}`), refusedKeys.map((field) => ({ field, message })));
+  }
+  let sites;
+  if (msg.sites) {
+    const problems = siteSettingsShapeProblems(msg.sites);
+    if (problems.length === 0) {
+      const core = await coreModule();
+      const lists = tidySiteSettings(msg.sites);
+      problems.push(...core.site_list_problems(JSON.stringify(lists)).map((p) => ({ field: p.path, message: p.message })));
+      sites = lists;
+    }
+    if (problems.length > 0) return problemsReply(new Error('settings not saved: the site lists have problems'), problems);
+  }
   // Observation first: an invalid mode must not leave the agent settings half saved.
   let observation;
   try {
@@ -34,10 +63,18 @@ async function saveSettings(msg) {
   }
   try {
     const saved = await saveAgentSettings(msg.settings);
-    return okReply({ settings: maskAgentSettings(saved.settings), observation, notes: saved.notes });
+    sites = sites ? await saveSiteSettings(sites) : await loadSiteSettings();
+    return okReply({ settings: maskAgentSettings(saved.settings), observation, sites, keyStorage, notes: saved.notes });
   } catch (error) {
     return problemsReply(error, error.problems ?? []);
   }
+}
+
+/** `model.api_key` / `judge.api_key` where the page sent a new key to store. */
+function typedKeyFields(settings) {
+  return ['model', 'judge']
+    .filter((name) => typeof settings?.[name]?.api_key === 'string' && settings[name].api_key.trim() !== '')
+    .map((name) => `${name}.api_key`);
 }
 
 /** A refusal the page can show field by field (a thrown error would lose `problems`). */
@@ -50,6 +87,12 @@ async function testConnection(coreModule, msg) {
   const endpoint = settings[msg.which];
   if (!endpoint) {
     throw new Error('no separate judge model is set: the agent model judges fuzzy answers');
+  }
+  // Settings refuse to save such an endpoint unconfirmed; one stored before that
+  // check existed is refused here, before the key goes anywhere.
+  const exposed = plainHttpKeyOrigin(endpoint);
+  if (exposed && endpoint.plain_http_ok !== exposed) {
+    throw new Error(`not sent: ${plainHttpKeyMessage(exposed)} (in Settings)`);
   }
   const core = await coreModule();
   const options = {
@@ -69,26 +112,30 @@ async function testConnection(coreModule, msg) {
 
 /**
  * chrome.storage.local is readable by content scripts by default, and it holds the API
- * keys. Content scripts run inside web pages, so restrict the area to the extension's
- * own pages and worker. The setting persists; calling it at every start is cheap and
- * covers updates. Chrome versions without it for `local` only get a warning.
+ * keys. Content scripts run inside web pages, so the area is restricted to the
+ * extension's own pages and worker. The setting persists; asking again at every start
+ * and before every save is cheap and covers updates. Where Chrome cannot restrict it
+ * (`setAccessLevel` missing for `local`, or refused), keys are not stored at all:
+ * Settings says why. Resolves to `{restricted: true}` or `{restricted: false, error}`.
  */
-export function restrictStorageToExtension() {
+export async function restrictStorageToExtension() {
   const local = chrome.storage.local;
   if (typeof local.setAccessLevel !== 'function') {
-    console.warn('hopbench: this Chrome cannot hide chrome.storage.local from content scripts');
-    return;
+    return { restricted: false, error: 'this version of Chrome cannot hide extension storage from content scripts (no chrome.storage.local.setAccessLevel)' };
   }
-  local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).catch((error) => {
-    console.warn(`hopbench: chrome.storage.local stays readable by content scripts: ${errorText(error)}`);
-  });
+  try {
+    await local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' });
+    return { restricted: true };
+  } catch (error) {
+    return { restricted: false, error: `Chrome refused to hide extension storage from content scripts (${errorText(error)})` };
+  }
 }
 
 /** The handler table for background.js; `coreModule()` resolves to the core. */
 export function settingsHandlers(coreModule) {
   return {
     [PAGE_TO_WORKER.GET_SETTINGS]: { isValid: isGetSettings, handle: getSettings },
-    [PAGE_TO_WORKER.SAVE_SETTINGS]: { isValid: isSaveSettings, handle: saveSettings },
+    [PAGE_TO_WORKER.SAVE_SETTINGS]: { isValid: isSaveSettings, handle: (msg) => saveSettings(coreModule, msg) },
     [PAGE_TO_WORKER.TEST_CONNECTION]: {
       isValid: isTestConnection,
       handle: (msg) => testConnection(coreModule, msg),

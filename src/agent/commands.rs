@@ -82,6 +82,8 @@ pub enum FinishCause {
     ReplayFailed,
     /// `stop_requested`.
     Stopped,
+    /// `interrupted`: a page the browser could not load, or the browser's exit.
+    Interrupted,
     /// A model call failed in a way every later call would too (unreachable server,
     /// refused key, unknown model or URL, refused origin, unusable settings).
     ModelUnavailable,

@@ -66,6 +66,10 @@ pub enum AgentEvent {
     },
     /// The person pressed Stop (or the driver gave up); valid at any step.
     StopRequested { reason: String },
+    /// The browser took the run's ground away: a session page could not load (the
+    /// browser's own network error), or the browser exited and the session went with
+    /// it. Valid at any step; the run ends as an error, not as the agent's failure.
+    Interrupted { reason: String },
 }
 
 impl AgentEvent {
@@ -77,7 +81,7 @@ impl AgentEvent {
             | AgentEvent::ModelFailed { step, .. }
             | AgentEvent::Judged { step, .. }
             | AgentEvent::Acted { step, .. } => Some(*step),
-            AgentEvent::StopRequested { .. } => None,
+            AgentEvent::StopRequested { .. } | AgentEvent::Interrupted { .. } => None,
         }
     }
 
@@ -89,6 +93,7 @@ impl AgentEvent {
             AgentEvent::Judged { .. } => "judged",
             AgentEvent::Acted { .. } => "acted",
             AgentEvent::StopRequested { .. } => "stop_requested",
+            AgentEvent::Interrupted { .. } => "interrupted",
         }
     }
 }

@@ -92,8 +92,10 @@ impl Agent {
         if self.is_finished() {
             return Fed::ignored(format!("{} arrived after the run finished", event.kind()));
         }
-        if let AgentEvent::StopRequested { reason } = event {
-            return self.on_stop_requested(&reason).into();
+        match event {
+            AgentEvent::StopRequested { reason } => return self.on_stop_requested(&reason).into(),
+            AgentEvent::Interrupted { reason } => return self.on_interrupted(reason).into(),
+            _ => {}
         }
         if event.step() != Some(self.step) {
             return Fed::ignored(format!(
@@ -269,6 +271,19 @@ impl Agent {
             commands.push(self.record_step(None));
         }
         commands.extend(self.finish(FinishCause::Stopped, format!("stopped: {reason}"), None));
+        commands
+    }
+
+    /// The browser ended the run's ground (docs/agent-run.md "Pages that do not load",
+    /// "Browser restarts"). Like Stop, a step that has its observation is recorded as
+    /// it stands, its note saying why it ends there, so no started step is lost.
+    fn on_interrupted(&mut self, reason: String) -> Vec<Command> {
+        let mut commands = Vec::new();
+        if self.draft.observation.is_some() {
+            self.draft.note = Some(reason.clone());
+            commands.push(self.record_step(None));
+        }
+        commands.extend(self.finish(FinishCause::Interrupted, reason, None));
         commands
     }
 }

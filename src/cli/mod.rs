@@ -37,7 +37,7 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "sandbox",
-        args: "[--port-base N] [--host ADDR]",
+        args: "[--port-base N] [--host ADDR] [--parent-pid PID]",
         summary: "serve the offline sandbox websites (default ports 8600-8610) until Ctrl-C",
         run: run_sandbox,
     },

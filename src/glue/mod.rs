@@ -9,6 +9,7 @@ mod agent;
 mod console;
 mod error;
 mod exports;
+mod fence;
 mod fetch;
 mod hops;
 mod judge;
@@ -20,6 +21,7 @@ pub use action::{canonical_action, parse_action};
 pub use agent::{agent_feed, agent_start};
 pub use error::to_js_error;
 pub use exports::{core_version, take_last_panic};
+pub use fence::{site_fence, site_list_problems};
 pub use hops::{
     tracker_answer, tracker_judge_requests, tracker_navigation, tracker_progress, tracker_start,
     tracker_verdict,

@@ -96,7 +96,8 @@ pub(crate) fn task_sites(task: &Task) -> Vec<String> {
 impl MemoryRecord {
     /// The record of a run of `task` that took `steps` and ended with `cause`, with the
     /// tracker's result (`passed`, `hop_steps`). `None` for endings that say nothing
-    /// about the task: a person's Stop, an unusable model, a replay that broke.
+    /// about the task: a person's Stop, an interruption (a page that would not load, the
+    /// browser's exit), an unusable model, a replay that broke.
     pub fn of_run(
         task: &Task,
         steps: Vec<MemoryStep>,
@@ -109,9 +110,10 @@ impl MemoryRecord {
             | FinishCause::AllHopsDone
             | FinishCause::EarlyStop
             | FinishCause::ReplayEnded => {}
-            FinishCause::Stopped | FinishCause::ModelUnavailable | FinishCause::ReplayFailed => {
-                return None
-            }
+            FinishCause::Stopped
+            | FinishCause::Interrupted
+            | FinishCause::ModelUnavailable
+            | FinishCause::ReplayFailed => return None,
         }
         Some(MemoryRecord {
             task_id: task.id.clone(),

@@ -112,9 +112,10 @@ fn outcome(record: &MemoryRecord) -> String {
         FinishCause::AllHopsDone => "every hop was completed",
         FinishCause::EarlyStop => "an early-stop rule ended it (step limit, repeats or no action)",
         FinishCause::ReplayEnded => "the reference steps ran out",
-        FinishCause::ReplayFailed | FinishCause::Stopped | FinishCause::ModelUnavailable => {
-            "it was cut short"
-        }
+        FinishCause::ReplayFailed
+        | FinishCause::Stopped
+        | FinishCause::Interrupted
+        | FinishCause::ModelUnavailable => "it was cut short",
     };
     let verdict = match record.verdict {
         MemoryVerdict::Pass => "the task was solved",

@@ -37,7 +37,8 @@ impl<'i, 'a> TreeView<'i, 'a> {
         self.by_id.get(id).copied()
     }
 
-    fn frame_id(&self) -> Option<&'i str> {
+    /// The frame this tree shows, from its root's `frameId`.
+    pub fn frame_id(&self) -> Option<&'i str> {
         let nodes: &'i [AxNode<'a>] = self.nodes;
         self.root
             .and_then(|r| nodes.get(r))

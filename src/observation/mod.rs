@@ -45,12 +45,21 @@ pub struct ObserveOptions {
     pub link_urls: bool,
 }
 
-/// An image in the viewport, for the glue to fetch and label.
+/// An image in the viewport, for the glue to take from the page and label.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ImageItem {
     pub id: u32,
     pub src: String,
     pub name: String,
+    /// Where the element lives, so the glue can ask that frame for the bytes it
+    /// already loaded (`Page.getResourceContent` needs the frame, and an
+    /// out-of-process frame is reached through its own target): the target (`None` =
+    /// the tab's own), the frame's id (from its tree's root; `None` if CDP gave none)
+    /// and the element's backendDOMNodeId.
+    pub target_id: Option<String>,
+    pub frame_id: Option<String>,
+    pub backend_node_id: i64,
     /// Whole image box, in viewport coordinates (CSS pixels).
     pub bounds: Rect,
     /// The part actually visible (inside the viewport and any iframe).

@@ -255,10 +255,18 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
                 .intersection(&at.frame.clip);
             let to_viewport = |r: Rect| r.translate(-self.viewport.x, -self.viewport.y);
             if let (true, Some(src)) = (is_image, src) {
+                let frame_id = target
+                    .trees
+                    .get(at.tree)
+                    .and_then(|t| t.frame_id())
+                    .map(str::to_owned);
                 self.images.push(ImageItem {
                     id,
                     src: src.to_owned(),
                     name: name.to_owned(),
+                    target_id: target.input.target_id.clone(),
+                    frame_id,
+                    backend_node_id: backend,
                     bounds: to_viewport(rect),
                     visible: to_viewport(shown),
                 });

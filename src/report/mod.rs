@@ -12,11 +12,11 @@ pub mod summary;
 pub mod trajectory;
 
 pub use merge::{merge, Merged};
-pub use results::{read_results, Located, ResultLine, ResultsError, Tokens, Verdict};
-pub use stem::task_file_stem;
-pub use summary::{Counts, Source, Summary, Totals};
+pub use results::{read_results, ErrorKind, Located, ResultLine, ResultsError, Tokens, Verdict};
+pub use stem::{attempt_file_stem, task_file_stem};
+pub use summary::{Counts, EarlierAttempt, Retries, Source, Summary, Totals};
 
-use html::index::TaskRow;
+use html::index::{AttemptRow, TaskRow};
 use run_config::{MemorySetting, RunConfig};
 use std::collections::BTreeMap;
 use std::fs;
@@ -80,6 +80,17 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
             trajectory: link,
         });
     }
+    // Earlier attempts keep their own pages: what a crashed attempt had done is part
+    // of the record even though its result does not count.
+    let mut attempts = Vec::with_capacity(merged.earlier_attempts.len());
+    for located in &merged.earlier_attempts {
+        let link = trajectory_page(located, &pages_dir, &mut summary.notes)?;
+        pages += usize::from(link.is_some());
+        attempts.push(AttemptRow {
+            result: &located.result,
+            trajectory: link,
+        });
+    }
 
     let summary_path = out.join("summary.json");
     let json = serde_json::to_string_pretty(&summary).map_err(|e| ReportError::Write {
@@ -88,7 +99,7 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
     })?;
     write_atomic(&summary_path, &(json + "\n"))?;
     let html_path = out.join("report.html");
-    write_atomic(&html_path, &html::report_page(&summary, &rows))?;
+    write_atomic(&html_path, &html::report_page(&summary, &rows, &attempts))?;
     Ok(Written {
         summary,
         summary_path,
@@ -131,15 +142,16 @@ fn split_by_memory(
 }
 
 /// Writes `pages_dir/<stem>.html` from `<run dir>/trajectories/<stem>.json` when that
-/// exists, copying its images along if the output is another folder; returns the
-/// link for report.html. Problems with one trajectory become notes, not failures.
+/// exists (`<stem>` of the line's attempt), copying its images along if the output is
+/// another folder; returns the link for report.html. Problems with one trajectory
+/// become notes, not failures.
 fn trajectory_page(
     located: &Located,
     pages_dir: &Path,
     notes: &mut Vec<String>,
 ) -> Result<Option<String>, ReportError> {
     let id = &located.result.id;
-    let stem = task_file_stem(id);
+    let stem = attempt_file_stem(id, located.result.attempt);
     let source_dir = located.dir.join(TRAJECTORIES);
     let json_path = source_dir.join(format!("{stem}.json"));
     if !json_path.is_file() {

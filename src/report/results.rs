@@ -34,6 +34,29 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// Why an ERROR happened, as far as running the task again goes (docs/runner.md,
+/// "Crashes, retries and resuming").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The harness broke, not the agent: the browser or the extension's worker died,
+    /// the sandbox stopped, the model endpoint was unreachable or kept failing after
+    /// its own tries, the per-task timeout. Running the task again may well succeed.
+    Infrastructure,
+    /// The run could not go on for a reason a retry would meet again: the task file,
+    /// the settings (a refused key, an unknown model), an unreachable start URL.
+    Run,
+}
+
+impl ErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Infrastructure => "infrastructure",
+            ErrorKind::Run => "run",
+        }
+    }
+}
+
 /// Model tokens over the whole task (0 and 0 for the replay agent).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tokens {
@@ -48,8 +71,9 @@ impl std::ops::AddAssign for Tokens {
     }
 }
 
-/// One task's result. Fields the runner always writes; `answer`, `answer_score`,
-/// `error` and `reason` may be left out by other writers and then read as null.
+/// One task's result (one attempt at it). Fields the runner always writes; `answer`,
+/// `answer_score`, `error`, `reason` and `error_kind` may be left out by other writers
+/// and then read as null, `attempt` as 1.
 /// Unknown fields are ignored so that a newer runner's lines still load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultLine {
@@ -81,6 +105,18 @@ pub struct ResultLine {
     /// Why the run ended (`stop`, an early-stop rule, max steps, the verdict's reason).
     #[serde(default)]
     pub reason: Option<String>,
+    /// Which attempt at the task this line records, from 1. Lines of older runners
+    /// have none and are first attempts.
+    #[serde(default = "first_attempt")]
+    pub attempt: u32,
+    /// For an ERROR, whether a retry may help (`infrastructure`) or not (`run`); null
+    /// for PASS and FAIL, and for the ERRORs of older runners, which did not say.
+    #[serde(default)]
+    pub error_kind: Option<ErrorKind>,
+}
+
+fn first_attempt() -> u32 {
+    1
 }
 
 impl ResultLine {
@@ -128,6 +164,15 @@ impl ResultLine {
         let has_error = self.error.as_deref().is_some_and(|e| !e.trim().is_empty());
         if (self.verdict == Verdict::Error) != has_error {
             return Err("`error` must be set exactly when `verdict` is ERROR".into());
+        }
+        if self.attempt == 0 {
+            return Err("`attempt` is 0; attempts count from 1".into());
+        }
+        if self.error_kind.is_some() && self.verdict != Verdict::Error {
+            return Err(format!(
+                "`error_kind` is set but the verdict is {}; only an ERROR has a kind",
+                self.verdict
+            ));
         }
         if let Some(score) = self.answer_score {
             if !(0.0..=1.0).contains(&score) {

@@ -29,6 +29,18 @@ pub fn task_file_stem(id: &str) -> String {
     stem
 }
 
+/// The stem of one attempt's files: the task's stem for the first attempt (so folders
+/// written before attempts existed still match), `<stem>.attempt-<k>` for attempt k >= 2.
+/// Stems never contain `.`, so no task's stem can equal another's attempt stem.
+pub fn attempt_file_stem(id: &str, attempt: u32) -> String {
+    let stem = task_file_stem(id);
+    if attempt <= 1 {
+        stem
+    } else {
+        format!("{stem}.attempt-{attempt}")
+    }
+}
+
 /// FNV-1a, 64 bit: tiny, stable across platforms and easy to repeat in JS with BigInt.
 fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -55,6 +67,11 @@ mod tests {
         assert_eq!(stem.len(), CUT_AT + 17);
         assert_eq!(stem, format!("{}~e78ddf9f1ba85555", "x".repeat(160)));
         assert_eq!(fnv1a64(b"hopbench"), 0xaa4d_32b5_f8e0_c136);
+        assert_eq!(attempt_file_stem("mmina/normal/3", 1), "mmina~2Fnormal~2F3");
+        assert_eq!(
+            attempt_file_stem("mmina/normal/3", 2),
+            "mmina~2Fnormal~2F3.attempt-2"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::analysis::Analysis;
 use super::merge::Merged;
-use super::results::{Tokens, Verdict};
+use super::results::{ErrorKind, Tokens, Verdict};
 use crate::metrics::{MetricsError, MetricsReport, TaskRecord};
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +26,31 @@ pub struct Totals {
     pub time_ms: u64,
 }
 
+/// Tasks that took more than one attempt, and why each earlier attempt did not count.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retries {
+    /// Tasks with at least one earlier attempt.
+    pub tasks: usize,
+    /// Earlier attempts by the kind of their error: infrastructure, run, or (lines of
+    /// older runners, or a re-run of a FAIL) unknown.
+    pub infrastructure: usize,
+    pub run: usize,
+    pub other: usize,
+    pub earlier_attempts: Vec<EarlierAttempt>,
+}
+
+/// One attempt a later one replaced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EarlierAttempt {
+    pub id: String,
+    pub attempt: u32,
+    pub verdict: Verdict,
+    pub error_kind: Option<ErrorKind>,
+    pub error: Option<String>,
+    /// `file:line` of the attempt's result line.
+    pub line: String,
+}
+
 /// Where the merged lines came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
@@ -40,8 +65,12 @@ pub struct Summary {
     pub sources: Vec<Source>,
     /// Merge decisions and anything else a reader of the numbers should know.
     pub notes: Vec<String>,
+    /// Counts, totals and rates are over each task's last attempt.
     pub counts: Counts,
     pub totals: Totals,
+    /// Tasks retried and why (empty when every task took one attempt).
+    #[serde(default)]
+    pub retries: Retries,
     /// Table 2 buckets and the per-position table (`metrics::MetricsReport`).
     #[serde(flatten)]
     pub metrics: MetricsReport,
@@ -81,17 +110,22 @@ impl Summary {
             notes: merged.notes.clone(),
             counts,
             totals,
+            retries: Retries::of(merged),
             metrics: MetricsReport::compute(&records)?,
             analysis: Analysis::default(),
         })
     }
 
-    /// One counts line, then the metrics' two Markdown tables and the analysis tables
-    /// (what `report` and `./build.sh demo` print).
+    /// One counts line (and one on retries, if any), then the metrics' two Markdown
+    /// tables and the analysis tables (what `report` and `./build.sh demo` print).
     pub fn to_markdown(&self) -> String {
         let c = &self.counts;
+        let retries = self
+            .retries
+            .describe()
+            .map_or(String::new(), |line| format!("{line}\n"));
         format!(
-            "{} tasks: {} PASS, {} FAIL, {} ERROR\n\n{}\n{}",
+            "{} tasks: {} PASS, {} FAIL, {} ERROR\n{retries}\n{}\n{}",
             c.tasks,
             c.pass,
             c.fail,
@@ -99,5 +133,66 @@ impl Summary {
             self.metrics.to_markdown(),
             self.analysis.to_markdown()
         )
+    }
+}
+
+impl Retries {
+    fn of(merged: &Merged) -> Retries {
+        let mut retries = Retries::default();
+        let mut last_id: Option<&str> = None;
+        for located in &merged.earlier_attempts {
+            let r = &located.result;
+            if last_id != Some(r.id.as_str()) {
+                retries.tasks += 1;
+                last_id = Some(r.id.as_str());
+            }
+            match r.error_kind {
+                Some(ErrorKind::Infrastructure) => retries.infrastructure += 1,
+                Some(ErrorKind::Run) => retries.run += 1,
+                None => retries.other += 1,
+            }
+            retries.earlier_attempts.push(EarlierAttempt {
+                id: r.id.clone(),
+                attempt: r.attempt,
+                verdict: r.verdict,
+                error_kind: r.error_kind,
+                error: r.error.clone(),
+                line: located.place(),
+            });
+        }
+        retries
+    }
+
+    /// `2 tasks retried: 3 earlier attempts (3 infrastructure errors); counted: each
+    /// task's last attempt`, or None when nothing was retried.
+    pub fn describe(&self) -> Option<String> {
+        if self.tasks == 0 {
+            return None;
+        }
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let kinds: Vec<String> = [
+            (
+                self.infrastructure,
+                "infrastructure error",
+                "infrastructure errors",
+            ),
+            (self.run, "run error", "run errors"),
+            (self.other, "other", "other"),
+        ]
+        .iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|(n, one, many)| plural(*n, one, many))
+        .collect();
+        Some(format!(
+            "{} retried: {} ({}); counted: each task's last attempt",
+            plural(self.tasks, "task", "tasks"),
+            plural(
+                self.earlier_attempts.len(),
+                "earlier attempt",
+                "earlier attempts"
+            ),
+            kinds.join(", ")
+        ))
     }
 }

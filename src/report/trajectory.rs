@@ -4,7 +4,12 @@
 //!
 //! Media: the runner writes each data URL of the export out as an image file beside
 //! the JSON and puts the file name in its place, so `media` maps a media id to a file
-//! name and a step's `screenshot` / `images` hold media ids (or file names directly).
+//! name and a step's `screenshot` / `page_screenshot` / `images` hold media ids (or
+//! file names directly). Exports before version 2 referred to images by their element
+//! id alone (a number), and such keys collided across steps and runs: a number is the
+//! step's picture only when its media entry names that step; otherwise the picture was
+//! lost, and is said to be, never shown as another step's. Version 2 marks the pictures
+//! its store upgrade found lost as `{lost: <why>, element: <id>}`.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -43,7 +48,10 @@ pub struct Observation {
     pub text: Option<String>,
     pub url: Option<String>,
     pub images: Vec<Value>,
+    /// The picture the model was given (screenshot or set-of-marks).
     pub screenshot: Option<Value>,
+    /// A screenshot for the reader only, in modes that give the model no picture.
+    pub page_screenshot: Option<Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -69,6 +77,21 @@ impl ImageSource {
     }
 }
 
+/// One picture reference of a step, as the viewer shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Picture {
+    Shown(ImageSource),
+    /// A picture the recording lost: the element it showed (when known) and why.
+    Lost {
+        element: Option<u64>,
+        why: String,
+    },
+}
+
+/// Why a version 1 number does not stand for this step's picture.
+pub const LOST_BEFORE_V2: &str = "this picture was overwritten before hopbench stored media \
+     per run and step (a later step or run showed an element with the same id)";
+
 impl Trajectory {
     pub fn parse(text: &str) -> Result<Trajectory, String> {
         let de = &mut serde_json::Deserializer::from_str(text);
@@ -76,6 +99,66 @@ impl Trajectory {
             let path = e.path().to_string();
             format!("`{path}`: {}", e.into_inner())
         })
+    }
+
+    /// A step's image references in order: each resolved to a picture, or lost (a
+    /// `{lost}` marker, or a version 1 number whose entry is another step's). References
+    /// that resolve to nothing showable are left out.
+    pub fn step_images(&self, step: &Step) -> Vec<Picture> {
+        let Some(obs) = &step.observation else {
+            return Vec::new();
+        };
+        obs.images
+            .iter()
+            .filter_map(|reference| match reference {
+                Value::Number(n) => Some(self.numbered_image(n.as_u64(), step.step)),
+                Value::Object(o) if o.contains_key("lost") => Some(Picture::Lost {
+                    element: o.get("element").and_then(Value::as_u64),
+                    why: o
+                        .get("lost")
+                        .and_then(Value::as_str)
+                        .unwrap_or(LOST_BEFORE_V2)
+                        .to_string(),
+                }),
+                other => self.image(other).map(Picture::Shown),
+            })
+            .collect()
+    }
+
+    /// A version 1 reference: the element id, which was also the media key.
+    fn numbered_image(&self, element: Option<u64>, step: Option<u64>) -> Picture {
+        let lost = Picture::Lost {
+            element,
+            why: LOST_BEFORE_V2.to_string(),
+        };
+        let Some(key) = element.map(|n| n.to_string()) else {
+            return lost;
+        };
+        let entry = self.media_entry(&key);
+        let same_step = step.is_some()
+            && entry
+                .as_ref()
+                .and_then(|e| e.get("step"))
+                .and_then(Value::as_u64)
+                == step;
+        if !same_step {
+            return lost;
+        }
+        match entry.as_ref().and_then(media_target).and_then(image_source) {
+            Some(source) => Picture::Shown(source),
+            None => lost,
+        }
+    }
+
+    fn media_entry(&self, key: &str) -> Option<Value> {
+        match &self.media {
+            Value::Object(map) => map.get(key).cloned(),
+            Value::Array(items) => items
+                .iter()
+                .find(|m| m.get("id").and_then(Value::as_str) == Some(key))
+                .cloned(),
+            _ => None,
+        }
     }
 
     /// Resolves a step's media reference (a media id, a file name, or an object with
@@ -89,22 +172,21 @@ impl Trajectory {
                 .find_map(|k| o.get(*k).and_then(Value::as_str))?,
             _ => return None,
         };
-        let entry = match &self.media {
-            Value::Object(map) => map.get(key).cloned(),
-            Value::Array(items) => items
-                .iter()
-                .find(|m| m.get("id").and_then(Value::as_str) == Some(key))
-                .cloned(),
-            _ => None,
-        };
-        let target = match &entry {
-            Some(Value::String(s)) => s.as_str(),
-            Some(Value::Object(o)) => ["file", "dataUrl", "data_url", "url"]
-                .iter()
-                .find_map(|k| o.get(*k).and_then(Value::as_str))?,
-            _ => key,
-        };
-        image_source(target)
+        match self.media_entry(key) {
+            Some(entry) => media_target(&entry).and_then(image_source),
+            None => image_source(key),
+        }
+    }
+}
+
+/// The file name or data URL a media entry points to.
+fn media_target(entry: &Value) -> Option<&str> {
+    match entry {
+        Value::String(s) => Some(s.as_str()),
+        Value::Object(o) => ["file", "dataUrl", "data_url", "url"]
+            .iter()
+            .find_map(|k| o.get(*k).and_then(Value::as_str)),
+        _ => None,
     }
 }
 
@@ -201,6 +283,63 @@ mod tests {
             Some(ImageSource::DataUrl(
                 "data:image/png;base64,iVBORw0KGgo=".into()
             ))
+        );
+    }
+
+    fn step_with_images(number: u64, images: Value) -> Step {
+        serde_json::from_value(json!({"step": number, "observation": {"images": images}})).unwrap()
+    }
+
+    #[test]
+    fn string_references_of_the_current_format_resolve_in_order() {
+        let t = with_media(json!({
+            "r/2/image-17": {"file": "t-1.png", "step": 2},
+            "r/2/image-48": {"file": "t-2.png", "step": 2},
+        }));
+        let step = step_with_images(2, json!(["r/2/image-17", "r/2/image-48"]));
+        assert_eq!(
+            t.step_images(&step),
+            [
+                Picture::Shown(ImageSource::File("t-1.png".into())),
+                Picture::Shown(ImageSource::File("t-2.png".into())),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_version_1_number_is_the_picture_only_of_the_step_its_entry_names() {
+        // Version 1 keyed images by element id: the row of 17 is step 3's (it was put
+        // last); step 1 showed element 17 too and lost its picture to step 3.
+        let t = with_media(json!({"17": {"file": "t-5.png", "step": 3, "elementId": 17}}));
+        assert_eq!(
+            t.step_images(&step_with_images(3, json!([17]))),
+            [Picture::Shown(ImageSource::File("t-5.png".into()))]
+        );
+        let lost = Picture::Lost {
+            element: Some(17),
+            why: LOST_BEFORE_V2.into(),
+        };
+        assert_eq!(t.step_images(&step_with_images(1, json!([17]))), [lost]);
+        // No entry at all (another run took the key over, then was deleted): lost too.
+        assert_eq!(
+            t.step_images(&step_with_images(3, json!([48]))),
+            [Picture::Lost {
+                element: Some(48),
+                why: LOST_BEFORE_V2.into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_lost_marker_is_shown_as_lost_with_its_reason() {
+        let t = Trajectory::default();
+        let step = step_with_images(4, json!([{"lost": "overwritten", "element": 9}]));
+        assert_eq!(
+            t.step_images(&step),
+            [Picture::Lost {
+                element: Some(9),
+                why: "overwritten".into()
+            }]
         );
     }
 

@@ -107,6 +107,15 @@ impl Resp {
         }
     }
 
+    pub fn json(body: String) -> Resp {
+        Resp {
+            status: 200,
+            content_type: "application/json",
+            body: body.into_bytes(),
+            location: None,
+        }
+    }
+
     pub fn png(bytes: Vec<u8>) -> Resp {
         Resp {
             status: 200,

@@ -12,6 +12,7 @@ mod draw;
 mod font;
 pub mod html;
 pub mod http;
+pub mod identity;
 pub mod png;
 mod server;
 pub mod shapes;
@@ -108,6 +109,7 @@ impl Sandbox {
         for def in SITES {
             handlers.push((def, (def.build)()?));
         }
+        let identity: Arc<str> = Arc::from(identity::Identity::ours(config.port_base).to_json());
         let mut running = Vec::with_capacity(SITES.len());
         for (def, handler) in handlers {
             let port = config.port_base + def.offset; // checked in site_urls
@@ -117,6 +119,7 @@ impl Sandbox {
                 &config.host,
                 port,
                 Arc::clone(&shared),
+                Arc::clone(&identity),
             )?);
         }
         Ok(Sandbox { running })

@@ -10,6 +10,8 @@
 //! on the first accept error, taking the site down for new connections. A connection per
 //! request costs one loopback handshake and cannot wait for anything else.
 
+use super::http::Resp;
+use super::identity::IDENTITY_PATH;
 use super::site::{Ctx, Site, SiteDef, SiteUrls};
 use super::wire::{read_request, write_response, Received};
 use super::SandboxError;
@@ -34,12 +36,14 @@ pub(super) struct Running {
 
 impl Running {
     /// Binds `host:port` for `def` and starts its accept loop.
+    /// `identity` is the JSON every site answers at `IDENTITY_PATH`.
     pub fn start(
         def: &'static SiteDef,
         site: Box<dyn Site>,
         host: &str,
         port: u16,
         urls: Arc<SiteUrls>,
+        identity: Arc<str>,
     ) -> Result<Running, SandboxError> {
         let listener = TcpListener::bind((host, port)).map_err(|source| SandboxError::Bind {
             site: def.name,
@@ -52,7 +56,7 @@ impl Running {
         let flag = Arc::clone(&stopping);
         let thread = std::thread::Builder::new()
             .name(format!("sandbox-{}", def.key))
-            .spawn(move || accept_loop(def, &site, &listener, &urls, &flag))
+            .spawn(move || accept_loop(def, &site, &listener, &urls, &identity, &flag))
             .map_err(|e| {
                 SandboxError::Server(format!("{}: cannot start a thread: {e}", def.name))
             })?;
@@ -97,6 +101,7 @@ fn accept_loop(
     site: &Arc<dyn Site>,
     listener: &TcpListener,
     urls: &Arc<SiteUrls>,
+    identity: &Arc<str>,
     stopping: &AtomicBool,
 ) {
     for stream in listener.incoming() {
@@ -115,9 +120,10 @@ fn accept_loop(
         };
         let site = Arc::clone(site);
         let urls = Arc::clone(urls);
+        let identity = Arc::clone(identity);
         let spawned = std::thread::Builder::new()
             .name(format!("sandbox-{}-conn", def.key))
-            .spawn(move || serve_one(def, site.as_ref(), &urls, stream));
+            .spawn(move || serve_one(def, site.as_ref(), &urls, &identity, stream));
         if let Err(e) = spawned {
             eprintln!("hopbench sandbox: {}: cannot start a thread: {e}", def.name);
         }
@@ -126,11 +132,20 @@ fn accept_loop(
 
 /// Reads one request, answers it and closes the connection. A client that hung up is
 /// not the server's problem, so write errors are ignored.
-fn serve_one(def: &'static SiteDef, site: &dyn Site, urls: &Arc<SiteUrls>, mut stream: TcpStream) {
+fn serve_one(
+    def: &'static SiteDef,
+    site: &dyn Site,
+    urls: &Arc<SiteUrls>,
+    identity: &str,
+    mut stream: TcpStream,
+) {
     let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
     let _ = stream.set_nodelay(true);
     let ctx = Ctx { def, urls };
     let (resp, head_only) = match read_request(&mut stream) {
+        Received::Get { target, head_only } if target == IDENTITY_PATH => {
+            (Resp::json(identity.to_string()), head_only)
+        }
         Received::Get { target, head_only } => (
             site.handle(&ctx, &super::http::Req::parse(&target)),
             head_only,

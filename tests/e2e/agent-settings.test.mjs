@@ -10,6 +10,7 @@ import {
   modelReadinessProblems,
   maskAgentSettings,
   mergeAgentSettings,
+  plainHttpKeyOrigin,
 } from '../../extension/agent-settings.js';
 
 const KEY = 'sk-test-abcdefghijklmnop-WXYZ';
@@ -106,5 +107,27 @@ describe('agent settings', () => {
     assert.deepEqual(agentSettingsProblems(withJudge), []);
     const without = mergeAgentSettings(withJudge, { model: { provider: 'openai' }, judge: null }).settings;
     assert.equal(without.judge, null);
+  });
+
+  test('a key over plain http to another machine needs the person to confirm that origin', () => {
+    const lan = { ...defaultEndpoint('openai'), base_url: 'http://192.0.2.10:8080/v1', api_key: KEY };
+    const [problem, ...rest] = agentSettingsProblems({ ...DEFAULT_AGENT_SETTINGS, model: lan });
+    assert.deepEqual(rest, []);
+    assert.equal(problem.field, 'model.base_url');
+    assert.equal(problem.confirm, 'http://192.0.2.10:8080');
+    assert.match(problem.message, /unencrypted over plain http to http:\/\/192\.0\.2\.10:8080/);
+    assert.ok(!problem.message.includes(KEY), 'the key never appears in a message');
+    // Confirmed for that origin: fine; a confirmation for another origin does not carry over.
+    assert.deepEqual(agentSettingsProblems({ ...DEFAULT_AGENT_SETTINGS, model: { ...lan, plain_http_ok: 'http://192.0.2.10:8080' } }), []);
+    const moved = { ...lan, base_url: 'http://192.0.2.11:8080/v1', plain_http_ok: 'http://192.0.2.10:8080' };
+    assert.equal(agentSettingsProblems({ ...DEFAULT_AGENT_SETTINGS, model: moved })[0].confirm, 'http://192.0.2.11:8080');
+  });
+
+  test('loopback servers, https and key-less endpoints need no confirmation', () => {
+    for (const base_url of ['http://localhost:11434/v1', 'http://127.0.0.1:1234/v1', 'http://[::1]:8000/v1', 'http://ollama.localhost/v1', 'https://192.0.2.10/v1']) {
+      assert.equal(plainHttpKeyOrigin({ base_url, api_key: KEY }), null, base_url);
+    }
+    assert.equal(plainHttpKeyOrigin({ base_url: 'http://192.0.2.10/v1', api_key: '' }), null);
+    assert.equal(plainHttpKeyOrigin({ base_url: 'http://127.0.0.1.evil.test/v1', api_key: KEY }), 'http://127.0.0.1.evil.test');
   });
 });

@@ -14,10 +14,11 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
  * @returns {{ key: string | null, model: string | null, body: object | null,
- *   text: string, images: {mime: string, bytes: number}[], problems: string[] }}
+ *   text: string, images: {mime: string, bytes: number}[], imageBytes: Buffer[],
+ *   problems: string[] }} `imageBytes`: the decoded images, in the order of `images`
  */
 export function checkRequest(api, { url, headers, rawBody, pathModel }) {
-  const found = { key: null, model: pathModel ?? null, body: null, texts: [], images: [], problems: [] };
+  const found = { key: null, model: pathModel ?? null, body: null, texts: [], images: [], imageBytes: [], problems: [] };
   const problem = (text) => found.problems.push(text);
   if (!(headers['content-type'] ?? '').startsWith('application/json')) {
     problem(`content-type is ${JSON.stringify(headers['content-type'])}, not application/json`);
@@ -153,6 +154,7 @@ function image(found, mime, data, where, problem) {
   const bytes = Buffer.from(data, 'base64');
   const signed = SIGNATURES[mime].some((sig) => sig.every((b, i) => bytes[i] === b));
   if (!signed) return problem(`${where}: the bytes are not a ${mime} image`);
+  found.imageBytes.push(bytes);
   return found.images.push({ mime, bytes: bytes.length });
 }
 

@@ -27,7 +27,8 @@
 //      the signature of the declared image type. Anthropic calls must also carry
 //      `anthropic-version` and `anthropic-dangerous-direct-browser-access: true`.
 //      Problems are answered with 400 listing them (and logged in `problems`).
-//   4. The next scripted reply, or, when the script is empty, a success whose text is
+//   4. The next scripted reply, or, when the script is empty, the standing responder's
+//      entry (setResponder), else a success whose text is
 //      `Hello from the fake <api> server.` Checks 1-3 do not use up a scripted reply.
 //
 // Script entries (fake.script(...entries) appends; served first in, first out):
@@ -46,7 +47,8 @@
 //
 // fake.requests: [{ api, method, path, model, headers (lower-case names), origin,
 //   body (parsed JSON or null), text (every text part, system prompt included, joined
-//   by newlines), images: [{ mime, bytes }], problems: [string], at (Date.now() on
+//   by newlines), images: [{ mime, bytes }], imageBytes: [Buffer] (the decoded
+//   images, same order), problems: [string], at (Date.now() on
 //   arrival), status (the status answered), served ('scripted' | 'default' | 'origin'
 //   | 'auth' | 'invalid' | 'not-found'), aborted }]
 //
@@ -56,6 +58,9 @@
 //   fake.pending()                        script entries not used yet
 //   fake.reset()                          empties script and log (keeps key, origins)
 //   fake.setApiKey(key | null), fake.setAllowedOrigins(origins | null)
+//   fake.setResponder(fn | null)   fn(record) returns a script entry for every request
+//                                  the script does not answer (a whole scripted agent:
+//                                  tests/realsw/scripted-model.mjs)
 
 import { createServer } from 'node:http';
 import { checkRequest } from './fake-providers-checks.mjs';
@@ -78,7 +83,7 @@ function route(method, path) {
 
 /** @param {{ apiKey?: string | null, allowedOrigins?: string[] | null }} [options] */
 export async function startFakeProviders({ apiKey = FAKE_KEY, allowedOrigins = null } = {}) {
-  const state = { apiKey, allowedOrigins, queue: [], requests: [] };
+  const state = { apiKey, allowedOrigins, queue: [], requests: [], responder: null };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error) => {
       // A bug in the fake itself: answer 500 so the test sees it, and say why.
@@ -107,6 +112,9 @@ export async function startFakeProviders({ apiKey = FAKE_KEY, allowedOrigins = n
     },
     setAllowedOrigins: (origins) => {
       state.allowedOrigins = origins;
+    },
+    setResponder: (fn) => {
+      state.responder = fn;
     },
     reset: () => {
       state.queue.length = 0;
@@ -137,6 +145,7 @@ async function handle(state, req, res) {
     body: null,
     text: '',
     images: [],
+    imageBytes: [],
     problems: [],
     at: Date.now(),
     status: null,
@@ -151,7 +160,7 @@ async function handle(state, req, res) {
   }
   record.api = found.api;
   const checked = checkRequest(found.api, { url, headers, rawBody, pathModel: found.model });
-  Object.assign(record, { model: checked.model, body: checked.body, text: checked.text, images: checked.images });
+  Object.assign(record, { model: checked.model, body: checked.body, text: checked.text, images: checked.images, imageBytes: checked.imageBytes });
   record.problems.push(...checked.problems);
 
   if (state.allowedOrigins && !state.allowedOrigins.includes(record.origin ?? '')) {
@@ -165,7 +174,7 @@ async function handle(state, req, res) {
     const message = `invalid request: ${record.problems.join('; ')}`;
     return answer(res, record, 'invalid', { status: 400, body: errorBody(found.api, 400, message) });
   }
-  const entry = state.queue.shift();
+  const entry = state.queue.shift() ?? state.responder?.(record);
   const served = entry ? 'scripted' : 'default';
   const script = entry ?? { text: `Hello from the fake ${found.api} server.` };
   if (script.delayMs) {

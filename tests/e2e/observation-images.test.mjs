@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension } from './harness.mjs';
 import { lineWith, observe, tabIdOf } from './observe-helpers.mjs';
+import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /** Label background painted by the worker (extension/worker/images.js). */
@@ -68,8 +69,13 @@ describe('observation images and view', { timeout: 120_000 }, () => {
       const line = lineWith(obs.text, `image '${image.name}'`);
       assert.equal(line?.id, image.id, `${image.name}: ${line?.line}`);
     }
+    // PNGs come from the bytes the page loaded, in the page and in an out-of-process
+    // frame (read through its own CDP session, with its frame id).
+    for (const name of ['Red square', 'Purple gallery', 'Purple in cross frame']) {
+      assert.equal(byName.get(name).from, 'page', name);
+    }
+    assert.deepEqual(obs.imagesNotLoaded, [], 'every image of the page loaded');
     const red = byName.get('Red square');
-    assert.equal(red.from, 'download');
     const { width, height, colours } = await pixels(extPage, red.dataUrl, [[2, 2], [-3, 2]]);
     assert.deepEqual([width, height], [240, 180], 'red.png is 240x180, below the 512 bound');
     assert.ok(near(colours[0], YELLOW), `label box at the corner is yellow: ${colours[0]}`);
@@ -113,6 +119,10 @@ describe('observation images and view', { timeout: 120_000 }, () => {
   });
 
   test('the observation view shows the text and the images, with no console error', async () => {
+    const storedSettings = () =>
+      extPage.evaluate(async () => (await chrome.storage.local.get('settings.observation'))['settings.observation'] ?? null);
+    const settingsBefore = await sendOk(extPage, 'getSettings');
+    const storedBefore = await storedSettings();
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
     await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
       timeout: 20_000,
@@ -129,6 +139,11 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     await view.click('#refresh');
     await view.waitForFunction(() => document.getElementById('screenshot-title').textContent === 'Set-of-marks screenshot' && document.getElementById('observation').dataset.state === 'ready', null, { timeout: 20_000 });
     assert.equal(await view.locator('#screenshot-section').isVisible(), true);
+    // Trying a mode here is for this page only: the settings runs start with are as they were.
+    assert.deepEqual(await storedSettings(), storedBefore);
+    const settingsAfter = await sendOk(extPage, 'getSettings');
+    assert.deepEqual(settingsAfter.observation, settingsBefore.observation);
+    assert.equal(settingsAfter.observation.mode, 'text+images');
     assert.deepEqual(ext.errors, [], `errors logged:\n${ext.describeErrors()}`);
   });
 

@@ -103,13 +103,27 @@ describe('observation text', { timeout: 120_000 }, () => {
         },
         [tabId, id],
       );
-    // Ask Chrome what node the reference points at, on the right session.
+    // Ask Chrome what node the reference points at, on the right session. The
+    // extension left this tab (it is in no session) once the observation was taken, so
+    // the check attaches again; cdp.js's listener records the frame sessions it gets.
     const describe = (element) =>
       ext.worker.evaluate(
         async ([tab, el]) => {
+          await chrome.debugger.attach({ tabId: tab }, '1.3').catch((error) => {
+            if (!/already attached/i.test(error.message)) throw error;
+          });
+          await chrome.debugger.sendCommand({ tabId: tab }, 'Target.setAutoAttach', {
+            autoAttach: true,
+            waitForDebuggerOnStart: false,
+            flatten: true,
+          });
           const key = `cdp.children.${tab}`;
-          const children = (await chrome.storage.session.get(key))[key] ?? [];
-          const child = children.find((c) => c.targetId === el.targetId);
+          let child;
+          for (let i = 0; i < 100 && el.targetId && !child; i += 1) {
+            const children = (await chrome.storage.session.get(key))[key] ?? [];
+            child = children.find((c) => c.targetId === el.targetId);
+            if (!child) await new Promise((resolve) => setTimeout(resolve, 50));
+          }
           const debuggee = el.targetId ? { tabId: tab, sessionId: child.sessionId } : { tabId: tab };
           const { node } = await chrome.debugger.sendCommand(debuggee, 'DOM.describeNode', {
             backendNodeId: el.backendNodeId,

@@ -126,16 +126,21 @@ describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
     popup = await ext.openExtensionPage('popup.html');
     const run = await waitForRunEnd(popup, runId);
     assert.equal(run.status, 'error');
-    assert.match(run.error, /session ended before the run did \(was the browser closed\?\); its recorded steps \(1\) are kept/);
+    assert.equal(run.cause, 'interrupted');
+    assert.match(run.error, /^interrupted by browser exit: .*the steps recorded before are kept$/);
+    // Step 2 had its observation and its action under way: it is recorded as it stood.
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1]);
+    assert.deepEqual(steps.map((s) => s.step), [1, 2]);
+    assert.equal(steps[1].note, run.error);
+    assert.match(steps[1].action.text, /^click \[\d+\]$/);
+    assert.equal(steps[1].result, null, 'the action never reported back');
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1]);
+    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2]);
     assert.equal(
       await popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`),
       null,
       'the driver record is gone',
     );
-    assert.deepEqual(ext.errors.filter((e) => !/hopbench: run .* failed/.test(e.text)), [], ext.describeErrors());
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
   });
 });

@@ -146,3 +146,88 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     assert.deepEqual(ext.errors, [], ext.describeErrors());
   });
 });
+
+describe('a store written by version 1 (media keyed by element id)', { timeout: 60_000 }, () => {
+  let ext;
+  let page;
+
+  before(async () => {
+    ext = await launchExtension();
+    // An extension document that opens no database (runs.html would, at version 2).
+    page = await ext.openExtensionPage('manifest.json');
+  });
+
+  after(async () => {
+    await ext?.close();
+  });
+
+  /**
+   * Writes what version 1 left after run A (element 17 at steps 1 and 2, element 5 at
+   * step 2) and then run B (elements 17 and 48 at step 1): B's pictures took keys 17
+   * and 48 over, so A's pictures of 17 were gone. Screenshots had proper keys.
+   */
+  function writeVersion1(png) {
+    return page.evaluate(async (base64) => {
+      const db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open('hopbench', 1);
+        request.onupgradeneeded = () => {
+          const d = request.result;
+          d.createObjectStore('runs', { keyPath: 'id' });
+          d.createObjectStore('steps', { keyPath: ['runId', 'step'] });
+          d.createObjectStore('media', { keyPath: 'id' }).createIndex('runId', 'runId');
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const blob = () => new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
+      const image = (id, runId, step) => ({ id, runId, step, kind: 'image', elementId: id, mime: 'image/png', blob: blob() });
+      const step = (runId, n, images, screenshot = null) => ({
+        runId, step: n, observation: { text: `page ${n}`, url: 'http://x/', images, screenshot }, action: null, result: null, tokens: { input: 0, output: 0 },
+      });
+      const run = (id) => ({ id, taskId: `e2e/v1-${id}`, intent: 'v1', status: 'finished', step: 2, startedAt: Date.now(), task: {}, settings: {} });
+      const tx = db.transaction(['runs', 'steps', 'media'], 'readwrite');
+      for (const r of ['A', 'B']) tx.objectStore('runs').put(run(r));
+      tx.objectStore('steps').put(step('A', 1, [17], 'A/1/screenshot'));
+      tx.objectStore('steps').put(step('A', 2, [17, 5]));
+      tx.objectStore('steps').put(step('B', 1, [17, 48]));
+      tx.objectStore('media').put(image(17, 'B', 1));
+      tx.objectStore('media').put(image(48, 'B', 1));
+      tx.objectStore('media').put(image(5, 'A', 2));
+      tx.objectStore('media').put({ id: 'A/1/screenshot', runId: 'A', step: 1, kind: 'screenshot', mime: 'image/png', blob: blob() });
+      await new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, png);
+  }
+
+  test('is upgraded: every picture under its own run and step, the lost ones marked lost', async () => {
+    await writeVersion1(PNG_BASE64);
+    // The first use at version 2 (here: the runs page listing the runs) upgrades it.
+    page = await ext.openExtensionPage('runs.html');
+    await page.waitForSelector('#runs tbody tr');
+    const a = await store(page, 'getSteps', 'A');
+    const lost = (element) => ({ lost: a[0].observation.images[0].lost, element });
+    assert.match(a[0].observation.images[0].lost, /overwritten/);
+    assert.deepEqual(a.map((s) => s.observation.images), [[lost(17)], [lost(17), 'A/2/image-5']]);
+    const b = await store(page, 'getSteps', 'B');
+    assert.deepEqual(b.map((s) => s.observation.images), [['B/1/image-17', 'B/1/image-48']]);
+
+    const { trajectory } = await sendOk(page, 'exportRun', { runId: 'A' });
+    assert.deepEqual(Object.keys(trajectory.media).sort(), ['A/1/screenshot', 'A/2/image-5']);
+    assert.equal(trajectory.media['A/2/image-5'].elementId, 5);
+    const exportB = (await sendOk(page, 'exportRun', { runId: 'B' })).trajectory;
+    assert.deepEqual(Object.keys(exportB.media).sort(), ['B/1/image-17', 'B/1/image-48']);
+    assert.equal(exportB.media['B/1/image-17'].dataUrl, `data:image/png;base64,${PNG_BASE64}`);
+    const keys = await page.evaluate(async () => {
+      const module = await import('./worker/run-store.js');
+      return [...(await module.getMedia('A')), ...(await module.getMedia('B'))].map((m) => m.id);
+    });
+    assert.ok(keys.every((k) => typeof k === 'string'), `no numeric key is left: ${JSON.stringify(keys)}`);
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});

@@ -68,7 +68,7 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     assert.equal(line.verdict, 'PASS', JSON.stringify(line));
     assert.deepEqual(line.tokens, { input: 321, output: 12 });
     assert.deepEqual(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')), {
-      provider: 'openai', model: 'fake-model', base_url: fake.baseUrl('openai'), max_steps: 3, observation: null,
+      provider: 'openai', model: 'fake-model', base_url: fake.baseUrl('openai'), max_steps: 3, observation: null, sites: 'any',
     });
   });
 
@@ -81,6 +81,32 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     for (const file of filesUnder(out)) {
       assert.ok(!readFileSync(file).includes(FAKE_KEY), `the key is in ${file}`);
     }
+  });
+
+  test('a model endpoint that keeps failing (503 after every try) is an infrastructure error, retried', async () => {
+    fake.reset();
+    const clicks = {
+      text: (request) => {
+        const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
+        return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
+      },
+    };
+    // Attempt 1: three steps of four tries each (the extension's default), all 503, so
+    // the no-action rule stops the run; attempt 2 gets the clicking agent.
+    fake.script(...Array.from({ length: 12 }, () => ({ status: 503, retryAfter: '0' })), clicks);
+    const out503 = join(dir, 'out-503');
+    const run = await runRunner(
+      ['--tasks', join(dir, 'tasks'), '--out', out503, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_TEST_KEY', '--max-steps', '5'],
+      { HOPBENCH_TEST_KEY: FAKE_KEY },
+    );
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.equal(fake.pending(), 0);
+    const [failed, retried, ...more] = readLines(join(out503, 'results.jsonl'));
+    assert.equal(more.length, 0);
+    assert.deepEqual([failed.verdict, failed.error_kind, failed.attempt, failed.steps], ['ERROR', 'infrastructure', 1, 3], JSON.stringify(failed));
+    assert.match(failed.error, /^the model endpoint kept failing \(server\) on the last 3 steps after its own tries: /);
+    assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2], JSON.stringify(retried));
   });
 
   test('an --api-key-env naming an unset variable stops before anything runs, without echoing it', async () => {

@@ -8,24 +8,44 @@ import { hopbenchBin } from './native.mjs';
 import { repoRoot } from './paths.mjs';
 
 /**
+ * Starts runner/run.mjs with `args`; `onLine` sees each stdout line as it comes (a test
+ * acting in the middle of a run: killing a browser, or the runner).
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string>, onLine?: (line: string) => void }} [options]
+ *   `env` is added to the environment (e.g. an API key)
+ * @returns {{ child: import('node:child_process').ChildProcess,
+ *   done: Promise<{status: number|null, signal: string|null, stdout: string, stderr: string}> }}
+ */
+export function startRunner(args, { env = {}, onLine } = {}) {
+  const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
+    env: { ...process.env, HOPBENCH_BIN: hopbenchBin(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+    const lines = (partial + d).split('\n');
+    partial = lines.pop();
+    lines.forEach((line) => onLine?.(line));
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (status, signal) => resolve({ status, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+/**
  * Runs runner/run.mjs with `args`; resolves with its exit status and output.
  * @param {string[]} args
  * @param {Record<string, string>} [env] added to the environment (e.g. an API key)
  * @returns {Promise<{status: number|null, stdout: string, stderr: string}>}
  */
 export function runRunner(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
-      env: { ...process.env, HOPBENCH_BIN: hopbenchBin(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
+  return startRunner(args, { env }).done;
 }
 
 /** The JSON lines of a results.jsonl file. */

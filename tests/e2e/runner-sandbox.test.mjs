@@ -1,32 +1,19 @@
 // The demo's sandbox handling (runner/sandbox.mjs): ready only on the sandbox's own
-// `ready` line, a start that fails (ports taken) is an error rather than a silent use
-// of whatever answers there, and stop() frees the ports.
+// `ready` line; a second start on ports the same sandbox serves uses that one (and
+// leaves it running), while another program on the ports is an error rather than a
+// silent use of whatever answers there; stop() frees the ports; a sandbox started by a
+// process that is then killed with SIGKILL stops by itself; and the demo's keeper
+// starts a sandbox that was killed again and says when it was down.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { startSandbox } from '../../runner/sandbox.mjs';
+import { keepSandbox, startSandbox } from '../../runner/sandbox.mjs';
+import { freePortBase, processRunning } from './free-ports.mjs';
 import { hopbenchBin } from './native.mjs';
-
-// 11 consecutive ports for the test's sandbox. They are taken below Linux's ephemeral
-// range (32768-60999: where outgoing connections and listen(0) servers of the other
-// tests land) and checked free first, so the first start cannot collide by chance.
-const SITES = 11;
-
-const portFree = (port) => new Promise((resolve) => {
-  const probe = createServer();
-  probe.once('error', () => resolve(false));
-  probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-});
-
-async function freePortBase() {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const candidate = 20_000 + SITES * Math.floor(Math.random() * 1000);
-    const checks = await Promise.all(Array.from({ length: SITES }, (_, i) => portFree(candidate + i)));
-    if (checks.every(Boolean)) return candidate;
-  }
-  throw new Error(`no ${SITES} consecutive free ports found in 20000-31000 on 127.0.0.1`);
-}
+import { repoRoot } from './paths.mjs';
 
 const answers = async (url) => {
   try {
@@ -37,24 +24,104 @@ const answers = async (url) => {
   }
 };
 
-test('the sandbox starts, says ready, serves, and stops; a second one on the same ports fails', { timeout: 60_000 }, async () => {
-  const base = await freePortBase();
-  const home = `http://127.0.0.1:${base}/`;
+async function started(base) {
   const lines = [];
-  const sandbox = await startSandbox(hopbenchBin(), (l) => lines.push(l), ['--port-base', String(base)])
-    .catch((error) => {
+  return startSandbox(hopbenchBin(), (l) => lines.push(l), ['--port-base', String(base)]).then(
+    (sandbox) => ({ sandbox, lines }),
+    (error) => {
       // The sandbox's own lines say why (a port in use names the port).
       throw new Error(`${error.message}\n${lines.join('\n')}`);
-    });
+    },
+  );
+}
+
+test('the sandbox starts, says ready, serves, and stops; a second start on its ports uses it', { timeout: 60_000 }, async () => {
+  const base = await freePortBase();
+  const home = `http://127.0.0.1:${base}/`;
+  const { sandbox, lines } = await started(base);
   try {
     assert.ok(lines.some((l) => l.startsWith('sandbox: ready')), lines.join('\n'));
+    assert.equal(sandbox.reused, false);
     assert.equal(await answers(home), 200);
-    await assert.rejects(
-      startSandbox(hopbenchBin(), () => undefined, ['--port-base', String(base)]),
-      /the sandbox stopped before it was ready \(exit status 1\)/,
-    );
+    const again = await started(base);
+    assert.equal(again.sandbox.reused, true);
+    assert.equal(again.sandbox.pid, sandbox.pid);
+    assert.ok(again.lines.some((l) => /^sandbox: already running: the same hopbench sandbox .*pid \d+/.test(l)), again.lines.join('\n'));
+    // Stopping the one that was reused leaves it running: it is not the caller's.
+    await again.sandbox.stop();
+    assert.equal(await answers(home), 200);
   } finally {
     await sandbox.stop();
+  }
+  assert.equal(await answers(home), null);
+});
+
+test('another program on the ports is an error naming the port, not a sandbox to use', { timeout: 60_000 }, async () => {
+  const base = await freePortBase();
+  // Any HTTP server: it answers every request (the sandbox's identity request too) with
+  // a page that is not a sandbox's. Reading the request lets the connection close.
+  const foreign = createServer((socket) => {
+    socket.resume();
+    socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi');
+  });
+  await new Promise((resolve) => foreign.listen(base + 3, '127.0.0.1', resolve));
+  try {
+    await assert.rejects(started(base), (error) => {
+      assert.match(error.message, /the sandbox stopped before it was ready \(exit status 1\)/);
+      assert.match(error.message, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${base + 3}: the port is already in use`));
+      return true;
+    });
+  } finally {
+    await new Promise((resolve) => foreign.close(resolve));
+  }
+});
+
+test('the sandbox stops by itself when the process that started it is killed with SIGKILL', { timeout: 60_000 }, async () => {
+  const base = await freePortBase();
+  // A node process that starts the sandbox the way the demo does, prints its pid, and
+  // is then killed without any chance to stop it.
+  const script = `
+    import { startSandbox } from ${JSON.stringify(join(repoRoot, 'runner', 'sandbox.mjs'))};
+    const sandbox = await startSandbox(${JSON.stringify(hopbenchBin())}, () => {}, ['--port-base', '${base}']);
+    console.log(sandbox.pid);
+    setInterval(() => {}, 1000);`;
+  const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const pid = await new Promise((resolve, reject) => {
+    parent.stdout.setEncoding('utf8').once('data', (text) => resolve(Number(text.trim())));
+    parent.once('exit', (code) => reject(new Error(`the parent exited (${code}) before the sandbox was ready`)));
+  });
+  assert.equal(await answers(`http://127.0.0.1:${base}/`), 200);
+  parent.kill('SIGKILL');
+  const deadline = Date.now() + 10_000;
+  while (processRunning(pid)) {
+    assert.ok(Date.now() < deadline, `the sandbox (pid ${pid}) still runs 10 s after its parent was killed`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(await answers(`http://127.0.0.1:${base + 10}/`), null);
+});
+
+test("the keeper starts a killed sandbox again and names the outage to tasks that overlapped it", { timeout: 60_000 }, async () => {
+  const base = await freePortBase();
+  const home = `http://127.0.0.1:${base}/`;
+  const { sandbox: first } = await started(base);
+  const said = [];
+  const keeper = keepSandbox(first, () => started(base).then((s) => s.sandbox), (line) => said.push(line));
+  try {
+    const before = Date.now();
+    assert.equal(keeper.outage(before), null);
+    process.kill(first.pid, 'SIGKILL');
+    const deadline = Date.now() + 20_000;
+    while (keeper.pid === first.pid || (await answers(home)) !== 200) {
+      assert.ok(Date.now() < deadline, `not serving again 20 s after the kill:\n${said.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(said.some((l) => l === 'sandbox: stopped unexpectedly (signal SIGKILL); starting it again'), said.join('\n'));
+    // A task that started before the kill overlapped the outage; one started after the
+    // restart did not.
+    assert.equal(keeper.outage(before), 'the sandbox stopped during the task (signal SIGKILL)');
+    assert.equal(keeper.outage(Date.now() + 1), null);
+  } finally {
+    await keeper.stop();
   }
   assert.equal(await answers(home), null);
 });

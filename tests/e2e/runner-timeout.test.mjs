@@ -1,6 +1,7 @@
 // The runner's per-task timeout: a task whose page never finishes loading is stopped
-// after --task-timeout, recorded as ERROR with the hops it had done, and the next task
-// runs. Also --parallel 2 and --shard on the same small suite.
+// after --task-timeout, recorded as an infrastructure ERROR with the hops it had done,
+// the next task runs, and the timed-out task is run again at the end of the queue (the
+// page answers this time). Also --parallel 2 and --shard on the same small suite.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,23 +52,26 @@ describe('per-task timeout, parallel runs and shards', { timeout: 240_000 }, () 
     if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a hung task is stopped at the timeout and recorded as ERROR; the others run', async () => {
+  test('a hung task is stopped at the timeout and recorded as ERROR; the others run; it is retried last', async () => {
     held = sites.hold('events', '/search.html');
     const out = join(dir, 'out-timeout');
     const run = await runRunner(['--tasks', tasks, '--out', out, '--task-timeout', '8', '--shard', '1/2']);
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
-    // Shard 1/2 of four tasks: the 1st and the 3rd.
+    // Shard 1/2 of four tasks: the 1st and the 3rd, then the 1st's second attempt.
     const lines = readLines(join(out, 'results.jsonl'));
-    assert.deepEqual(lines.map((l) => l.id), ['timeout/hangs', 'timeout/events-2']);
-    const [hung, next] = lines;
+    assert.deepEqual(lines.map((l) => [l.id, l.attempt]), [['timeout/hangs', 1], ['timeout/events-2', 1], ['timeout/hangs', 2]]);
+    const [hung, next, retried] = lines;
     assert.equal(hung.verdict, 'ERROR');
     assert.match(hung.error, /^timed out after 8 s/);
+    assert.equal(hung.error_kind, 'infrastructure');
     assert.equal(hung.hops_completed, 1);
     assert.ok(hung.time_ms >= 8_000, String(hung.time_ms));
     assert.match(run.stdout, /4 tasks in .* \(shard 1\/2: 2\)/);
+    assert.match(run.stdout, /^task 1\/2 timeout\/hangs {2}ERROR \(infrastructure\) .*; retrying \(attempt 2 goes to the end of the queue\)$/m);
     held.release();
-    // The events page is served again for the next task.
+    // The events page is served again for the next task, and for the retry.
     assert.equal(next.verdict, 'PASS', JSON.stringify(next));
+    assert.deepEqual([retried.verdict, retried.hops_completed], ['PASS', 2], JSON.stringify(retried));
   });
 
   test('--parallel 2 runs the tasks two at a time with the same verdicts', async () => {

@@ -4,17 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KEY_ENV, UsageError, parseArgs } from '../../runner/args.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
-import { taskFileStem } from '../../runner/paths.mjs';
-import { unreachableStart } from '../../runner/preflight.mjs';
+import { attemptFileStem, taskFileStem } from '../../runner/paths.mjs';
+import { errorKindOf, modelEndpointFailure, planRuns } from '../../runner/attempts.mjs';
+import { blameOutage } from '../../runner/batch.mjs';
 import { resultLine } from '../../runner/result-line.mjs';
 import { appendResult, prepareRunFolder, readFinished } from '../../runner/run-folder.mjs';
 import { makeRedactor, readApiKey } from '../../runner/secret.mjs';
-import { pendingTasks, repeatedIds, selectShard } from '../../runner/tasks.mjs';
+import { repeatedIds, selectShard } from '../../runner/tasks.mjs';
 import { extractMedia } from '../../runner/trajectory.mjs';
 
 // The same examples are in src/report/stem.rs: the report finds the runner's files.
@@ -26,6 +26,8 @@ test('task file stems match the report', () => {
   const stem = taskFileStem('x'.repeat(300));
   assert.equal(stem.length, 160 + 17);
   assert.equal(stem, `${'x'.repeat(160)}~e78ddf9f1ba85555`);
+  assert.equal(attemptFileStem('mmina/normal/3', 1), 'mmina~2Fnormal~2F3');
+  assert.equal(attemptFileStem('mmina/normal/3', 2), 'mmina~2Fnormal~2F3.attempt-2');
 });
 
 test('options: defaults, values, and usage errors that say what is wrong', () => {
@@ -35,6 +37,13 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
   assert.deepEqual(o.shard, { index: 2, count: 3 });
   assert.equal(o.maxSteps, 12);
   assert.equal(o.taskTimeoutMs, 900_000);
+  assert.equal(o.retries, 1);
+  assert.equal(o.retryErrors, 'infrastructure');
+  assert.equal(parseArgs(['--tasks', 't', '--retries', '0']).retries, 0);
+  assert.equal(parseArgs(['--tasks', 't', '--retry-errors']).retryErrors, 'all');
+  assert.equal(parseArgs(['--tasks', 't', '--no-retry-errors']).retryErrors, 'none');
+  assert.equal(o.sites, 'any', 'the runner goes anywhere unless told --sites task');
+  assert.equal(parseArgs(['--tasks', 't', '--sites', 'task']).sites, 'task');
   assert.equal(parseArgs([], { tasks: 'tasks' }).tasks, 'tasks');
   assert.deepEqual(parseArgs(['--help']), { help: true });
   const bad = [
@@ -46,8 +55,11 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
     [['--tasks', 't', '--model', 'x'], /--model has no use with --provider replay/],
     [['--tasks', 't', '--provider', 'openai', '--api-key-env', 'sk-abc123'], /takes a variable name/],
     [['--tasks', 't', '--observation', 'video'], /--observation must be one of/],
+    [['--tasks', 't', '--sites', 'all'], /--sites must be one of task, any \(got all\)/],
     [['--tasks', 't', '--bogus'], /unknown argument: --bogus/],
     [['--tasks'], /--tasks needs a value/],
+    [['--tasks', 't', '--retries', '-1'], /--retries takes a whole number >= 0/],
+    [['--tasks', 't', '--retry-errors', '--no-retry-errors'], /contradict each other/],
   ];
   for (const [argv, message] of bad) {
     assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
@@ -66,16 +78,61 @@ test('the API key: read from the named variable, an unset named variable is an e
   assert.equal(redact('401: bad key sk-secret-123456.'), '401: bad key [redacted].');
 });
 
-test('shards take every n-th task; finished tasks are skipped, ERROR ones on request', () => {
+test('shards take every n-th task; repeated ids are named', () => {
   const tasks = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, file: `${id}.json` }));
   const ids = (list) => list.map((t) => t.id);
   assert.deepEqual(ids(selectShard(tasks, { index: 1, count: 2 })), ['a', 'c', 'e']);
   assert.deepEqual(ids(selectShard(tasks, { index: 2, count: 2 })), ['b', 'd']);
   assert.deepEqual(ids(selectShard(tasks, null)), ['a', 'b', 'c', 'd', 'e']);
-  const finished = new Map([['a', 'PASS'], ['b', 'ERROR']]);
-  assert.deepEqual(ids(pendingTasks(tasks, finished, false)), ['c', 'd', 'e']);
-  assert.deepEqual(ids(pendingTasks(tasks, finished, true)), ['b', 'c', 'd', 'e']);
   assert.deepEqual(repeatedIds([...tasks, { id: 'a', file: 'z.json' }]), [{ id: 'a', files: ['a.json', 'z.json'] }]);
+});
+
+test('resuming: recorded tasks are skipped except infrastructure errors, which run as the next attempt', () => {
+  const tasks = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ id }));
+  const recorded = new Map([
+    ['a', { verdict: 'PASS', errorKind: null, attempt: 1 }],
+    ['b', { verdict: 'ERROR', errorKind: 'infrastructure', attempt: 2 }],
+    ['c', { verdict: 'ERROR', errorKind: 'run', attempt: 1 }],
+    ['d', { verdict: 'FAIL', errorKind: null, attempt: 1 }],
+    ['e', { verdict: 'ERROR', errorKind: 'infrastructure', attempt: 1 }],
+  ]);
+  const plan = (mode) => {
+    const p = planRuns(tasks, recorded, mode);
+    return [p.runs.map((r) => `${r.task.id}${r.attempt}`), p.errorsToRetry];
+  };
+  assert.deepEqual(plan('infrastructure'), [['b3', 'e2', 'f1'], 2]);
+  assert.deepEqual(plan('all'), [['b3', 'c2', 'e2', 'f1'], 3]);
+  assert.deepEqual(plan('none'), [['f1'], 0]);
+});
+
+test('error kinds: lines of older runners are read by their message', () => {
+  const error = (message) => ({ verdict: 'ERROR', error: message });
+  // The messages of the crash this was built for (issue 16), written before error_kind.
+  assert.equal(errorKindOf(error('the run did not start: page.evaluate: Target page, context or browser has been closed')), 'infrastructure');
+  assert.equal(errorKindOf(error('lost contact with the run: page.evaluate: Target crashed')), 'infrastructure');
+  assert.equal(errorKindOf(error('timed out after 900 s (per-task timeout, --task-timeout)')), 'infrastructure');
+  assert.equal(errorKindOf(error('start URL unreachable: http://127.0.0.1:8699/ (ECONNREFUSED)')), 'run');
+  assert.equal(errorKindOf(error('task t has no reference_trajectory; replay needs one')), 'run');
+  assert.equal(errorKindOf({ verdict: 'ERROR', error: 'timed out after 9 s (per-task timeout', error_kind: 'run' }), 'run');
+  assert.equal(errorKindOf({ verdict: 'FAIL', error: null }), null);
+});
+
+test('model endpoint failures are infrastructure; the settings and the agent are not', () => {
+  const unreachable = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (network): fetch failed' };
+  assert.match(modelEndpointFailure(unreachable, null), /^the model endpoint could not be reached: /);
+  const badKey = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (auth): 401' };
+  assert.equal(modelEndpointFailure(badKey, null), null);
+  const failed = (kind) => ({ action: null, model_error: { error: { kind, message: `HTTP 503 (${kind})` } } });
+  const acted = { action: { text: 'click [3]' }, model_error: null };
+  const stopped = { status: 'finished', cause: 'early_stop', reason: 'Early stop: the last 3 steps gave no action (the last: the model call failed (server): 503)' };
+  const endpointDown = { steps: [acted, failed('server'), failed('server'), failed('rate_limited')] };
+  assert.match(modelEndpointFailure(stopped, endpointDown), /kept failing \(rate_limited, server\) on the last 3 steps/);
+  // A malformed reply among them: the model answered, so the early stop is the agent's.
+  const malformed = { action: null, model_error: null, note: 'malformed reply' };
+  assert.equal(modelEndpointFailure(stopped, { steps: [acted, failed('server'), malformed, failed('server')] }), null);
+  assert.equal(modelEndpointFailure({ status: 'finished', cause: 'answered' }, endpointDown), null);
+  const budgetSpent = { ...stopped, reason: 'Early stop: reached the step limit (30 of 30 steps)' };
+  assert.equal(modelEndpointFailure(budgetSpent, endpointDown), null);
 });
 
 const task = { id: 'suite/t', hops: 3, file: 't.json', fileName: 'suite/t.json' };
@@ -90,7 +147,7 @@ test('a finished run becomes a PASS or FAIL line in the report format', () => {
   assert.deepEqual(resultLine({ task, run, elapsedMs: 4321.4 }), {
     id: 'suite/t', hops_total: 3, hops_completed: 3, hop_steps: [2, 4, 6], verdict: 'PASS',
     answer: 'Tokyo', answer_score: 1, steps: 7, tokens: { input: 1200, output: 80 }, time_ms: 4321,
-    error: null, reason: 'all hops completed',
+    error: null, reason: 'all hops completed', attempt: 1, error_kind: null,
   });
   const failed = { ...run, verdict: { ...run.verdict, passed: false, hops_done: 1, hop_steps: [2], answer: null, reason: 'hop 2 not reached' } };
   const line = resultLine({ task, run: failed, elapsedMs: 10 });
@@ -106,13 +163,17 @@ test('errors: a run that did not start, ended in error, or timed out is ERROR wi
   assert.equal(notStarted.verdict, 'ERROR');
   assert.deepEqual(notStarted.hop_steps, [null, null, null]);
   assert.equal(notStarted.error, 'the run did not start: start URL unreachable');
+  assert.equal(notStarted.error_kind, 'run');
   const broke = resultLine({ task, run: { status: 'error', error: 'net::ERR_CONNECTION_REFUSED', step: 0, progress: { done: 0, total: 3, hops: [] } }, elapsedMs: 5 });
   assert.equal(broke.verdict, 'ERROR');
   assert.equal(broke.error, 'net::ERR_CONNECTION_REFUSED');
   // Hops done before a timeout still count; the progress view supplies them.
   const progress = { done: 1, total: 3, hops: [{ index: 0, state: 'done', step: 3 }, { index: 1, state: 'current' }, { index: 2, state: 'waiting' }] };
-  const slow = resultLine({ task, run: { status: 'stopped', step: 9, progress }, error: 'timed out after 60 s', elapsedMs: 60_000 });
-  assert.deepEqual([slow.verdict, slow.hops_completed, slow.hop_steps, slow.error], ['ERROR', 1, [3, null, null], 'timed out after 60 s']);
+  const slow = resultLine({ task, run: { status: 'stopped', step: 9, progress }, error: 'timed out after 60 s', errorKind: 'infrastructure', attempt: 2, elapsedMs: 60_000 });
+  assert.deepEqual(
+    [slow.verdict, slow.hops_completed, slow.hop_steps, slow.error, slow.error_kind, slow.attempt],
+    ['ERROR', 1, [3, null, null], 'timed out after 60 s', 'infrastructure', 2],
+  );
 });
 
 test('media data URLs become files beside the JSON, named by the task stem', () => {
@@ -136,7 +197,7 @@ test('the run folder: an unfinished last line is set aside, a bad line stops, co
     appendResult(dir, { id: 'a', verdict: 'PASS' });
     writeFileSync(join(dir, 'results.jsonl'), '{"id":"b","verd', { flag: 'a' });
     const { finished, notes } = readFinished(dir);
-    assert.deepEqual([...finished], [['a', 'PASS']]);
+    assert.deepEqual([...finished], [['a', { verdict: 'PASS', errorKind: null, attempt: 1 }]]);
     assert.match(notes[0], /unfinished last line .* moved to .*results\.jsonl\.partial/);
     assert.equal(readFileSync(join(dir, 'results.jsonl'), 'utf8'), '{"id":"a","verdict":"PASS"}\n');
     assert.equal(readFileSync(join(dir, 'results.jsonl.partial'), 'utf8'), '{"id":"b","verd\n');
@@ -145,6 +206,19 @@ test('the run folder: an unfinished last line is set aside, a bad line stops, co
     assert.throws(() => prepareRunFolder(dir, { provider: 'openai', model: 'gpt-4o' }),
       /holds results run with provider="replay" model=null, not provider="openai" model="gpt-4o"/);
     prepareRunFolder(dir, { provider: 'replay', model: null });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the run folder: results run inside the site fence are not mixed with open ones', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-unit-'));
+  try {
+    // A run.json from before --sites existed: those runs went anywhere.
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ provider: 'replay' }));
+    prepareRunFolder(dir, { provider: 'replay', sites: 'any' });
+    assert.throws(() => prepareRunFolder(dir, { provider: 'replay', sites: 'task' }),
+      /holds results run with sites="any", not sites="task"/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -159,27 +233,22 @@ test('settings: only what the options set goes to the extension, which fills in 
     model: { provider: 'openai', base_url: 'http://127.0.0.1:11434/v1' },
   });
   assert.deepEqual(runOverrides({ provider: 'replay', observation: 'text', maxSteps: 5 }), { provider: 'replay', max_steps: 5, observation_mode: 'text' });
+  assert.deepEqual(runOverrides({ provider: 'openai', sites: 'task' }), { provider: 'openai', sites: 'task' });
 });
 
-test('start URL check: refused is unreachable; any HTTP answer or a slow one is not', async () => {
-  const answering = createServer((req, res) => {
-    if (req.url === '/slow') return; // Never answers: slow is not unreachable.
-    res.writeHead(req.method === 'HEAD' ? 405 : 200).end();
-  });
-  await new Promise((resolve) => answering.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${answering.address().port}`;
-  const closed = createServer();
-  await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const dead = `http://127.0.0.1:${closed.address().port}/`;
-  await new Promise((resolve) => closed.close(resolve));
-  try {
-    assert.equal(await unreachableStart([`${base}/`]), null);
-    assert.equal(await unreachableStart([`${base}/slow`]), null);
-    assert.equal(await unreachableStart([`${base}/`, dead]), `start URL unreachable: ${dead} (ECONNREFUSED)`);
-    assert.equal(await unreachableStart(['not a url']), 'start URL is not a URL: not a url');
-    assert.equal(await unreachableStart(['about:blank']), null);
-  } finally {
-    answering.closeAllConnections();
-    await new Promise((resolve) => answering.close(resolve));
-  }
+test('a task that did not pass while the sandbox was down is that outage\'s infrastructure error', () => {
+  const outage = (since) => (since < 1000 ? 'the sandbox stopped during the task (signal SIGKILL)' : null);
+  const failed = { startedAt: 500, line: resultLine({ task, error: 'start URL unreachable: http://127.0.0.1:8600/ (ECONNREFUSED)', errorKind: 'run', elapsedMs: 5 }) };
+  blameOutage(failed, outage);
+  assert.deepEqual([failed.line.verdict, failed.line.error_kind], ['ERROR', 'infrastructure']);
+  assert.equal(failed.line.error, 'the sandbox stopped during the task (signal SIGKILL) (the run reported: start URL unreachable: http://127.0.0.1:8600/ (ECONNREFUSED))');
+  const fail = { startedAt: 500, line: { ...resultLine({ task, elapsedMs: 5, run: { status: 'finished', verdict: { passed: false } } }) } };
+  blameOutage(fail, outage);
+  assert.deepEqual([fail.line.verdict, fail.line.error_kind], ['ERROR', 'infrastructure']);
+  const passed = { startedAt: 500, line: { verdict: 'PASS', error: null, error_kind: null } };
+  blameOutage(passed, outage);
+  assert.equal(passed.line.verdict, 'PASS');
+  const later = { startedAt: 2000, line: resultLine({ task, error: 'start URL unreachable', errorKind: 'run', elapsedMs: 5 }) };
+  blameOutage(later, outage);
+  assert.equal(later.line.error_kind, 'run');
 });

@@ -58,7 +58,7 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     task('b-unreachable', {
       id: 'e2e-runner/unreachable',
       intent: 'A site that is not there.',
-      // A port that was free a moment ago: the connection is refused at once.
+      // A port that was free a moment ago: the browser's connection is refused at once.
       start_urls: [deadUrl],
       hops: [{ condition: { kind: 'url', op: 'contains', value: 'never' } }],
       reference_trajectory: ['stop [nothing]'],
@@ -92,7 +92,7 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     assert.match(first.stdout, /^task 1\/4 e2e-runner\/tower {2}PASS {2}hops 2\/2 {2}steps \d+ {2}[\d.]+ s$/m);
     assert.ok(
       first.stdout.split('\n').some((l) => /^task 2\/4 e2e-runner\/unreachable {2}ERROR {2}hops 0\/1 {2}steps 0 {2}[\d.]+ s {2}/.test(l) &&
-        l.endsWith(`start URL unreachable: ${deadUrl} (ECONNREFUSED)`)),
+        l.endsWith(`start URL unreachable: ${deadUrl} (net::ERR_CONNECTION_REFUSED)`)),
       first.stdout,
     );
     assert.match(first.stdout, /^task 3\/4 e2e-runner\/events {2}PASS/m);
@@ -115,7 +115,7 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     assert.ok(tower.steps >= 3 && tower.time_ms > 0, JSON.stringify(tower));
     assert.deepEqual(tower.tokens, { input: 0, output: 0 });
     assert.equal(tower.error, null);
-    assert.equal(unreachable.error, `start URL unreachable: ${deadUrl} (ECONNREFUSED)`);
+    assert.equal(unreachable.error, `start URL unreachable: ${deadUrl} (net::ERR_CONNECTION_REFUSED)`);
     assert.deepEqual(unreachable.hop_steps, [null]);
     assert.match(noReference.error, /reference_trajectory/);
   });

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { taskFileStem } from '../../runner/paths.mjs';
+import { attemptFileStem } from '../../runner/paths.mjs';
 import { startSandbox } from '../../runner/sandbox.mjs';
 import { repoRoot } from './paths.mjs';
 
@@ -124,7 +124,9 @@ describe('the bundled suite replayed through the runner and the extension', { ti
   for (const { id, fixture, task } of wrong) {
     test(`${id}: ${fixture.task_id} fails at hop ${fixture.fails_at_hop} of ${task.hops.length}`, () => {
       const r = resultOf(id);
-      const exported = JSON.parse(readFileSync(join(dir, 'out', 'trajectories', `${taskFileStem(id)}.json`), 'utf8'));
+      // The trajectory of the attempt that counts (a retried attempt has its own file).
+      const stem = attemptFileStem(id, r.attempt);
+      const exported = JSON.parse(readFileSync(join(dir, 'out', 'trajectories', `${stem}.json`), 'utf8'));
       const ok = r.verdict === 'FAIL' && r.hops_completed === fixture.fails_at_hop - 1 && exported.run.cause === 'answered';
       assert.ok(
         ok,

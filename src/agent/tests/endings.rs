@@ -215,3 +215,47 @@ fn the_early_stop_for_steps_without_an_action_quotes_the_last_reason() {
         "{reason}"
     );
 }
+
+#[test]
+fn interrupted_records_a_started_step_with_the_reason_then_ends_as_interrupted() {
+    let (mut agent, _) = start(&task_json(&[]), config());
+    agent.feed(observed(1, TOKYO_PAGE, "http://wiki.test/"));
+    let reason = "interrupted by browser exit";
+    let fed = agent.feed(AgentEvent::Interrupted {
+        reason: reason.into(),
+    });
+    match &fed.commands[..] {
+        [Command::Record { step: 1, record }, Command::Finish {
+            cause: FinishCause::Interrupted,
+            reason: finish_reason,
+            answer: None,
+            hint: None,
+        }] => {
+            assert_eq!(record.note.as_deref(), Some(reason));
+            assert_eq!(finish_reason, reason);
+        }
+        other => panic!("expected record then finish, got {other:?}"),
+    }
+    let after = agent.feed(AgentEvent::Interrupted {
+        reason: "again".into(),
+    });
+    assert!(after.commands.is_empty() && after.ignored.is_some());
+}
+
+#[test]
+fn interrupted_before_any_observation_records_nothing() {
+    let (mut agent, _) = start(&task_json(&[]), config());
+    let reason = "start URL unreachable: http://127.0.0.1:9/ (net::ERR_CONNECTION_REFUSED)";
+    let fed = agent.feed(AgentEvent::Interrupted {
+        reason: reason.into(),
+    });
+    match &fed.commands[..] {
+        [Command::Finish {
+            cause: FinishCause::Interrupted,
+            reason: finish_reason,
+            ..
+        }] => assert_eq!(finish_reason, reason),
+        other => panic!("expected a finish alone, got {other:?}"),
+    }
+    assert_eq!(agent.steps_recorded(), 0);
+}

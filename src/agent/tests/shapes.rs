@@ -117,4 +117,10 @@ fn events_read_from_driver_json_with_optional_fields_left_out() {
     }))
     .unwrap();
     assert_eq!(replied.step(), Some(3));
+    let interrupted: AgentEvent = serde_json::from_value(json!({
+        "kind": "interrupted", "reason": "interrupted by browser exit"
+    }))
+    .unwrap();
+    assert_eq!(interrupted.kind(), "interrupted");
+    assert_eq!(interrupted.step(), None);
 }

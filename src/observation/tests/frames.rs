@@ -70,6 +70,10 @@ fn same_process_frame_appears_under_its_iframe_node() {
             height: 60.0
         }
     );
+    // A same-process frame: the tab's own target, the child frame's id.
+    assert_eq!(obs.images[0].target_id, None);
+    assert_eq!(obs.images[0].frame_id.as_deref(), Some("CHILD"));
+    assert_eq!(obs.images[0].backend_node_id, 102);
 }
 
 #[test]
@@ -199,6 +203,11 @@ fn ids_of_frames_are_keyed_by_target() {
     let image = registry.resolve(obs.images[0].id).unwrap();
     assert_eq!(image.target_id.as_deref(), Some("OOPIF-1"));
     assert_eq!(image.backend_node_id, 3);
+    // The image item names the same element, and the frame whose resources hold it.
+    let item = &obs.images[0];
+    assert_eq!(item.target_id.as_deref(), Some("OOPIF-1"));
+    assert_eq!(item.frame_id.as_deref(), Some("OOPIF-1"));
+    assert_eq!(item.backend_node_id, 3);
     // Backend id 3 exists in both targets: the main one is the iframe element.
     let iframe_line = obs.tree.lines().find(|l| l.contains("Iframe")).unwrap();
     let iframe_id: u32 = iframe_line.trim()[1..]

@@ -122,7 +122,7 @@ fn record(located: &Located) -> TaskRecord {
 /// The task's trajectory file, if it exists and reads (the viewer pages note the
 /// ones that do not).
 fn read_trajectory(located: &Located) -> Option<Trajectory> {
-    let stem = super::task_file_stem(&located.result.id);
+    let stem = super::attempt_file_stem(&located.result.id, located.result.attempt);
     let path = located.dir.join(TRAJECTORIES).join(format!("{stem}.json"));
     let text = std::fs::read_to_string(path).ok()?;
     Trajectory::parse(&text).ok()

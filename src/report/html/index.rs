@@ -1,5 +1,6 @@
-//! `report.html`: counts, the Table-2 buckets, the per-position table and chart, and
-//! one row per task linking to its trajectory page.
+//! `report.html`: counts, the Table-2 buckets, the per-position table and chart, one
+//! row per task linking to its trajectory page, and the earlier attempts of retried
+//! tasks.
 
 use super::chart::position_chart;
 use super::{duration, esc, page, percent, percent_or_dash, thousands};
@@ -13,7 +14,17 @@ pub struct TaskRow<'a> {
     pub trajectory: Option<String>,
 }
 
-pub fn report_page(summary: &Summary, tasks: &[TaskRow<'_>]) -> String {
+/// An attempt a later one replaced; `trajectory` links to its own viewer page.
+pub struct AttemptRow<'a> {
+    pub result: &'a ResultLine,
+    pub trajectory: Option<String>,
+}
+
+pub fn report_page(
+    summary: &Summary,
+    tasks: &[TaskRow<'_>],
+    attempts: &[AttemptRow<'_>],
+) -> String {
     let mut body = String::new();
     header(&mut body, summary);
     buckets(&mut body, summary);
@@ -27,6 +38,7 @@ pub fn report_page(summary: &Summary, tasks: &[TaskRow<'_>]) -> String {
     );
     super::analysis_sections(&mut body, &summary.analysis);
     task_table(&mut body, tasks);
+    attempt_table(&mut body, attempts);
     page("hopbench report", &body)
 }
 
@@ -65,6 +77,13 @@ fn header(body: &mut String, s: &Summary) {
         let _ = writeln!(
             body,
             "<p class=\"muted small\">ERROR tasks count as not passed in every rate.</p>"
+        );
+    }
+    if let Some(line) = s.retries.describe() {
+        let _ = writeln!(
+            body,
+            "<p id=\"retries\">{} (<a href=\"#attempts\">earlier attempts</a>).</p>",
+            esc(&line)
         );
     }
     if !s.notes.is_empty() {
@@ -152,16 +171,21 @@ fn task_table(body: &mut String, tasks: &[TaskRow<'_>]) {
                 esc(&r.id)
             ),
         };
-        let note = match (&r.error, &r.reason) {
-            (Some(e), _) => format!("<span class=\"err\">{}</span>", esc(e)),
-            (None, Some(reason)) => format!("<span class=\"muted\">{}</span>", esc(reason)),
-            (None, None) => String::new(),
+        let note = error_or_reason(r);
+        let attempt = if r.attempt > 1 {
+            format!(
+                " <span class=\"muted small\">(attempt {})</span>",
+                r.attempt
+            )
+        } else {
+            String::new()
         };
         let _ = writeln!(
             body,
             "<tr data-id=\"{}\"><td>{id}</td><td class=\"num\">{}/{}</td>\
-             <td class=\"{v}\">{v}</td><td class=\"num\">{}</td><td class=\"num\">{} / {}</td>\
-             <td class=\"num\">{}</td><td class=\"answer\">{}</td><td>{note}</td></tr>",
+             <td class=\"{v}\">{v}{attempt}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{} / {}</td><td class=\"num\">{}</td>\
+             <td class=\"answer\">{}</td><td>{note}</td></tr>",
             esc(&r.id),
             r.hops_completed,
             r.hops_total,
@@ -170,6 +194,55 @@ fn task_table(body: &mut String, tasks: &[TaskRow<'_>]) {
             thousands(r.tokens.output),
             duration(r.time_ms),
             esc(r.answer.as_deref().unwrap_or("")),
+            v = r.verdict.as_str(),
+        );
+    }
+    body.push_str("</tbody>\n</table>\n");
+}
+
+fn error_or_reason(r: &ResultLine) -> String {
+    match (&r.error, &r.reason) {
+        (Some(e), _) => format!("<span class=\"err\">{}</span>", esc(e)),
+        (None, Some(reason)) => format!("<span class=\"muted\">{}</span>", esc(reason)),
+        (None, None) => String::new(),
+    }
+}
+
+/// The attempts that did not count, each with its error and a link to what it did.
+fn attempt_table(body: &mut String, attempts: &[AttemptRow<'_>]) {
+    if attempts.is_empty() {
+        return;
+    }
+    body.push_str(
+        "<h2>Earlier attempts</h2>\n<p class=\"muted small\">Attempts a later attempt of \
+         the same task replaced; they are in no count or rate.</p>\n<table id=\"attempts\">\n\
+         <thead><tr><th>task</th><th class=\"num\">attempt</th><th>verdict</th>\
+         <th>kind</th><th class=\"num\">hops</th><th class=\"num\">steps</th>\
+         <th class=\"num\">time</th><th>error / reason</th></tr></thead>\n<tbody>\n",
+    );
+    for row in attempts {
+        let r = row.result;
+        let id = match &row.trajectory {
+            Some(href) => format!("<a href=\"{}\">{}</a>", esc(href), esc(&r.id)),
+            None => format!(
+                "{} <span class=\"muted small\">(no trajectory)</span>",
+                esc(&r.id)
+            ),
+        };
+        let _ = writeln!(
+            body,
+            "<tr data-id=\"{}\" data-attempt=\"{}\"><td>{id}</td><td class=\"num\">{}</td>\
+             <td class=\"{v}\">{v}</td><td>{}</td><td class=\"num\">{}/{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            esc(&r.id),
+            r.attempt,
+            r.attempt,
+            r.error_kind.map_or("", |k| k.as_str()),
+            r.hops_completed,
+            r.hops_total,
+            r.steps,
+            duration(r.time_ms),
+            error_or_reason(r),
             v = r.verdict.as_str(),
         );
     }

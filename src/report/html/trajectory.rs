@@ -4,7 +4,7 @@
 
 use super::{duration, esc, page, thousands};
 use crate::report::results::ResultLine;
-use crate::report::trajectory::{ImageSource, Step, Trajectory};
+use crate::report::trajectory::{Picture, Step, Trajectory};
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -170,31 +170,7 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
     {
         let _ = writeln!(body, "<p class=\"err\">{}</p>", esc(error));
     }
-    if let Some(shot) = obs
-        .and_then(|o| o.screenshot.as_ref())
-        .and_then(|s| t.image(s))
-    {
-        let _ = writeln!(
-            body,
-            "<img class=\"shot\" src=\"{}\" alt=\"screenshot of step {}\">",
-            esc(shot.src()),
-            esc(&number)
-        );
-    }
-    let images: Vec<ImageSource> = obs
-        .map(|o| o.images.iter().filter_map(|i| t.image(i)).collect())
-        .unwrap_or_default();
-    if !images.is_empty() {
-        body.push_str("<div class=\"thumbs\">");
-        for image in &images {
-            let _ = write!(
-                body,
-                "<img src=\"{}\" alt=\"viewport image\">",
-                esc(image.src())
-            );
-        }
-        body.push_str("</div>\n");
-    }
+    pictures(body, t, step, &number);
     if let Some(text) = step.model_error.as_ref().map(model_error_text) {
         let _ = writeln!(
             body,
@@ -220,6 +196,65 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
         );
     }
     body.push_str("</section>\n");
+}
+
+/// The step's screenshot (the one the model was given, else the one taken for the
+/// reader), then its labelled images; a picture the recording lost is named, not shown.
+fn pictures(body: &mut String, t: &Trajectory, step: &Step, number: &str) {
+    let obs = step.observation.as_ref();
+    let given = obs
+        .and_then(|o| o.screenshot.as_ref())
+        .and_then(|s| t.image(s));
+    let for_reader = obs
+        .and_then(|o| o.page_screenshot.as_ref())
+        .and_then(|s| t.image(s));
+    if let Some(shot) = &given {
+        let _ = writeln!(
+            body,
+            "<img class=\"shot\" src=\"{}\" alt=\"screenshot of step {}\">",
+            esc(shot.src()),
+            esc(number)
+        );
+    } else if let Some(shot) = &for_reader {
+        let _ = writeln!(
+            body,
+            "<figure><img class=\"shot\" src=\"{}\" alt=\"screenshot of step {n}\">\
+             <figcaption class=\"small muted\">the page at step {n} (not shown to the model)\
+             </figcaption></figure>",
+            esc(shot.src()),
+            n = esc(number)
+        );
+    }
+    let images = t.step_images(step);
+    let shown: Vec<_> = images
+        .iter()
+        .filter_map(|p| match p {
+            Picture::Shown(source) => Some(source),
+            Picture::Lost { .. } => None,
+        })
+        .collect();
+    if !shown.is_empty() {
+        body.push_str("<div class=\"thumbs\">");
+        for image in shown {
+            let _ = write!(
+                body,
+                "<img src=\"{}\" alt=\"viewport image\">",
+                esc(image.src())
+            );
+        }
+        body.push_str("</div>\n");
+    }
+    for picture in &images {
+        if let Picture::Lost { element, why } = picture {
+            let which = element.map_or_else(String::new, |e| format!(" of element [{e}]"));
+            let _ = writeln!(
+                body,
+                "<p class=\"muted lost\">image{} lost: {}</p>",
+                esc(&which),
+                esc(why)
+            );
+        }
+    }
 }
 
 fn pretty(value: &Value) -> String {

@@ -1,0 +1,44 @@
+// Site fence settings (Settings → Sites; docs/security.md): whether runs in this
+// browser stay on their task's sites, and the origins the person adds to or removes
+// from every run's fence. Shared by the worker and the options page; nothing secret.
+// The worker checks each line with the core (`site_list_problems`) before saving.
+
+export const SITE_SETTINGS_KEY = 'settings.sites';
+
+/** On by default: runs in the person's browser carry the person's identity. */
+export const DEFAULT_SITE_SETTINGS = Object.freeze({ fence: true, allow: Object.freeze([]), deny: Object.freeze([]) });
+
+/** Generous bounds that keep one run's rules far below Chrome's 5,000 session rules. */
+export const MAX_LINES = 200;
+const MAX_LINE_LENGTH = 2_000;
+
+/** Shape problems as `{field, message}` (the lines themselves are the core's to check). */
+export function siteSettingsShapeProblems(sites) {
+  const problems = [];
+  if (typeof sites?.fence !== 'boolean') problems.push({ field: 'sites.fence', message: 'must be true or false' });
+  for (const list of ['allow', 'deny']) {
+    const lines = sites?.[list];
+    if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string' && l.length <= MAX_LINE_LENGTH)) {
+      problems.push({ field: `sites.${list}`, message: `must be lines of text of at most ${MAX_LINE_LENGTH} characters` });
+    } else if (lines.length > MAX_LINES) {
+      problems.push({ field: `sites.${list}`, message: `at most ${MAX_LINES} lines (got ${lines.length})` });
+    }
+  }
+  return problems;
+}
+
+/** Blank lines dropped and each line trimmed: what is stored and shown again. */
+export function tidySiteSettings(sites) {
+  const tidy = (lines) => lines.map((l) => l.trim()).filter((l) => l !== '');
+  return { fence: sites.fence, allow: tidy(sites.allow), deny: tidy(sites.deny) };
+}
+
+export async function loadSiteSettings() {
+  const stored = (await chrome.storage.local.get(SITE_SETTINGS_KEY))[SITE_SETTINGS_KEY] ?? {};
+  return { ...DEFAULT_SITE_SETTINGS, ...stored };
+}
+
+export async function saveSiteSettings(sites) {
+  await chrome.storage.local.set({ [SITE_SETTINGS_KEY]: sites });
+  return sites;
+}

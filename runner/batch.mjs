@@ -1,0 +1,147 @@
+// The batch: `--parallel` lanes (runner/lane.mjs), each its own browser, take the
+// planned runs in order; every attempt is recorded as it ends. An infrastructure
+// error is queued again (at the end, so a passing outage has time to pass) up to
+// `--retries` times; a lane whose browser died gets a fresh one before its next task,
+// and a lane whose browser dies 3 times in a row stops the batch: something is wrong
+// with the machine or the browser, not with a task. Rules: docs/runner.md "Crashes,
+// retries and resuming".
+
+import { INFRASTRUCTURE } from './attempts.mjs';
+import { Lane } from './lane.mjs';
+import { runTask } from './task-run.mjs';
+
+/** Browser deaths in a row (failed relaunches included) after which a lane stops the batch. */
+export const MAX_DEATHS_IN_A_ROW = 3;
+
+/**
+ * @param {{task: object, attempt: number}[]} runs in order
+ * @param {{ lanes: number, retries: number,
+ *   overrides: object | ((task: object) => object), timeoutMs: number,
+ *   setup?: (driver: object, first: boolean) => Promise<void>,
+ *   record: (task: object, done: object) => void,
+ *   progress: ReturnType<import('./progress.mjs').makeProgress>,
+ *   interrupt: ReturnType<import('./interrupt.mjs').watchInterrupt>,
+ *   outage?: (sinceMs: number) => string | null }} options `outage`: an infrastructure
+ *   failure outside the browser since the given time (the demo's sandbox stopping)
+ * @returns {Promise<{ stopped: string | null }>} why the batch stopped early, if it did
+ */
+export async function runBatch(runs, options) {
+  const { progress, interrupt } = options;
+  const queue = runs.map((r, i) => ({ ...r, index: i + 1, retriesLeft: options.retries }));
+  const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup }));
+  let stopped = null;
+  const closeAll = () => Promise.all(lanes.map((lane) => lane.close()));
+  interrupt.onInterrupt(closeAll);
+  const stop = (why) => {
+    stopped ??= why;
+  };
+  const shouldStop = () => interrupt.interrupted || stopped !== null;
+
+  // Lanes start one after another: several Chromiums starting at once only compete
+  // for the CPU. A lane whose browser cannot start counts that as a death.
+  let starting = Promise.resolve();
+  const ready = async (lane) => {
+    if (lane.driver && !lane.dead) return true;
+    const turn = starting.then(() => ensureBrowser(lane, progress, stop));
+    // The next lane waits for this turn to end, not to succeed; a failure reaches this
+    // lane's caller through `turn`.
+    starting = turn.catch(() => undefined);
+    return turn;
+  };
+
+  const work = async (lane) => {
+    while (queue.length > 0 && !shouldStop()) {
+      if (!(await ready(lane)) || shouldStop()) return;
+      // Another lane may have taken the last task while this one relaunched.
+      const item = queue.shift();
+      if (!item) return;
+      progress.started(item.index, item.task, { attempt: item.attempt, lane: lanes.length > 1 ? lane.number : null });
+      const done = await runTask(lane, item.task, {
+        // A function gives each task its overrides when it starts (the runner's memory
+        // pool grows as tasks finish).
+        overrides: typeof options.overrides === 'function' ? options.overrides(item.task) : options.overrides,
+        timeoutMs: options.timeoutMs,
+        attempt: item.attempt,
+        onProgress: (p) => progress.step(item.index, item.task, p),
+      });
+      // Closing the browsers on Ctrl-C kills the runs in flight: not their failure.
+      if (interrupt.interrupted) return;
+      blameOutage(done, options.outage);
+      options.record(item.task, done);
+      const retry = done.line.error_kind === INFRASTRUCTURE && item.retriesLeft > 0;
+      progress.finished(item.index, item.task, done.line, retry ? `retrying (attempt ${item.attempt + 1} goes to the end of the queue)` : null);
+      if (retry) queue.push({ ...item, attempt: item.attempt + 1, retriesLeft: item.retriesLeft - 1 });
+      if (done.laneDied) {
+        lane.deathsInARow += 1;
+        if (!checkDeaths(lane, stop)) return;
+      } else {
+        lane.deathsInARow = 0;
+      }
+      // Every infrastructure error gets a fresh browser: the old one may be what broke.
+      if (done.line.error_kind === INFRASTRUCTURE || done.laneDied) await lane.close();
+    }
+  };
+
+  try {
+    // Every lane's browser first, so the first N tasks start together.
+    for (const lane of lanes) {
+      if (shouldStop()) break;
+      await ready(lane);
+    }
+    await Promise.all(lanes.map(work));
+  } finally {
+    await closeAll();
+  }
+  return { stopped };
+}
+
+/** A live browser for the lane: true when it has one (launching a fresh one if needed). */
+async function ensureBrowser(lane, progress, stop) {
+  while (!lane.driver || lane.dead) {
+    if (lane.dead) {
+      // Died between tasks: no task to blame, but it is a death all the same.
+      progress.note(`browser ${lane.number}: ${lane.dead} between tasks`);
+      lane.deathsInARow += 1;
+      await lane.close();
+      if (!checkDeaths(lane, stop)) return false;
+    }
+    const relaunch = lane.launches > 0;
+    try {
+      await lane.launch();
+      progress.note(`browser ${lane.number} ${relaunch ? 'relaunched' : 'started'} (pid ${lane.pid ?? 'unknown'})`);
+    } catch (error) {
+      // A first start that fails is the setup's problem (no dist/, no Chromium, a
+      // broken extension): the run stops with that error, as it always did.
+      if (!relaunch) throw error;
+      progress.note(`browser ${lane.number} could not start again: ${error.message}`);
+      lane.deathsInARow += 1;
+      if (!checkDeaths(lane, stop)) return false;
+    }
+  }
+  return true;
+}
+
+/** False (and the batch stopped) once the lane's browser died too often in a row. */
+function checkDeaths(lane, stop) {
+  if (lane.deathsInARow < MAX_DEATHS_IN_A_ROW) return true;
+  stop(
+    `browser ${lane.number} died ${lane.deathsInARow} times in a row, so the batch stopped instead of ` +
+      'failing every remaining task: look for what kills Chromium (memory: `dmesg | grep -i oom`; ' +
+      'the Chromium at HOPBENCH_CHROMIUM), then run the same command again to go on where it stopped',
+  );
+  return false;
+}
+
+/**
+ * A task that did not pass while the sandbox (or another watched service) was down is
+ * the outage's infrastructure error, whatever the run itself reported.
+ */
+export function blameOutage(done, outage) {
+  const line = done.line;
+  if (!outage || line.verdict === 'PASS' || line.error_kind === INFRASTRUCTURE) return;
+  const problem = outage(done.startedAt);
+  if (!problem) return;
+  line.error = line.error ? `${problem} (the run reported: ${line.error})` : problem;
+  line.verdict = 'ERROR';
+  line.error_kind = INFRASTRUCTURE;
+}

@@ -1,0 +1,305 @@
+// One lane of a batch: a headless Chromium of its own (its own profile folder), the
+// extension page the runner talks through (runner/extension.mjs), and a watch on both.
+//
+// Deaths it sees: the browser process gone (Playwright's context `close` event: the
+// DevTools pipe broke) and the extension's process crashed (the runner's extension
+// page `crash`es: MV3 runs the service worker and the extension's pages in one
+// process, and Chrome restarts the extension on its next event, but the run in it
+// lost its worker mid-command). Either way the lane is dead: the task in flight is
+// recorded as an infrastructure error with what `salvage` recovers, and the lane
+// gets a fresh browser.
+//
+// The profile folder is the runner's (named hopbench-runner-<pid>-*), not the
+// browser's: after a crash it still holds the run's steps (IndexedDB, committed step
+// by step), so `salvage` starts Chromium on it again and exports the run. A folder
+// left by a runner that was killed (SIGKILL leaves no time to delete it) is removed
+// by the next run (`sweepStaleProfiles`): it may hold the model API key.
+
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchWithExtension } from './browser.mjs';
+import { openDriver } from './extension.mjs';
+import { chromiumPath, distDir } from './paths.mjs';
+
+const PROFILE_PREFIX = 'hopbench-runner-';
+/** A browser that does not close within this long is killed. */
+const CLOSE_TIMEOUT_MS = 10_000;
+/** How long the recovered run gets to be ended by its restarted extension. */
+const SALVAGE_WAIT_MS = 5_000;
+/** How long a closed extension page waits before it counts as the lane's death. */
+const PAGE_CLOSE_GRACE_MS = 500;
+/** A call that failed waits this long for the death signal that explains it. */
+const DEATH_SETTLE_MS = 2_000;
+
+/** Thrown by `guard` when the lane died while the call was pending. */
+export class LaneDied extends Error {}
+
+export class Lane {
+  #browser = null;
+  #driver = null;
+  #profile = null;
+  #dead = null;
+  /** Resolves with the reason when the current browser dies: one promise per browser,
+   * shared by every call waiting on it (a poll every 500 ms must not pile up waiters). */
+  #death = null;
+  #resolveDeath = null;
+  /** Counts browsers: events of an earlier one (closed or died) must not touch the next. */
+  #generation = 0;
+  /** The close in progress: Ctrl-C and the batch's end may both close the lane. */
+  #closing = null;
+
+  /**
+   * @param {number} number 1-based, for messages
+   * @param {{ setup?: (driver: object, first: boolean) => Promise<void> }} options
+   *   `setup` runs on each fresh browser's driver (SAVE_SETTINGS for a model run)
+   */
+  constructor(number, { setup } = {}) {
+    this.number = number;
+    this.setup = setup;
+    this.pid = null;
+    /** Browser deaths (and failed launches) since this lane last finished a task. */
+    this.deathsInARow = 0;
+    this.launches = 0;
+  }
+
+  get driver() {
+    return this.#driver;
+  }
+
+  /** Why the lane's browser died, or null while it lives. */
+  get dead() {
+    return this.#dead;
+  }
+
+  /** Starts a fresh browser on a fresh profile; resolves once the extension answers. */
+  async launch() {
+    this.#profile = newRunnerProfile();
+    this.#dead = null;
+    this.#death = new Promise((resolve) => {
+      this.#resolveDeath = resolve;
+    });
+    this.#generation += 1;
+    const died = this.#dying(this.#generation);
+    let browser;
+    try {
+      browser = await launchWithExtension({
+        extensionDir: distDir,
+        chromiumPath,
+        profileDir: this.#profile,
+        onContext: (context) => context.on('close', () => died(this.#browserGone())),
+        callerHandlesSignals: true,
+      });
+      this.#browser = browser;
+      this.pid = await browserPid(browser);
+      const driver = await openDriver(browser);
+      driver.page.on('crash', () => died("the extension's process crashed (its service worker and pages went with it)"));
+      // A browser that dies closes its pages first, then the context: the page's
+      // close only means the page itself once the browser has had a moment to go.
+      driver.page.on('close', () => {
+        setTimeout(() => {
+          const browserGone = browser.context.browser()?.isConnected() === false;
+          died(browserGone ? this.#browserGone() : "the runner's extension page was closed");
+        }, PAGE_CLOSE_GRACE_MS);
+      });
+      await this.setup?.(driver, this.launches === 0);
+      this.#driver = driver;
+      this.launches += 1;
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  /** Resolves with the reason once the lane dies. */
+  whenDead() {
+    if (this.#dead) return Promise.resolve(this.#dead);
+    // No browser (closed): nothing can die any more.
+    return this.#death ?? new Promise(() => undefined);
+  }
+
+  /** `promise`, or a LaneDied rejection as soon as the lane dies. */
+  guard(promise) {
+    return Promise.race([
+      promise,
+      this.whenDead().then((reason) => {
+        throw new LaneDied(reason);
+      }),
+    ]);
+  }
+
+  /**
+   * After a call failed: the death that explains it, if one comes within a moment
+   * (the failed call and the close event race), else null.
+   */
+  async deathExplaining() {
+    // Closed by the runner (Ctrl-C): nothing died, and nothing is worth waiting for.
+    if (this.#dead || !this.#browser) return this.#dead;
+    let timer;
+    const timeout = new Promise((resolve) => {
+      timer = setTimeout(() => resolve(null), DEATH_SETTLE_MS);
+    });
+    try {
+      return await Promise.race([this.whenDead(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * What a dead lane's run recorded before it died: closes the browser if it still
+   * runs (an extension that crashed inside it), starts Chromium on the same profile,
+   * lets the extension end the run (its session did not survive: "interrupted by
+   * browser exit"), Stops it if it goes on, and exports it. Every step
+   * in the export was recorded before the death, or is the step the Stop ended.
+   * @returns {Promise<{ run: object|null, trajectory: object|null, error: string|null }>}
+   */
+  async salvage(runId) {
+    await this.#closeBrowser();
+    let recovery = null;
+    try {
+      recovery = await launchWithExtension({
+        extensionDir: distDir,
+        chromiumPath,
+        profileDir: this.#profile,
+        callerHandlesSignals: true,
+      });
+      const driver = await openDriver(recovery);
+      // The restarted worker resumes the run at once and, finding its session gone,
+      // ends it. A command that needs no session (a model call) would go on: Stop it.
+      let run = await driver.getRun(runId);
+      const deadline = Date.now() + SALVAGE_WAIT_MS;
+      while (run.status === 'running' && Date.now() < deadline) {
+        await sleep(250);
+        run = await driver.getRun(runId);
+      }
+      if (run.status === 'running') run = (await driver.stopRun(runId)).run ?? run;
+      return { run, trajectory: await driver.exportRun(runId), error: null };
+    } catch (error) {
+      return { run: null, trajectory: null, error: firstLine(error) };
+    } finally {
+      await closeWithin(recovery, null);
+    }
+  }
+
+  /**
+   * Closes the browser (killing it if it hangs) and deletes the profile. The lane is
+   * then neither alive nor dead: `launch` gives it a fresh browser.
+   */
+  close() {
+    this.#closing ??= (async () => {
+      // Playwright's pipe to the browser does not keep node running: without this the
+      // process could end mid-close (after Ctrl-C, say), leaving the profile behind.
+      const keepAlive = setInterval(() => undefined, 1000);
+      try {
+        await this.#closeBrowser();
+        // Only once the browser is gone: one still shutting down writes into it again.
+        if (this.#profile) rmSync(this.#profile, { recursive: true, force: true });
+        this.#profile = null;
+        this.#dead = null;
+        this.#death = null;
+      } finally {
+        clearInterval(keepAlive);
+        this.#closing = null;
+      }
+    })();
+    return this.#closing;
+  }
+
+  async #closeBrowser() {
+    // Closing is not dying: whatever this browser reports from now on is ignored.
+    this.#generation += 1;
+    const browser = this.#browser;
+    this.#browser = null;
+    this.#driver = null;
+    await closeWithin(browser, this.pid);
+  }
+
+  #browserGone() {
+    return `the browser (pid ${this.pid ?? 'unknown'}) died: killed, crashed or out of memory`;
+  }
+
+  /** Marks the lane dead, for the browser of `generation` only (while it is current). */
+  #dying(generation) {
+    return (reason) => {
+      if (generation !== this.#generation || this.#dead) return;
+      this.#dead = reason;
+      this.#resolveDeath(reason);
+    };
+  }
+}
+
+/** The browser process's id, from Chromium itself (SystemInfo.getProcessInfo). */
+async function browserPid(browser) {
+  const session = await browser.context.browser().newBrowserCDPSession();
+  try {
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    return processInfo.find((p) => p.type === 'browser')?.id ?? null;
+  } finally {
+    await session.detach();
+  }
+}
+
+async function closeWithin(browser, pid) {
+  if (!browser) return;
+  let timer;
+  const timedOut = new Promise((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), CLOSE_TIMEOUT_MS);
+  });
+  const closed = browser.close().then(
+    () => 'closed',
+    // Closing a browser that already died fails; it is gone, which was the point.
+    () => 'gone',
+  );
+  const outcome = await Promise.race([closed, timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout' && pid) killQuietly(pid);
+}
+
+function killQuietly(pid) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (error) {
+    // ESRCH: it exited in the meantime, as hoped.
+    if (error.code !== 'ESRCH') throw error;
+  }
+}
+
+function newRunnerProfile() {
+  return mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+}
+
+/**
+ * Removes the profile folders of runners that are no longer running (killed before
+ * they could delete them). Returns how many were removed.
+ */
+export function sweepStaleProfiles(dir = tmpdir()) {
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    const match = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name);
+    if (!match || Number(match[1]) === process.pid || processExists(Number(match[1]))) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+function processExists(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return error.code === 'EPERM';
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function firstLine(error) {
+  const text = error instanceof Error ? error.message : String(error);
+  // Playwright appends the browser's whole log to a closed browser's errors.
+  return text.split('\n')[0].trim();
+}

@@ -1,0 +1,81 @@
+// The runner's site fence option. The runner's browser is a fresh profile with nobody's
+// logins, so by default (--sites any) the agent goes anywhere, as MMInA's did; with
+// --sites task the extension's fence applies as in a person's browser. The fake model
+// answers `goto` to a third origin, then stops.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { runRunner } from './runner-process.mjs';
+import { startSites } from './sites.mjs';
+
+const reply = (action) => `In summary, the next action I will perform is \`\`\`${action}\`\`\``;
+
+describe('the runner with --sites', { timeout: 240_000 }, () => {
+  let sites;
+  let fake;
+  let dir;
+  let tasks;
+  let outside;
+
+  const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path === '/index.html');
+
+  /** One runner run of the fence task; returns its exit status and step 1's record. */
+  async function run(sitesOption) {
+    sites.requests.length = 0;
+    fake.reset();
+    fake.script({ text: reply(`goto [${outside}/index.html]`) }, { text: reply('stop [done]') });
+    const out = join(dir, `out-${sitesOption}`);
+    const args = ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+      '--model', 'fake-model', '--api-key-env', 'HOPBENCH_TEST_KEY', '--max-steps', '3', '--observation', 'text'];
+    if (sitesOption !== 'default') args.push('--sites', sitesOption);
+    const result = await runRunner(args, { HOPBENCH_TEST_KEY: FAKE_KEY });
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', 'e2e-runner~2Ffence.json'), 'utf8'));
+    return { trajectory, step1: trajectory.steps[0] };
+  }
+
+  before(async () => {
+    sites = await startSites({ names: ['fence', 'alpha'] });
+    outside = sites.origin('alpha');
+    fake = await startFakeProviders();
+    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-sites-'));
+    tasks = join(dir, 'tasks');
+    mkdirSync(tasks);
+    writeFileSync(join(tasks, 'fence.json'), JSON.stringify({
+      id: 'e2e-runner/fence',
+      intent: 'Open the inside page of the fenced site.',
+      start_urls: [sites.url('fence', '/index.html')],
+      hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/inside.html' } }],
+    }));
+  });
+
+  after(async () => {
+    await sites?.close();
+    await fake?.close();
+    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--sites task: the goto is blocked and the origin gets no request', async () => {
+    const { trajectory, step1 } = await run('task');
+    assert.equal(step1.result.error, `blocked: ${outside} is outside this task's sites`);
+    assert.deepEqual(outsideRequests(), []);
+    assert.equal(trajectory.settings.sites.mode, 'task');
+  });
+
+  test('--sites any: the same goto reaches the origin', async () => {
+    const { step1 } = await run('any');
+    assert.equal(step1.result.error, null, JSON.stringify(step1.result));
+    assert.equal(outsideRequests().length, 1);
+  });
+
+  test('without --sites the runner goes anywhere, as MMInA did', async () => {
+    const { trajectory, step1 } = await run('default');
+    assert.equal(step1.result.error, null, JSON.stringify(step1.result));
+    assert.equal(outsideRequests().length, 1);
+    assert.equal(trajectory.settings.sites.mode, 'any');
+  });
+});

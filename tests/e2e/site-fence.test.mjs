@@ -1,0 +1,203 @@
+// The site fence: a run in the person's browser stays on its task's sites. A page (or a
+// model it steered) that sends the agent elsewhere gets "blocked: ORIGIN is outside this
+// task's sites", and the other origin's server never sees a request: not for a goto, a
+// link clicked in the tab, or a link that opens a new tab. The person's own tabs are not
+// fenced. The fake OpenAI-compatible server plays the steered model.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startFakeProviders } from './fake-providers.mjs';
+import { launchExtension } from './harness.mjs';
+import { runFromPopup, waitForRunEnd } from './run-helpers.mjs';
+import { sendOk } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+
+/** The fake model's reply for one action, in the chain-of-thought format. */
+const reply = (action) => `I will do as the page says. In summary, the next action I will perform is \`\`\`${action}\`\`\``;
+
+/** `[id]` of the line `role 'name'` in the prompt (the observation the model got). */
+function idOf(text, role, name) {
+  const id = new RegExp(`\\[(\\d+)\\] ${role} '${name}'`).exec(text)?.[1];
+  if (!id) throw new Error(`no ${role} '${name}' in the prompt:\n${text}`);
+  return id;
+}
+
+describe('the site fence', { timeout: 240_000 }, () => {
+  let ext;
+  let sites;
+  let fake;
+  let popup;
+  let outside; // the third origin: http://127.0.0.1:<alpha's port>
+  let taskText;
+
+  // Pages, not icons: a page that loads asks for /favicon.ico too.
+  const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path !== '/favicon.ico');
+  const blockedText = () => `blocked: ${outside} is outside this task's sites`;
+
+  before(async () => {
+    sites = await startSites({ names: ['fence', 'alpha'] });
+    outside = sites.origin('alpha');
+    fake = await startFakeProviders({ apiKey: null });
+    ext = await launchExtension();
+    popup = await ext.openExtensionPage('popup.html');
+    await sendOk(popup, 'saveSettings', {
+      settings: { model: { provider: 'openai', base_url: fake.baseUrl('openai'), model: 'fake-agent', temperature: 0, max_tokens: 256 } },
+      observation: { mode: 'text' },
+    });
+    taskText = JSON.stringify({
+      id: 'e2e/fence',
+      intent: 'Open the inside page of the fenced site.',
+      start_urls: [sites.url('fence', '/index.html')],
+      hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/inside.html' } }],
+    });
+  });
+
+  after(async () => {
+    await ext?.close();
+    await fake?.close();
+    await sites?.close();
+  });
+
+  async function stepsOf(runId) {
+    return (await sendOk(popup, 'getRun', { runId, withSteps: true })).steps;
+  }
+
+  test('from the popup (fence on by default): goto outside is blocked, the origin gets no request', async () => {
+    fake.reset();
+    fake.script(
+      { text: reply(`goto [${outside}/index.html?from=goto]`) },
+      { text: reply('stop [done]') },
+    );
+    const runId = await runFromPopup(popup, { taskText, fileName: 'fence.json', agent: 'model' });
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    assert.equal(steps[0].action.text, `goto [${outside}/index.html?from=goto]`);
+    assert.equal(steps[0].result.error, blockedText());
+    // The model is told, in the next prompt; the page it sees is still the task's.
+    const second = fake.requests.filter((r) => r.api === 'openai')[1];
+    assert.ok(second.text.includes(blockedText()), second.text);
+    assert.equal(steps[1].observation.url, sites.url('fence', '/index.html'));
+    assert.deepEqual(outsideRequests(), []);
+  });
+
+  test('a clicked link and a link opening a new tab are stopped before their request', async () => {
+    fake.reset();
+    fake.script(
+      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Outside page')}]`) },
+      // The blocked link left Chrome's error page in the tab; the page is one step back.
+      { text: reply('go_back') },
+      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Outside in a new tab')}]`) },
+      // The new tab (blocked) became current; closing it returns to the first tab.
+      { text: reply('close_tab') },
+      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Inside page')}]`) },
+      { text: reply('stop [done]') },
+    );
+    const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    assert.equal(steps[0].result.error, blockedText(), JSON.stringify(steps[0].result));
+    assert.equal(steps[2].result.error, blockedText(), JSON.stringify(steps[2].result));
+    // Inside the fence the run goes on as usual: the hop is reached.
+    assert.equal(steps[4].result.error, null, JSON.stringify(steps[4].result));
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    assert.deepEqual(outsideRequests(), []);
+  });
+
+  test("the person's own tabs go anywhere while a fenced run is on", async () => {
+    // The person's tab, in their own window (a tab opened later would land in the
+    // focused window: the run's).
+    const page = await ext.openPage(sites.url('fence', '/index.html'));
+    fake.reset();
+    // The first model call waits: the run, and its fence, stay up meanwhile.
+    fake.script({ text: reply('stop [done]'), delayMs: 12_000 });
+    const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });
+    await fake.waitForRequests(1, 20_000);
+    const opened = page.waitForEvent('popup');
+    await page.click('#outside-tab');
+    const popupPage = await opened;
+    await popupPage.waitForURL(/from=new-tab/);
+    await popupPage.waitForLoadState('load');
+    assert.equal(await popupPage.locator('h1').textContent(), 'Alpha');
+    // A worker slow to hear of the new tab (stopped, busy) classifies it only after its
+    // first request was blocked: that navigation is then given back to the tab.
+    const held = ext.worker.evaluate(() =>
+      navigator.locks.request('hopbench.fences', () => new Promise((resolve) => setTimeout(resolve, 1_500))),
+    );
+    const late = page.waitForEvent('popup');
+    await page.click('#outside-tab');
+    const latePage = await late;
+    await held;
+    await latePage.waitForURL(/from=new-tab/);
+    await latePage.waitForLoadState('load');
+    assert.equal(await latePage.locator('h1').textContent(), 'Alpha');
+    const fences = await popup.evaluate(async () => (await chrome.storage.session.get('hopbench.fences'))['hopbench.fences']);
+    const replayed = Object.values(fences).flatMap((f) => f.replayed);
+    assert.ok(replayed.some((r) => r.endsWith('from=new-tab')), `the second click was blocked, then replayed: ${JSON.stringify(fences)}`);
+    await page.goto(`${outside}/index.html?from=person`);
+    assert.equal(await page.locator('h1').textContent(), 'Alpha');
+    assert.deepEqual(outsideRequests().map((r) => r.path), ['/index.html', '/index.html', '/index.html']);
+    await waitForRunEnd(popup, runId);
+  });
+
+  test('with the fence off in Settings, the same goto reaches the origin', async () => {
+    sites.requests.length = 0;
+    await sendOk(popup, 'saveSettings', { settings: { model: { provider: 'openai' } }, sites: { fence: false, allow: [], deny: [] } });
+    fake.reset();
+    fake.script({ text: reply(`goto [${outside}/index.html?from=unfenced]`) }, { text: reply('stop [done]') });
+    const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });
+    await waitForRunEnd(popup, runId);
+    const steps = await stepsOf(runId);
+    assert.equal(steps[0].result.error, null, JSON.stringify(steps[0].result));
+    assert.equal(steps[1].observation.url, `${outside}/index.html?from=unfenced`);
+    assert.equal(outsideRequests().length, 1);
+  });
+
+  test('an origin added in Settings is inside the fence', async () => {
+    sites.requests.length = 0;
+    await sendOk(popup, 'saveSettings', {
+      settings: { model: { provider: 'openai' } },
+      sites: { fence: true, allow: [`# the other test site\n`, outside], deny: [] },
+    });
+    fake.reset();
+    fake.script({ text: reply(`goto [${outside}/index.html?from=allowed]`) }, { text: reply('stop [done]') });
+    const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });
+    await waitForRunEnd(popup, runId);
+    const steps = await stepsOf(runId);
+    assert.equal(steps[0].result.error, null, JSON.stringify(steps[0].result));
+    assert.equal(outsideRequests().length, 1);
+    const { settings } = (await sendOk(popup, 'exportRun', { runId })).trajectory;
+    assert.equal(settings.sites.mode, 'task');
+    assert.ok(settings.sites.origins.some((o) => o.origin === outside && o.reasons.includes('added in Settings')));
+  });
+
+  test('Settings → Sites names a bad line and keeps good ones', async () => {
+    const options = await ext.openExtensionPage('options.html');
+    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    assert.equal(await options.locator('#sites-fence').isChecked(), true);
+    assert.equal(await options.locator('#sites-allow').inputValue(), `# the other test site\n${outside}`);
+    const save = async () => {
+      await options.evaluate(() => {
+        document.getElementById('save-status').dataset.state = 'idle';
+      });
+      await options.click('#save');
+      await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+      return options.locator('#save-status').textContent();
+    };
+    await options.fill('#sites-allow', 'https://ok.example.com\n*.example.com');
+    assert.match(await save(), /Not saved:sites\.allow: line 2: wildcards are not supported \("\*\.example\.com"\): list each origin/);
+    assert.equal(await options.locator('#sites-allow').getAttribute('aria-invalid'), 'true');
+    await options.fill('#sites-allow', 'https://accounts.example.com\n\n  # a login the tasks need');
+    assert.match(await save(), /^Saved\./);
+    assert.equal(await options.locator('#sites-allow').inputValue(), 'https://accounts.example.com\n# a login the tasks need');
+    const { sites: stored } = await sendOk(popup, 'getSettings');
+    assert.deepEqual(stored, { fence: true, allow: ['https://accounts.example.com', '# a login the tasks need'], deny: [] });
+  });
+
+  test('the extension logged no error', () => {
+    // The test sites have no favicon: their 404s are the pages' own console errors.
+    const ours = ext.errors.filter((e) => e.source === 'service-worker' || e.url.startsWith('chrome-extension://'));
+    assert.deepEqual(ours, [], `errors logged:\n${ext.describeErrors()}`);
+  });
+});
