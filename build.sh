@@ -392,12 +392,18 @@ cmd_bench() {
   node tests/bench/observe-bench.mjs
 }
 
+# The choice of procedural-memory records over a generated pool (hopbench bench-memory):
+# the release build, since that is what the figure is about.
+cmd_bench_memory() {
+  exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- bench-memory "$@"
+}
+
 cmd_help() {
   printf 'usage: ./build.sh [SUBCOMMAND] [ARGS...]\n\nsubcommands:\n'
   local row name help
   for row in "${COMMAND_TABLE[@]}"; do
     IFS='|' read -r name _ help <<<"$row"
-    printf '  %-10s %s\n' "$name" "$help"
+    printf '  %-12s %s\n' "$name" "$help"
   done
 }
 
@@ -413,6 +419,7 @@ COMMAND_TABLE=(
   "report|cmd_report|merge run folders into summary.json and report.html: report DIR... [--out OUT]"
   "realsw|cmd_realsw|the real-software tier alone: Kiwix + MediaWiki from Debian packages, scripted model, runner"
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
+  "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
   "help|cmd_help|list subcommands"
 )
 

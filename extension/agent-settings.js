@@ -32,6 +32,10 @@ export const PROVIDERS = Object.freeze({
 });
 
 export const PROMPT_STYLES = Object.freeze(['cot', 'direct']);
+/** Procedural memory: `recent` = the last K finished tasks of the subset, `similar` = the K closest. */
+export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
+/** `prompt`: one prompt per step; `modular`: SeeAct-style stages (ranking, plan, grounding, selection). */
+export const AGENT_KINDS = Object.freeze(['prompt', 'modular']);
 
 /** Limits, also shown by the options page next to each field. */
 export const LIMITS = Object.freeze({
@@ -39,6 +43,7 @@ export const LIMITS = Object.freeze({
   max_steps: [1, 200],
   max_tries: [1, 10],
   call_timeout_ms: [1_000, 600_000],
+  memory_k: [0, 10],
 });
 
 export function defaultEndpoint(provider = 'openai') {
@@ -54,6 +59,10 @@ export const DEFAULT_AGENT_SETTINGS = Object.freeze({
   prompt_style: 'cot',
   max_tries: 4,
   call_timeout_ms: 120_000,
+  /** How many past runs the prompt shows (0: memory off), chosen by `memory_policy`. */
+  memory_k: 0,
+  memory_policy: 'recent',
+  agent: 'prompt',
 });
 
 /** `plain_http_ok`: the http origin the person confirmed the key may travel to unencrypted. */
@@ -107,6 +116,13 @@ export function agentSettingsProblems(settings) {
   integerIn(settings.max_steps, 'max_steps', add);
   integerIn(settings.max_tries, 'max_tries', add);
   integerIn(settings.call_timeout_ms, 'call_timeout_ms', add);
+  integerIn(settings.memory_k, 'memory_k', add);
+  if (!AGENT_KINDS.includes(settings.agent)) {
+    add('agent', `must be one of ${AGENT_KINDS.join(', ')} (got ${JSON.stringify(settings.agent)})`);
+  }
+  if (!MEMORY_POLICIES.includes(settings.memory_policy)) {
+    add('memory_policy', `must be one of ${MEMORY_POLICIES.join(', ')} (got ${JSON.stringify(settings.memory_policy)})`);
+  }
   if (!PROMPT_STYLES.includes(settings.prompt_style)) {
     add('prompt_style', `must be one of ${PROMPT_STYLES.join(', ')} (got ${JSON.stringify(settings.prompt_style)})`);
   }
@@ -257,7 +273,7 @@ export function mergeAgentSettings(stored, incoming) {
     model: endpoint('model'),
     judge: incoming.judge === undefined ? stored.judge : endpoint('judge'),
   };
-  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms']) {
+  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent']) {
     if (incoming[field] !== undefined) settings[field] = incoming[field];
   }
   return { settings, notes };

@@ -318,6 +318,16 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
   observation_mode: (v) => OBSERVATION_MODES.includes(v),
   /** Keep the session window open after the run (default: it is closed). */
   keep_window: (v) => typeof v === 'boolean',
+  /** Procedural memory for this run: how many past runs the prompt shows (0: off), chosen how. */
+  memory_k: (v) => Number.isInteger(v) && v >= 0 && v <= 10,
+  memory_policy: (v) => v === 'recent' || v === 'similar',
+  /**
+   * The memory records to choose from instead of the extension's own (the runner keeps
+   * them in its run folder); the core reads them, so only the shape is checked here.
+   */
+  memory_records: (v) => Array.isArray(v) && v.every(isPlainObject),
+  /** `prompt` (one prompt per step) or `modular` (SeeAct-style stages). */
+  agent: (v) => v === 'prompt' || v === 'modular',
   /** `task`: only the task's sites (the fence, docs/security.md); `any`: anywhere.
    * Default: Settings → Sites (on unless the person turned it off). */
   sites: (v) => v === 'task' || v === 'any',
@@ -328,7 +338,8 @@ const isRunId = (value) => typeof value === 'string' && value.length > 0;
 /**
  * @param {{ taskText: string, fileName?: string,
  *   overrides?: { provider?: string, max_steps?: number, observation_mode?: string,
- *                 keep_window?: boolean, sites?: 'task'|'any' } }} run
+ *                 keep_window?: boolean, sites?: 'task'|'any', memory_k?: number,
+ *                 memory_policy?: string, memory_records?: object[], agent?: string } }} run
  */
 export function startRun({ taskText, fileName = 'task.json', overrides = {} }) {
   return { type: PAGE_TO_WORKER.START_RUN, taskText, fileName, overrides };

@@ -106,6 +106,9 @@ function fill({ settings, observation, sites, keyStorage }) {
   document.getElementById('prompt_style').value = settings.prompt_style;
   document.getElementById('max_tries').value = String(settings.max_tries);
   document.getElementById('call_timeout_s').value = String(settings.call_timeout_ms / 1000);
+  document.getElementById('agent').value = settings.agent;
+  document.getElementById('memory_k').value = String(settings.memory_k);
+  document.getElementById('memory_policy').value = settings.memory_policy;
   document.getElementById('observation-mode').value = observation.mode;
 }
 
@@ -137,6 +140,9 @@ function read() {
       prompt_style: document.getElementById('prompt_style').value,
       max_tries: numberOf(document.getElementById('max_tries')),
       call_timeout_ms: Math.round(numberOf(document.getElementById('call_timeout_s')) * 1000),
+      agent: document.getElementById('agent').value,
+      memory_k: numberOf(document.getElementById('memory_k')),
+      memory_policy: document.getElementById('memory_policy').value,
     },
     observation: { mode: document.getElementById('observation-mode').value },
     sites: {

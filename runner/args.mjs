@@ -12,6 +12,10 @@ export const DEFAULT_KEY_ENV = Object.freeze({
 });
 
 export const DEFAULT_TASK_TIMEOUT_S = 900;
+export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
+export const AGENTS = Object.freeze(['prompt', 'modular']);
+/** The extension's limit on past runs in a prompt (memory::MAX_MEMORY_K). */
+export const MAX_MEMORY_K = 10;
 /** Retries of an infrastructure error within one run (docs/runner.md "Crashes, retries and resuming"). */
 export const DEFAULT_RETRIES = 1;
 
@@ -39,6 +43,14 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --max-steps N         agent steps per task (default: the extension's, 30)
   --observation MODE    text, text+images (the extension's default), text+screenshot or som
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  --agent NAME          prompt (default: one prompt per step) or modular (SeeAct-style:
+                        candidate ranking, plan in words, lettered grounding, selection)
+  --memory K            procedural memory: show each task K earlier runs of this run
+                        folder (DIR/memory.jsonl; 0 = off, the default, at most ${MAX_MEMORY_K})
+  --memory-policy P     which earlier runs: recent (the last K of the same subset, the
+                        paper's preset; default) or similar (closest intent and sites)
+  --memory-sweep A..B   run the tasks once per K = A..B into DIR/k<K> (each with its own
+                        memory), then one report with success by K (the paper's Fig. 5)
   --sites task|any      task: block navigations outside each task's sites (start URLs,
                         reference sites, sites its hops name), as in a person's browser;
                         any (default): go anywhere, as MMInA's agents did (the runner's
@@ -59,6 +71,10 @@ const VALUE_OPTIONS = {
   '--max-steps': 'maxSteps',
   '--observation': 'observation',
   '--task-timeout': 'taskTimeout',
+  '--agent': 'agent',
+  '--memory': 'memory',
+  '--memory-policy': 'memoryPolicy',
+  '--memory-sweep': 'memorySweep',
   '--retries': 'retries',
   '--sites': 'sites',
 };
@@ -127,6 +143,12 @@ function validate(raw, retryErrors) {
   if (raw.observation !== undefined && !OBSERVATION_MODES.includes(raw.observation)) {
     throw new UsageError(`--observation must be one of ${OBSERVATION_MODES.join(', ')}`);
   }
+  const memory = parseMemory(raw);
+  const agent = raw.agent ?? 'prompt';
+  if (!AGENTS.includes(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')} (got ${agent})`);
+  if (agent !== 'prompt' && provider === 'replay') {
+    throw new UsageError('--agent modular needs a model provider: replay follows the reference trajectory');
+  }
   if (raw.sites !== undefined && !SITES_MODES.includes(raw.sites)) {
     throw new UsageError(`--sites must be one of ${SITES_MODES.join(', ')} (got ${raw.sites})`);
   }
@@ -147,7 +169,39 @@ function validate(raw, retryErrors) {
     // A fresh profile has no logins to protect, and MMInA's agents were not fenced.
     sites: raw.sites ?? 'any',
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
+    agent,
+    ...memory,
   };
+}
+
+/** `--memory`, `--memory-policy`, `--memory-sweep` → {memory, memoryPolicy, memorySweep}. */
+function parseMemory(raw) {
+  if (raw.memory !== undefined && raw.memorySweep !== undefined) {
+    throw new UsageError('--memory and --memory-sweep exclude each other: the sweep sets K itself');
+  }
+  const policy = raw.memoryPolicy ?? 'recent';
+  if (!MEMORY_POLICIES.includes(policy)) {
+    throw new UsageError(`--memory-policy must be one of ${MEMORY_POLICIES.join(', ')} (got ${policy})`);
+  }
+  const k = raw.memory === undefined ? 0 : memoryK(raw.memory, '--memory');
+  let sweep = null;
+  if (raw.memorySweep !== undefined) {
+    const match = /^([0-9]+)\.\.([0-9]+)$/.exec(raw.memorySweep);
+    if (!match) throw new UsageError(`--memory-sweep takes A..B, e.g. 0..3 (got ${raw.memorySweep})`);
+    sweep = { from: memoryK(match[1], '--memory-sweep'), to: memoryK(match[2], '--memory-sweep') };
+    if (sweep.from > sweep.to) throw new UsageError(`--memory-sweep needs A <= B (got ${raw.memorySweep})`);
+  }
+  if (raw.memoryPolicy !== undefined && k === 0 && sweep === null) {
+    throw new UsageError('--memory-policy has no use without --memory K (K >= 1) or --memory-sweep');
+  }
+  return { memory: k, memoryPolicy: policy, memorySweep: sweep };
+}
+
+function memoryK(text, option) {
+  if (!/^[0-9]+$/.test(text) || Number(text) > MAX_MEMORY_K) {
+    throw new UsageError(`${option} takes whole numbers from 0 to ${MAX_MEMORY_K} (got ${text})`);
+  }
+  return Number(text);
 }
 
 function positiveInt(text, option) {

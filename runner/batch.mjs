@@ -15,7 +15,8 @@ export const MAX_DEATHS_IN_A_ROW = 3;
 
 /**
  * @param {{task: object, attempt: number}[]} runs in order
- * @param {{ lanes: number, retries: number, overrides: object, timeoutMs: number,
+ * @param {{ lanes: number, retries: number,
+ *   overrides: object | ((task: object) => object), timeoutMs: number,
  *   setup?: (driver: object, first: boolean) => Promise<void>,
  *   record: (task: object, done: object) => void,
  *   progress: ReturnType<import('./progress.mjs').makeProgress>,
@@ -56,7 +57,9 @@ export async function runBatch(runs, options) {
       if (!item) return;
       progress.started(item.index, item.task, { attempt: item.attempt, lane: lanes.length > 1 ? lane.number : null });
       const done = await runTask(lane, item.task, {
-        overrides: options.overrides,
+        // A function gives each task its overrides when it starts (the runner's memory
+        // pool grows as tasks finish).
+        overrides: typeof options.overrides === 'function' ? options.overrides(item.task) : options.overrides,
         timeoutMs: options.timeoutMs,
         attempt: item.attempt,
         onProgress: (p) => progress.step(item.index, item.task, p),

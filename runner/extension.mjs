@@ -90,6 +90,12 @@ export function runOverrides(options) {
   const overrides = { provider: options.provider };
   if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
   if (options.observation !== undefined) overrides.observation_mode = options.observation;
+  if (options.agent && options.agent !== 'prompt') overrides.agent = options.agent;
+  // Without --memory the fresh profile's default (memory off) applies.
+  if (options.memory > 0) {
+    overrides.memory_k = options.memory;
+    overrides.memory_policy = options.memoryPolicy ?? 'recent';
+  }
   if (options.sites !== undefined) overrides.sites = options.sites;
   return overrides;
 }

@@ -90,6 +90,11 @@ export function runConfig(options) {
     base_url: options.baseUrl ?? null,
     max_steps: options.maxSteps ?? null,
     observation: options.observation ?? null,
+    // Memory changes what a result means. Written only when on, so a folder without
+    // memory reads the same as one made before memory existed.
+    ...(options.memory > 0 ? { memory_k: options.memory, memory_policy: options.memoryPolicy ?? 'recent' } : {}),
+    // Likewise the agent: written only when not the prompt agent.
+    ...(options.agent && options.agent !== 'prompt' ? { agent: options.agent } : {}),
     // A fenced agent cannot follow a page off the task's sites: another result.
     sites: options.sites ?? 'any',
   };
@@ -109,7 +114,9 @@ export function prepareRunFolder(dir, config) {
   }
   const recorded = JSON.parse(readFileSync(file, 'utf8'));
   const value = (c, k) => c[k] ?? BEFORE_RECORDED[k] ?? null;
-  const differing = Object.keys(config).filter((k) => value(recorded, k) !== config[k]);
+  // Both sides' keys: a field only one of them has (memory, agent) differs from its absence.
+  const keys = [...new Set([...Object.keys(config), ...Object.keys(recorded)])];
+  const differing = keys.filter((k) => value(recorded, k) !== value(config, k));
   if (differing.length > 0) {
     const show = (c) => differing.map((k) => `${k}=${JSON.stringify(value(c, k))}`).join(' ');
     throw new Error(

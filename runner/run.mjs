@@ -16,8 +16,10 @@ import { runOverrides, settingsToSave } from './extension.mjs';
 import { sweepStaleProfiles } from './lane.mjs';
 import { attemptFileStem, nativeBin, repoRoot } from './paths.mjs';
 import { makeProgress } from './progress.mjs';
+import { appendMemory, memoryRecordOf, withMemory } from './memory.mjs';
 import { appendResult, prepareRunFolder, readFinished, runConfig } from './run-folder.mjs';
 import { makeRedactor, readApiKey } from './secret.mjs';
+import { runSweep } from './sweep.mjs';
 import { listTasks, repeatedIds, selectShard } from './tasks.mjs';
 import { writeTrajectory } from './trajectory.mjs';
 
@@ -44,6 +46,10 @@ export async function main(argv, { defaults = {}, env = process.env, outage } = 
     return 0;
   }
   try {
+    if (options.memorySweep) {
+      const out = resolve(options.out ?? join(repoRoot, 'out', `${defaultOutName(options)}-memory-sweep`));
+      return await runSweep(options, out, (one) => runAll(one, env, outage), { nativeBin, say });
+    }
     return await runAll(options, env, outage);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -121,7 +127,8 @@ function runPlanned(runs, options, key, out, redact, interrupt, outage) {
   return runBatch(runs, {
     lanes: options.parallel,
     retries: options.retries,
-    overrides: runOverrides(options),
+    // With memory, each task's START_RUN carries the records finished so far.
+    overrides: options.memory > 0 ? () => withMemory(runOverrides(options), out) : runOverrides(options),
     timeoutMs: options.taskTimeoutMs,
     setup,
     record: (task, done) => record(out, task, done, redact, progress),
@@ -144,6 +151,9 @@ function record(out, task, { line, trajectory, exportError }, redact, progress) 
     progress.note(`warning: no trajectory for ${task.id}: ${exportError}`);
   }
   appendResult(out, JSON.parse(redact(JSON.stringify(line))));
+  // The next tasks' memory: what the core made of this run (no answers, no conditions).
+  const memoryRecord = memoryRecordOf(trajectory);
+  if (memoryRecord) appendMemory(out, JSON.parse(redact(JSON.stringify(memoryRecord))));
 }
 
 function planLine(options, listed, selected, plan, out) {
@@ -152,7 +162,9 @@ function planLine(options, listed, selected, plan, out) {
   const done = selected - pending;
   const retry = plan.errorsToRetry;
   const errors = retry > 0 ? `${retry} error${retry === 1 ? '' : 's'} to retry; ` : '';
-  const agent = options.provider === 'replay' ? 'replay' : `${options.provider} ${options.model ?? '(default model)'}`;
+  const modular = options.agent === 'modular' ? ' (modular agent)' : '';
+  const model = options.provider === 'replay' ? 'replay' : `${options.provider} ${options.model ?? '(default model)'}${modular}`;
+  const agent = options.memory > 0 ? `${model}, memory K=${options.memory} ${options.memoryPolicy}` : model;
   return (
     `${listed} task${listed === 1 ? '' : 's'} in ${options.tasks}${shard}; ` +
     `${done} already recorded in ${out}; ${errors}running ${pending} with ${agent}, ${options.parallel} at a time`

@@ -9,11 +9,13 @@ pub mod agent;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod condition;
+pub mod diagnosis;
 pub mod evaluator;
 pub mod event;
 pub mod fence;
 pub mod import;
 pub mod judge;
+pub mod memory;
 pub mod metrics;
 pub mod model;
 pub mod observation;

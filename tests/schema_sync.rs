@@ -33,6 +33,7 @@ const FULL: &str = r#"{
     {"condition": {"kind": "url", "tokens": ["next"]}}],
   "final_answer": {"condition": {"must_include": ["m"], "exact_match": "e", "fuzzy_match": ["f"]}, "required": false},
   "reference_trajectory": ["click {link 'A'}", "stop [m]"],
+  "alternative_trajectories": [["click {button 'A'}", "stop [m]"]],
   "source": {"format": "hopbench", "file": "f.json", "notes": ["n"]}
 }"#;
 

@@ -119,8 +119,8 @@ async function observe(ctx, cmd) {
 async function callModel(ctx, cmd) {
   const outcome = await ctx.modelCall(cmd.request, ctx.signal);
   return outcome.ok
-    ? { kind: 'model_replied', step: cmd.step, reply: outcome.reply, attempts: outcome.attempts ?? [] }
-    : { kind: 'model_failed', step: cmd.step, error: outcome.error, attempts: outcome.attempts ?? [] };
+    ? { kind: 'model_replied', step: cmd.step, call: cmd.call ?? 0, reply: outcome.reply, attempts: outcome.attempts ?? [] }
+    : { kind: 'model_failed', step: cmd.step, call: cmd.call ?? 0, error: outcome.error, attempts: outcome.attempts ?? [] };
 }
 
 /**

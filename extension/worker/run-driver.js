@@ -130,7 +130,11 @@ async function carryOut(core, record, command) {
   const started = performance.now();
   try {
     const event = await spec.run(ctx, command);
-    if (spec.timing) stepInfo(record, command.step).timings[spec.timing] = Math.round(performance.now() - started);
+    if (spec.timing) {
+      // Summed: the modular agent makes several model calls in one step.
+      const timings = stepInfo(record, command.step).timings;
+      timings[spec.timing] = (timings[spec.timing] ?? 0) + Math.round(performance.now() - started);
+    }
     return event;
   } finally {
     inFlight.delete(record.runId);

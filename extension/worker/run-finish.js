@@ -6,7 +6,7 @@
 
 import { removeFence } from './fence.js';
 import { progressOf, verdictOf } from './hops.js';
-import { getRun, updateRun } from './run-store.js';
+import { getRun, putMemory, updateRun } from './run-store.js';
 import { removeRun } from './run-state.js';
 import { endTaskSession } from './session-handlers.js';
 import { readSessions } from './session.js';
@@ -23,10 +23,17 @@ export async function finishRun(readyCore, record, end) {
   const live = (await readSessions())[sessionId] !== undefined;
   const run = await getRun(runId);
   if (run && live) {
+    const verdict = await verdictOf(core, sessionId);
+    const summary = summaryOf(end);
+    // A run that ended on its own leaves a memory record (the core decides which
+    // endings count and what the record may hold: no answers, no conditions).
+    const memoryRecord = end.status === 'finished' ? core.agent_memory_record(record.state, verdict) : null;
+    if (memoryRecord) await putMemory(runId, summary.finishedAt, memoryRecord);
     await updateRun(runId, {
-      ...summaryOf(end),
-      verdict: await verdictOf(core, sessionId),
+      ...summary,
+      verdict,
       progress: await progressOf(core, sessionId),
+      memoryRecord,
     });
   } else if (run && run.status === 'running') {
     // The session is gone, and its tracker with it, so there is no verdict: the browser

@@ -31,7 +31,7 @@ import {
   requestPause,
   requestStop,
 } from './run-state.js';
-import { deleteRunData, exportRunData, getRun, getSteps, listRuns, mediaDataUrls, putRun, updateRun } from './run-store.js';
+import { deleteRunData, exportRunData, getRun, getSteps, listMemory, listRuns, mediaDataUrls, putRun, updateRun } from './run-store.js';
 import { closeSession } from './session.js';
 import { openTaskSession } from './session-handlers.js';
 
@@ -68,10 +68,15 @@ function startRun(readyCore, msg) {
  */
 export async function startAgentRun(readyCore, msg, { bounds, held = false, duelId = null, current = true } = {}) {
   const core = await readyCore();
-  const config = await runConfiguration(msg.overrides);
+  // Records passed in (the runner's memory file) stay out of the settings kept with
+  // the run: they may be thousands, and the run keeps which ones it showed.
+  const { memory_records: passedRecords, ...overrides } = msg.overrides;
+  const config = await runConfiguration(overrides);
+  // The core chooses among the records; the worker only fetches them.
+  const pool = config.agentConfig.memory.k > 0 ? (passedRecords ?? (await listMemory())) : [];
   // The machine first: a task it refuses (e.g. replay without reference_trajectory)
   // opens no window.
-  const started = core.agent_start(msg.taskText, msg.fileName, config.agentConfig);
+  const started = core.agent_start(msg.taskText, msg.fileName, config.agentConfig, pool);
   const fence = siteFence(core, msg, config);
   // The fence goes up before the window opens, so even the start tabs' first
   // navigations (and anything a start page does on load) are inside it.
@@ -110,6 +115,9 @@ export async function startAgentRun(readyCore, msg, { bounds, held = false, duel
       finishedAt: null,
       tokens: { input: 0, output: 0 },
       provider: config.provider,
+      // Which past runs the prompt shows ({k, policy, tasks}); the record this run
+      // leaves is added as `memoryRecord` when it finishes.
+      memory: started.memory,
       sessionId: session.id,
       duelId,
       task: { ...task, fileName: msg.fileName, text: msg.taskText },

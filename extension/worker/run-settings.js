@@ -50,6 +50,11 @@ export async function runConfiguration(overrides) {
     replay,
     temperature: agent.model.temperature,
     max_tokens: agent.model.max_tokens,
+    agent: overrides.agent ?? agent.agent,
+    memory: {
+      k: overrides.memory_k ?? agent.memory_k,
+      policy: overrides.memory_policy ?? agent.memory_policy,
+    },
   };
   return {
     agentConfig,

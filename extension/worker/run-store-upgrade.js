@@ -11,8 +11,10 @@
 // the steps' references: the step the row names gets the new key, any other gets a
 // marker `{lost, element}`, so a viewer says the picture is lost instead of showing
 // another run's.
+//
+// Version 3 adds `memory`: one procedural-memory record per finished run.
 
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** Why a version 1 step has no picture for an element (kept in its `lost` marker). */
 export const LOST_IN_V1 =
@@ -23,7 +25,7 @@ export const LOST_IN_V1 =
  * @param {IDBDatabase} db
  * @param {IDBTransaction} tx the versionchange transaction
  * @param {number} oldVersion 0 for a new database
- * @param {{ runs: string, steps: string, media: string }} names the store names
+ * @param {{ runs: string, steps: string, media: string, memory: string }} names the store names
  */
 export function upgradeStores(db, tx, oldVersion, names) {
   if (!db.objectStoreNames.contains(names.runs)) {
@@ -35,6 +37,10 @@ export function upgradeStores(db, tx, oldVersion, names) {
   }
   if (!db.objectStoreNames.contains(names.media)) {
     db.createObjectStore(names.media, { keyPath: 'id' }).createIndex('runId', 'runId');
+  }
+  if (!db.objectStoreNames.contains(names.memory)) {
+    // Keyed by run: finishing a run twice keeps one record, deleting it forgets it.
+    db.createObjectStore(names.memory, { keyPath: 'runId' });
   }
   if (oldVersion === 1) rekeyImages(tx, names);
 }

@@ -12,6 +12,7 @@ const DB_NAME = 'hopbench';
 const RUNS = 'runs';
 const STEPS = 'steps';
 const MEDIA = 'media';
+const MEMORY = 'memory';
 
 /**
  * The open connection. A cache only: a stopped worker loses it and the next call
@@ -32,7 +33,12 @@ function openDatabase() {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(DB_NAME, DB_VERSION);
     request.onupgradeneeded = (event) =>
-      upgradeStores(request.result, request.transaction, event.oldVersion, { runs: RUNS, steps: STEPS, media: MEDIA });
+      upgradeStores(request.result, request.transaction, event.oldVersion, {
+        runs: RUNS,
+        steps: STEPS,
+        media: MEDIA,
+        memory: MEMORY,
+      });
     request.onsuccess = () => {
       const db = request.result;
       // Another context upgrading the schema: let it, and reopen on the next call.
@@ -194,16 +200,33 @@ export async function mediaDataUrls(ids) {
   return out;
 }
 
+// --- procedural memory -----------------------------------------------------------------
+
+/** Keeps a finished run's memory record (a put: finishing twice keeps one). */
+export function putMemory(runId, finishedAt, record) {
+  return transaction([MEMORY], 'readwrite', ({ memory }) => done(memory.put({ runId, finishedAt, record })));
+}
+
+/** Every memory record, oldest run first: the order the core's `recent` policy reads. */
+export async function listMemory() {
+  const rows = await transaction([MEMORY], 'readonly', ({ memory }) => done(memory.getAll()));
+  return rows.sort((a, b) => a.finishedAt - b.finishedAt).map((row) => row.record);
+}
+
 // --- whole runs ------------------------------------------------------------------------
 
-/** Removes the run, its steps and its media in one transaction: all or nothing. */
+/**
+ * Removes the run, its steps, its media and its memory record in one transaction:
+ * all or nothing. A deleted run is forgotten by memory too.
+ */
 export function deleteRunData(runId) {
-  return transaction([RUNS, STEPS, MEDIA], 'readwrite', async ({ runs, steps, media }) => {
+  return transaction([RUNS, STEPS, MEDIA, MEMORY], 'readwrite', async ({ runs, steps, media, memory }) => {
     const mediaKeys = await done(media.index('runId').getAllKeys(runId));
     await Promise.all([
       done(runs.delete(runId)),
       done(steps.delete(stepRange(runId))),
       ...mediaKeys.map((key) => done(media.delete(key))),
+      done(memory.delete(runId)),
     ]);
   });
 }

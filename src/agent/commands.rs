@@ -19,8 +19,16 @@ pub enum Command {
         /// below the fold too, so it observes the whole page.
         whole_page: bool,
     },
-    /// Run the model call; answer with `model_replied` or `model_failed`.
-    CallModel { step: u32, request: ModelRequest },
+    /// Run the model call; answer with `model_replied` or `model_failed` carrying the
+    /// same `call`. The prompt agent makes one call per step (`call` 0, left out); the
+    /// modular agent numbers its stages' calls 1, 2, ... so a repeated answer to an
+    /// earlier stage is never taken for the next one.
+    CallModel {
+        step: u32,
+        request: ModelRequest,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        call: u32,
+    },
     /// Before a `stop [answer]` of a task with fuzzy references: ask the judge each
     /// question the answer raises (the session's tracker lists them); answer with
     /// `judged`. Without a model (`with_model` false: replay) the exact-containment
@@ -52,6 +60,10 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hint: Option<String>,
     },
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Why a run ended, for the driver's run status and for metrics.

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::AgentError;
+use crate::memory::MemorySettings;
 
 /// How the model is asked to answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +44,59 @@ impl ObservationMode {
     }
 }
 
+/// Which agent runs the steps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    /// One prompt per step: the model reads the page and writes the action (MMInA's).
+    #[default]
+    Prompt,
+    /// SeeAct-style stages per step: candidate ranking, planning in words, grounding
+    /// as a lettered choice per section of candidates, action selection.
+    Modular,
+}
+
+impl AgentKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Prompt => "prompt",
+            AgentKind::Modular => "modular",
+        }
+    }
+}
+
+/// How the modular agent picks one of several grounded actions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SelectMode {
+    /// Ask the model to choose among the viable actions (one more call).
+    #[default]
+    Model,
+    /// Take the first section's non-None answer (SeeAct's baseline).
+    FirstViable,
+}
+
+/// The modular agent's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModularSettings {
+    /// Candidate elements kept after ranking (top-k).
+    pub candidates: u32,
+    /// Sections the candidates are split into, each grounded by its own call.
+    pub sections: u32,
+    pub select: SelectMode,
+}
+
+impl Default for ModularSettings {
+    fn default() -> Self {
+        ModularSettings {
+            candidates: 24,
+            sections: 3,
+            select: SelectMode::Model,
+        }
+    }
+}
+
 /// Every field has a default so a driver can pass only what the person changed; an
 /// unknown field is refused, since a misspelt setting silently ignored would make a
 /// run differ from what the person asked for.
@@ -57,6 +111,10 @@ pub struct AgentConfig {
     pub max_tokens: u32,
     /// Follow the task's `reference_trajectory` instead of calling a model.
     pub replay: bool,
+    /// Procedural memory: how many past runs the prompt shows, chosen how (k = 0: off).
+    pub memory: MemorySettings,
+    pub agent: AgentKind,
+    pub modular: ModularSettings,
 }
 
 impl Default for AgentConfig {
@@ -68,6 +126,9 @@ impl Default for AgentConfig {
             temperature: 0.0,
             max_tokens: 1024,
             replay: false,
+            memory: MemorySettings::default(),
+            agent: AgentKind::Prompt,
+            modular: ModularSettings::default(),
         }
     }
 }
@@ -92,8 +153,20 @@ impl AgentConfig {
             ))
         } else if self.max_tokens == 0 {
             Some("max_tokens must be at least 1".to_string())
+        } else if !(1..=100).contains(&self.modular.candidates) {
+            Some(format!(
+                "modular.candidates must be from 1 to 100 (got {})",
+                self.modular.candidates
+            ))
+        } else if !(1..=10).contains(&self.modular.sections)
+            || self.modular.sections > self.modular.candidates
+        {
+            Some(format!(
+                "modular.sections must be from 1 to 10 and at most modular.candidates (got {})",
+                self.modular.sections
+            ))
         } else {
-            None
+            self.memory.check().err()
         };
         problem.map_or(Ok(()), |p| Err(AgentError::Config(p)))
     }

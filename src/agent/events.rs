@@ -31,6 +31,9 @@ pub enum AgentEvent {
         /// The failed tries before the answer, as the model client reports them.
         #[serde(default)]
         attempts: Vec<Value>,
+        /// The `call` of the `call_model` this answers (0 when it had none).
+        #[serde(default)]
+        call: u32,
     },
     /// The result of `call_model` when every try failed.
     ModelFailed {
@@ -38,6 +41,8 @@ pub enum AgentEvent {
         error: ModelFailure,
         #[serde(default)]
         attempts: Vec<Value>,
+        #[serde(default)]
+        call: u32,
     },
     /// The result of `judge`: one judgement per question (none when the answer
     /// raised no question).

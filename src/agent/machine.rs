@@ -11,6 +11,7 @@ use super::objective::objective;
 use super::state::{Agent, Draft, Phase};
 use crate::action::{check_early_stop, EarlyStopConfig, EarlyStopReason};
 use crate::import::import_str;
+use crate::memory::{memory_section, select, MemoryQuery, MemoryRecord};
 
 /// What one event produced. `ignored` says why an event changed nothing (a stale or
 /// duplicated delivery, or anything after the end), so a driver can log it.
@@ -46,11 +47,25 @@ impl Agent {
         file_name: &str,
         config: AgentConfig,
     ) -> Result<(Agent, Vec<Command>), AgentError> {
+        Agent::start_with_memory(task_text, file_name, config, &[])
+    }
+
+    /// As [`Agent::start`], choosing `config.memory.k` records of `pool` (finished runs,
+    /// oldest first) for the prompt's memory section.
+    pub fn start_with_memory(
+        task_text: &str,
+        file_name: &str,
+        config: AgentConfig,
+        pool: &[MemoryRecord],
+    ) -> Result<(Agent, Vec<Command>), AgentError> {
         config.check()?;
         let task = import_str(task_text, Path::new(file_name)).outcome?;
         if config.replay && task.reference_trajectory.is_empty() {
             return Err(AgentError::NoReferenceTrajectory { task_id: task.id });
         }
+        let chosen = select(pool, &MemoryQuery::of_task(&task), config.memory);
+        let memory = memory_section(&chosen, config.memory.policy);
+        let memory_tasks = chosen.iter().map(|r| r.task_id.clone()).collect();
         let mut agent = Agent {
             objective: objective(&task),
             task,
@@ -63,6 +78,9 @@ impl Agent {
             feedback: None,
             progress: None,
             no_action_note: None,
+            memory,
+            memory_tasks,
+            trail: Vec::new(),
         };
         let commands = agent.begin_step();
         Ok((agent, commands))
@@ -101,15 +119,28 @@ impl Agent {
             (
                 Phase::Thinking,
                 AgentEvent::ModelReplied {
-                    reply, attempts, ..
+                    reply,
+                    attempts,
+                    call,
+                    ..
                 },
-            ) => self.on_model_replied(reply, attempts),
+            ) => match self.modular_waits_for(call) {
+                Some(false) => return self.other_call(call),
+                Some(true) => self.on_modular_reply(reply, attempts),
+                None => self.on_model_replied(reply, attempts),
+            },
             (
                 Phase::Thinking,
                 AgentEvent::ModelFailed {
-                    error, attempts, ..
+                    error,
+                    attempts,
+                    call,
+                    ..
                 },
-            ) => self.on_model_failed(error, attempts),
+            ) => match self.modular_waits_for(call) {
+                Some(false) => return self.other_call(call),
+                _ => self.on_model_failed(error, attempts),
+            },
             (Phase::Judging, AgentEvent::Judged { judgements, .. }) => self.on_judged(judgements),
             (
                 Phase::Acting,
@@ -130,6 +161,16 @@ impl Agent {
             }
         };
         commands.into()
+    }
+
+    /// A modular stage's answer to a call that is no longer in flight (a repeated
+    /// delivery after a restart).
+    fn other_call(&self, call: u32) -> Fed {
+        let current = self.draft.modular.as_ref().map_or(0, |m| m.call);
+        Fed::ignored(format!(
+            "the model's answer to call {call} of step {} is stale: call {current} is in flight",
+            self.step
+        ))
     }
 
     /// Starts the step `self.step`: ends the run if an early-stop rule fires or a

@@ -14,6 +14,8 @@ mod error;
 mod events;
 mod lines;
 mod machine;
+mod memory;
+mod modular;
 mod objective;
 pub mod prompt;
 mod record;
@@ -24,15 +26,18 @@ mod to_reference;
 mod words;
 
 pub use commands::{Command, FinishCause};
-pub use config::{AgentConfig, ObservationMode, PromptStyle};
+pub use config::{
+    AgentConfig, AgentKind, ModularSettings, ObservationMode, PromptStyle, SelectMode,
+};
 pub use error::AgentError;
 pub use events::{AgentEvent, ModelFailure, ObservedImage, Picture};
 pub use lines::{element_text, find_element};
 pub use machine::Fed;
+pub use modular::{rank_candidates, sections as modular_sections, Candidate};
 pub use objective::objective;
 pub use record::{
-    ActResult, ActionRecord, ModelErrorRecord, ObservationRecord, PromptRecord, ReplyRecord,
-    StepRecord, Tokens,
+    ActResult, ActionRecord, CandidateRecord, ModelErrorRecord, ObservationRecord, PromptRecord,
+    ReplyRecord, StageCall, StagesRecord, StepRecord, Tokens,
 };
 pub use state::{Agent, Phase};
 pub use to_reference::{

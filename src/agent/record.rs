@@ -33,6 +33,57 @@ pub struct StepRecord {
     pub tokens: Tokens,
     /// Why the step went as it did: malformed reply, failed call, replay source...
     pub note: Option<String>,
+    /// The modular agent's stages: each call's input and output, the candidates and
+    /// the stage log diagnosis scores; `null` for the prompt agent, whose one stage is
+    /// `prompt` and `reply`.
+    pub stages: Option<StagesRecord>,
+}
+
+/// Every stage of a modular step (see `agent::modular`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StagesRecord {
+    /// `modular`.
+    pub agent: String,
+    /// The ranked candidates, best first.
+    pub candidates: Vec<CandidateRecord>,
+    /// The candidates' ids per section.
+    pub sections: Vec<Vec<u32>>,
+    /// The planning stage's plan in words (`None` when it wrote the action itself).
+    pub plan: Option<String>,
+    /// Each model call of the step in order: planning, grounding 1..n, selection.
+    pub calls: Vec<StageCall>,
+    /// What diagnosis scores (docs/diagnosis.md).
+    pub log: crate::diagnosis::StepLog,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CandidateRecord {
+    pub id: u32,
+    pub line: String,
+    pub score: f64,
+}
+
+/// One stage's model call: what it was asked and what came back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageCall {
+    pub stage: String,
+    pub system: String,
+    pub user: String,
+    pub reply: Option<String>,
+    /// Why the reply could not be used as it was (or the call's failure).
+    pub error: Option<String>,
+}
+
+impl StageCall {
+    pub fn asked(stage: &str, system: &str, user: &str) -> StageCall {
+        StageCall {
+            stage: stage.to_string(),
+            system: system.to_string(),
+            user: user.to_string(),
+            reply: None,
+            error: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

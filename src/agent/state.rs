@@ -10,6 +10,7 @@ use super::record::{ModelErrorRecord, ObservationRecord, ReplyRecord};
 use crate::action::Action;
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
+use crate::memory::MemoryStep;
 use crate::task::Task;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +37,16 @@ pub struct Agent {
     /// action gave none: the early stop for steps without an action quotes it.
     #[serde(default)]
     pub(super) no_action_note: Option<String>,
+    /// The procedural-memory section of the system prompt, chosen once at the start
+    /// (the pool is not kept: it may hold thousands of records).
+    #[serde(default)]
+    pub(super) memory: Option<String>,
+    /// The task ids of the memory records shown, in the prompt's order.
+    #[serde(default)]
+    pub(super) memory_tasks: Vec<String>,
+    /// Every recorded step as memory keeps it, for this run's own memory record.
+    #[serde(default)]
+    pub(super) trail: Vec<MemoryStep>,
 }
 
 /// Which event the machine waits for.
@@ -79,6 +90,9 @@ pub struct Draft {
     #[serde(default)]
     pub judgements: Vec<Judgement>,
     pub note: Option<String>,
+    /// The modular agent's stages so far (`None` for the prompt agent).
+    #[serde(default)]
+    pub modular: Option<super::modular::ModularDraft>,
 }
 
 impl Agent {

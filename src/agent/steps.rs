@@ -3,10 +3,11 @@
 use serde_json::Value;
 
 use super::commands::{Command, FinishCause};
+use super::config::AgentKind;
 use super::events::{ModelFailure, ObservedImage, Picture};
 use super::prompt::{
-    act_failed_feedback, malformed_feedback, previous_action_text, system_prompt, turn_parts,
-    turn_text, TurnInput,
+    act_failed_feedback, malformed_feedback, previous_action_text, system_prompt_with_memory,
+    turn_parts, turn_text, TurnInput,
 };
 use super::record::{
     ActResult, ActionRecord, ModelErrorRecord, ObservationRecord, PromptRecord, ReplyRecord,
@@ -16,6 +17,7 @@ use super::state::{Agent, Phase};
 use crate::action::{extract_action, Action};
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
+use crate::memory::{memory_action_text, site_of, MemoryStep};
 use crate::model::{Message, ModelReply, ModelRequest, Role};
 use crate::provider::ErrorKind;
 
@@ -41,7 +43,15 @@ impl Agent {
         if self.config.replay {
             return self.replay_step();
         }
-        let parts = turn_parts(user, self.config.observation_mode, images, screenshot);
+        let parts = turn_parts(
+            user.clone(),
+            self.config.observation_mode,
+            images,
+            screenshot,
+        );
+        if self.config.agent == AgentKind::Modular {
+            return self.modular_plan(user, parts);
+        }
         let request = ModelRequest {
             system: self.system_prompt(),
             messages: vec![Message {
@@ -55,6 +65,7 @@ impl Agent {
         vec![Command::CallModel {
             step: self.step,
             request,
+            call: 0,
         }]
     }
 
@@ -72,24 +83,7 @@ impl Agent {
             attempts,
         });
         match extracted {
-            Ok(found) => {
-                let judge_first = match &found.action {
-                    Action::Stop { answer } if self.task_asks_judge() => Some(answer.clone()),
-                    _ => None,
-                };
-                self.draft.action = Some(found.action);
-                match judge_first {
-                    Some(answer) => {
-                        self.phase = Phase::Judging;
-                        vec![Command::Judge {
-                            step: self.step,
-                            answer,
-                            with_model: !self.config.replay,
-                        }]
-                    }
-                    None => self.act(Vec::new()),
-                }
-            }
+            Ok(found) => self.take_action(found.action),
             Err(error) => {
                 self.draft.note = Some(format!("malformed reply: {error}"));
                 let feedback = malformed_feedback(self.config.prompt_style, &error);
@@ -97,6 +91,27 @@ impl Agent {
                 self.feedback = Some(feedback);
                 self.next_step(record)
             }
+        }
+    }
+
+    /// The step's action is chosen: a `stop` on a task with a judged answer goes to
+    /// the judge first, anything else is carried out.
+    pub(super) fn take_action(&mut self, action: Action) -> Vec<Command> {
+        let judge_first = match &action {
+            Action::Stop { answer } if self.task_asks_judge() => Some(answer.clone()),
+            _ => None,
+        };
+        self.draft.action = Some(action);
+        match judge_first {
+            Some(answer) => {
+                self.phase = Phase::Judging;
+                vec![Command::Judge {
+                    step: self.step,
+                    answer,
+                    with_model: !self.config.replay,
+                }]
+            }
+            None => self.act(Vec::new()),
         }
     }
 
@@ -112,6 +127,9 @@ impl Agent {
         let note = format!("the model call failed ({}): {}", error.kind, error.message);
         let ends_run = ErrorKind::from_name(&error.kind).is_some_and(ErrorKind::ends_run);
         let hint = error.hint.clone();
+        if let Some(call) = self.draft.modular.as_mut().and_then(|m| m.calls.last_mut()) {
+            call.error = Some(note.clone());
+        }
         self.draft.note = Some(note.clone());
         self.draft.model_error = Some(ModelErrorRecord { error, attempts });
         let record = self.record_step(None);
@@ -207,6 +225,15 @@ impl Agent {
     /// Turns the draft into the step's one record and remembers what the next
     /// prompt and the early-stop rules need from it.
     pub(super) fn record_step(&mut self, result: Option<ActResult>) -> Command {
+        let stages = self.draft.modular.as_ref().map(|m| {
+            self.stages_record(
+                m,
+                self.draft
+                    .observation
+                    .as_ref()
+                    .map_or("", |o| o.text.as_str()),
+            )
+        });
         let draft = std::mem::take(&mut self.draft);
         let observation = draft.observation.unwrap_or_default();
         self.previous_action = draft
@@ -218,10 +245,19 @@ impl Agent {
             None => draft.note.clone(),
         };
         self.history.push(draft.action.clone());
-        let mut tokens = draft
-            .reply
-            .as_ref()
-            .map_or(Tokens::default(), |r| Tokens::from(r.usage));
+        self.trail.push(MemoryStep {
+            action: draft
+                .action
+                .as_ref()
+                .map(|a| memory_action_text(a, &observation.text)),
+            site: site_of(&observation.url),
+        });
+        // The modular agent's calls all count, the ones before a failed call too.
+        let mut tokens = match (&draft.modular, &draft.reply) {
+            (Some(m), _) => Tokens::from(m.usage),
+            (None, Some(r)) => Tokens::from(r.usage),
+            (None, None) => Tokens::default(),
+        };
         for judged in &draft.judgements {
             tokens.input += judged.usage.input_tokens;
             tokens.output += judged.usage.output_tokens;
@@ -230,7 +266,13 @@ impl Agent {
             step: self.step,
             observation,
             prompt: PromptRecord {
-                system: self.system_prompt(),
+                // A modular step's prompt is its planning stage's (the others are in
+                // `stages`).
+                system: draft
+                    .modular
+                    .as_ref()
+                    .and_then(|m| m.calls.first())
+                    .map_or_else(|| self.system_prompt(), |c| c.system.clone()),
                 user: draft.user_prompt.unwrap_or_default(),
             },
             reply: draft.reply,
@@ -243,6 +285,7 @@ impl Agent {
             progress: self.progress.clone(),
             tokens,
             note: draft.note,
+            stages,
         };
         Command::Record {
             step: self.step,
@@ -251,7 +294,7 @@ impl Agent {
     }
 
     /// After a step's record: the next step, or the end.
-    fn next_step(&mut self, record: Command) -> Vec<Command> {
+    pub(super) fn next_step(&mut self, record: Command) -> Vec<Command> {
         self.step += 1;
         let mut commands = vec![record];
         commands.extend(self.begin_step());
@@ -259,6 +302,10 @@ impl Agent {
     }
 
     fn system_prompt(&self) -> String {
-        system_prompt(self.config.prompt_style, self.config.observation_mode)
+        system_prompt_with_memory(
+            self.config.prompt_style,
+            self.config.observation_mode,
+            self.memory.as_deref(),
+        )
     }
 }

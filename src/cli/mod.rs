@@ -1,6 +1,7 @@
 //! The `hopbench` command line, as a table of subcommands: adding one (sandbox, run,
 //! report) is one entry in `COMMANDS` and one small module. Native only.
 
+mod bench_memory;
 mod report;
 #[cfg(not(target_arch = "wasm32"))]
 mod sandbox;
@@ -51,6 +52,13 @@ pub const COMMANDS: &[Command] = &[
         args: "DIR... [--out OUT]",
         summary: "merge run folders' results.jsonl; write summary.json and report.html",
         run: report::run,
+    },
+    Command {
+        name: "bench-memory",
+        args: "[--records N] [--k K] [--runs R]",
+        summary:
+            "time the choice of procedural-memory records on a generated pool (default 10,000)",
+        run: bench_memory::run,
     },
     Command {
         name: "help",

@@ -40,6 +40,7 @@ fn kiwix_events_hotel() -> Task {
         ],
         final_answer: None,
         reference_trajectory: Vec::new(),
+        alternative_trajectories: Vec::new(),
         source: None,
     }
 }

@@ -26,6 +26,7 @@ fn task(hops: Vec<Hop>, final_answer: Option<FinalAnswer>) -> Task {
         hops,
         final_answer,
         reference_trajectory: Vec::new(),
+        alternative_trajectories: Vec::new(),
         source: None,
     }
 }

@@ -75,6 +75,7 @@ pub(crate) fn import_config(text: &str, file: &Path, format: Format) -> Result<T
         hops,
         final_answer,
         reference_trajectory: Vec::new(),
+        alternative_trajectories: Vec::new(),
         source: Some(TaskSource {
             format: format.name().to_string(),
             file: Some(file.display().to_string()),

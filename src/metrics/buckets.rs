@@ -6,7 +6,7 @@ use std::fmt;
 use super::record::TaskRecord;
 
 /// A group of tasks by hop count. `Overall` holds every task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Bucket {
     OneHop,

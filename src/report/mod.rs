@@ -2,9 +2,11 @@
 //! them, and writes `summary.json`, `report.html` and a viewer page per trajectory.
 //! Native only (it reads and writes files); the formats are in docs/runner.md.
 
+pub mod analysis;
 pub mod html;
 mod merge;
 pub mod results;
+pub mod run_config;
 mod stem;
 pub mod summary;
 pub mod trajectory;
@@ -15,6 +17,8 @@ pub use stem::{attempt_file_stem, task_file_stem};
 pub use summary::{Counts, EarlierAttempt, Retries, Source, Summary, Totals};
 
 use html::index::{AttemptRow, TaskRow};
+use run_config::{MemorySetting, RunConfig};
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use trajectory::{ImageSource, Trajectory};
@@ -54,8 +58,15 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
         });
         all.push(lines);
     }
-    let merged = merge(all);
+    let configs: Vec<(PathBuf, RunConfig)> = dirs
+        .iter()
+        .map(|d| (d.clone(), RunConfig::read(d)))
+        .collect();
+    let (main, groups, note) = split_by_memory(all, &configs);
+    let merged = merge(main);
     let mut summary = Summary::compute(&merged, sources)?;
+    summary.notes.extend(note);
+    summary.analysis = analysis::analyse(&merged, &groups, &configs)?;
 
     let pages_dir = out.join(TRAJECTORIES);
     create_dir(&pages_dir)?;
@@ -95,6 +106,39 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
         html_path,
         trajectory_pages: pages,
     })
+}
+
+/// Folders run with different memory settings are different experiments: merging
+/// them would let one setting's line replace another's. Each setting is merged on its
+/// own for the by-K table, and the report's other tables show the lowest setting
+/// (memory off, when there), which a note says.
+fn split_by_memory(
+    all: Vec<Vec<Located>>,
+    configs: &[(PathBuf, RunConfig)],
+) -> (Vec<Vec<Located>>, Vec<analysis::Group>, Option<String>) {
+    let mut by_setting: BTreeMap<MemorySetting, Vec<Vec<Located>>> = BTreeMap::new();
+    for (lines, (_, config)) in all.into_iter().zip(configs) {
+        by_setting.entry(config.memory()).or_default().push(lines);
+    }
+    let note = (by_setting.len() > 1).then(|| {
+        let labels: Vec<String> = by_setting.keys().map(MemorySetting::label).collect();
+        format!(
+            "the folders hold {} memory settings ({}): the tables show {}, the by-K table \
+             compares them all",
+            labels.len(),
+            labels.join(", "),
+            labels.first().cloned().unwrap_or_default()
+        )
+    });
+    let groups: Vec<analysis::Group> = by_setting
+        .iter()
+        .map(|(memory, lines)| analysis::Group {
+            memory: memory.clone(),
+            merged: merge(lines.clone()),
+        })
+        .collect();
+    let main = by_setting.into_values().next().unwrap_or_default();
+    (main, groups, note)
 }
 
 /// Writes `pages_dir/<stem>.html` from `<run dir>/trajectories/<stem>.json` when that

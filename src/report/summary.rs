@@ -1,5 +1,6 @@
 //! `summary.json`: the paper's metrics over the merged results, plus counts and totals.
 
+use super::analysis::Analysis;
 use super::merge::Merged;
 use super::results::{ErrorKind, Tokens, Verdict};
 use crate::metrics::{MetricsError, MetricsReport, TaskRecord};
@@ -73,6 +74,9 @@ pub struct Summary {
     /// Table 2 buckets and the per-position table (`metrics::MetricsReport`).
     #[serde(flatten)]
     pub metrics: MetricsReport,
+    /// Success by memory K, failure modes, stage accuracies (`report::analysis`).
+    #[serde(flatten)]
+    pub analysis: Analysis,
 }
 
 impl Summary {
@@ -108,11 +112,12 @@ impl Summary {
             totals,
             retries: Retries::of(merged),
             metrics: MetricsReport::compute(&records)?,
+            analysis: Analysis::default(),
         })
     }
 
     /// One counts line (and one on retries, if any), then the metrics' two Markdown
-    /// tables (what `report` and `./build.sh demo` print).
+    /// tables and the analysis tables (what `report` and `./build.sh demo` print).
     pub fn to_markdown(&self) -> String {
         let c = &self.counts;
         let retries = self
@@ -120,12 +125,13 @@ impl Summary {
             .describe()
             .map_or(String::new(), |line| format!("{line}\n"));
         format!(
-            "{} tasks: {} PASS, {} FAIL, {} ERROR\n{retries}\n{}",
+            "{} tasks: {} PASS, {} FAIL, {} ERROR\n{retries}\n{}\n{}",
             c.tasks,
             c.pass,
             c.fail,
             c.error,
-            self.metrics.to_markdown()
+            self.metrics.to_markdown(),
+            self.analysis.to_markdown()
         )
     }
 }

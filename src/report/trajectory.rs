@@ -38,6 +38,8 @@ pub struct Step {
     pub timings: Option<Value>,
     pub tokens: Option<Value>,
     pub note: Option<Value>,
+    /// The modular agent's stage inputs and outputs (`{log, ...}`); see diagnosis.
+    pub stages: Option<Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -41,6 +41,11 @@ pub struct Task {
     /// tests prove every task solvable. Steps are read by [`ReferenceStep`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reference_trajectory: Vec<String>,
+    /// Other valid ways through the task (e.g. people's demonstrations), written like
+    /// `reference_trajectory`. Stage diagnosis accepts their steps as correct too
+    /// (scores "with alternatives"); replay follows the reference only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternative_trajectories: Vec<Vec<String>>,
     /// Where the task came from and how it was mapped, when imported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<TaskSource>,

@@ -49,23 +49,32 @@ impl Task {
             Condition::Answer(answer.condition.clone())
                 .validate("final_answer.condition", &mut errors);
         }
-        check_reference_trajectory(&self.reference_trajectory, &mut errors);
+        check_reference_trajectory(
+            "reference_trajectory",
+            &self.reference_trajectory,
+            &mut errors,
+        );
+        for (i, steps) in self.alternative_trajectories.iter().enumerate() {
+            check_reference_trajectory(
+                &format!("alternative_trajectories[{i}]"),
+                steps,
+                &mut errors,
+            );
+        }
         errors
     }
 }
 
 /// Each step must be an action once its `{role 'name'}` becomes an id, and nothing may
 /// follow a `stop`, since the replay ends there and the later steps would never run.
-fn check_reference_trajectory(steps: &[String], errors: &mut Vec<FieldError>) {
+fn check_reference_trajectory(field: &str, steps: &[String], errors: &mut Vec<FieldError>) {
     let mut stopped_at = None;
     for (i, text) in steps.iter().enumerate() {
-        let path = format!("reference_trajectory[{i}]");
+        let path = format!("{field}[{i}]");
         if let Some(stop) = stopped_at {
             errors.push(FieldError::new(
                 path,
-                format!(
-                    "comes after the stop in reference_trajectory[{stop}]; a replay ends at stop"
-                ),
+                format!("comes after the stop in {field}[{stop}]; a replay ends at stop"),
             ));
             continue;
         }

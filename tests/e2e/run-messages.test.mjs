@@ -43,7 +43,14 @@ describe('run messages', () => {
   test('overrides: unknown keys and bad values are named', () => {
     assert.deepEqual(runOverrideProblems({}), []);
     assert.deepEqual(runOverrideProblems({ max_step: 3 }), [
-      'unknown override max_step (known: provider, max_steps, observation_mode, keep_window, sites)',
+      'unknown override max_step (known: provider, max_steps, observation_mode, keep_window, memory_k, memory_policy, memory_records, agent, sites)',
+    ]);
+    assert.deepEqual(runOverrideProblems({ memory_k: 2, memory_policy: 'similar', memory_records: [{ task_id: 'a' }], agent: 'modular' }), []);
+    assert.deepEqual(runOverrideProblems({ memory_k: 11, memory_policy: 'random', memory_records: ['x'], agent: 'seeact' }), [
+      'override memory_k has an invalid value 11',
+      'override memory_policy has an invalid value "random"',
+      'override memory_records has an invalid value ["x"]',
+      'override agent has an invalid value "seeact"',
     ]);
     assert.deepEqual(runOverrideProblems({ sites: 'task' }), []);
     assert.deepEqual(runOverrideProblems({ sites: 'all' }), ['override sites has an invalid value "all"']);

@@ -11,7 +11,7 @@ mod cot;
 mod direct;
 mod examples;
 mod feedback;
-mod intro;
+pub(crate) mod intro;
 mod previous;
 mod user;
 
@@ -24,6 +24,17 @@ use super::config::{ObservationMode, PromptStyle};
 
 /// The whole system prompt for one style and observation mode.
 pub fn system_prompt(style: PromptStyle, mode: ObservationMode) -> String {
+    system_prompt_with_memory(style, mode, None)
+}
+
+/// The system prompt with the procedural-memory section (`memory::memory_section`)
+/// after the examples: like them it is other turns to learn from, and "Now the real
+/// task begins" must stay the last thing before the task.
+pub fn system_prompt_with_memory(
+    style: PromptStyle,
+    mode: ObservationMode,
+    memory: Option<&str>,
+) -> String {
     let (reply_rule, examples) = match style {
         PromptStyle::Cot => (cot::REPLY_RULE, examples::examples_text(|e| e.cot_reply)),
         PromptStyle::Direct => (
@@ -31,14 +42,15 @@ pub fn system_prompt(style: PromptStyle, mode: ObservationMode) -> String {
             examples::examples_text(|e| e.direct_reply),
         ),
     };
-    [
+    let mut parts = vec![
         intro::role_and_inputs(mode),
         actions::ACTIONS.to_string(),
         intro::rules(reply_rule),
         format!("Here are two examples of a turn and a good reply.\n\n{examples}"),
-        intro::CLOSING.to_string(),
-    ]
-    .join("\n\n")
+    ];
+    parts.extend(memory.map(str::to_string));
+    parts.push(intro::CLOSING.to_string());
+    parts.join("\n\n")
 }
 
 #[cfg(test)]

@@ -119,7 +119,12 @@ pub struct Script {
     pub replies: VecDeque<Say>,
     pub act: Box<dyn FnMut(&str) -> ActOutcome>,
     pub judge: JudgeFn,
+    /// A model that reads the request; used instead of `replies` when set.
+    pub model: Option<ModelFn>,
 }
+
+/// A fake model that answers from the request it is sent.
+pub type ModelFn = Box<dyn FnMut(&ModelRequest) -> String>;
 
 impl Script {
     pub fn new(pages: Vec<&'static str>, replies: Vec<Say>) -> Script {
@@ -128,7 +133,14 @@ impl Script {
             replies: replies.into(),
             act: Box::new(|_| ok()),
             judge: Box::new(|_, _| Vec::new()),
+            model: None,
         }
+    }
+
+    /// A model whose reply depends on the request (e.g. on what the prompt shows).
+    pub fn answering(mut self, model: impl FnMut(&ModelRequest) -> String + 'static) -> Script {
+        self.model = Some(Box::new(model));
+        self
     }
 
     pub fn judging(mut self, judge: impl FnMut(&str, bool) -> Vec<Judgement> + 'static) -> Script {
@@ -235,7 +247,17 @@ pub fn start(task: &str, config: AgentConfig) -> (Agent, Vec<Command>) {
 }
 
 /// Runs the machine to its `finish` (or until commands run out).
-pub fn drive(agent: Agent, first: Vec<Command>, mut script: Script, resume: bool) -> Run {
+pub fn drive(agent: Agent, first: Vec<Command>, script: Script, resume: bool) -> Run {
+    drive_agent(agent, first, script, resume).1
+}
+
+/// As [`drive`], also giving back the machine as it ended.
+pub fn drive_agent(
+    agent: Agent,
+    first: Vec<Command>,
+    mut script: Script,
+    resume: bool,
+) -> (Agent, Run) {
     let mut agent = agent;
     let mut pending: VecDeque<Command> = first.into();
     let mut run = Run {
@@ -262,7 +284,7 @@ pub fn drive(agent: Agent, first: Vec<Command>, mut script: Script, resume: bool
             run.ignored += 1;
         }
     }
-    run
+    (agent, run)
 }
 
 /// Stores and reads back the state, as the driver does between transitions.
@@ -294,7 +316,27 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                 &format!("http://site.test/page{step}"),
             ))
         }
-        Command::CallModel { step, .. } => Some(match script.replies.pop_front() {
+        Command::CallModel {
+            step,
+            request,
+            call,
+        } if script.model.is_some() => {
+            let text = script
+                .model
+                .as_mut()
+                .map(|m| m(request))
+                .unwrap_or_default();
+            Some(AgentEvent::ModelReplied {
+                step: *step,
+                reply: ModelReply {
+                    text,
+                    usage: Usage::default(),
+                },
+                attempts: Vec::new(),
+                call: *call,
+            })
+        }
+        Command::CallModel { step, call, .. } => Some(match script.replies.pop_front() {
             Some(Say::Reply(text)) => AgentEvent::ModelReplied {
                 step: *step,
                 reply: ModelReply {
@@ -305,6 +347,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     },
                 },
                 attempts: vec![json!({"kind": "rate_limited", "message": "429", "delay_ms": 500})],
+                call: *call,
             },
             Some(Say::FailWith(kind)) => AgentEvent::ModelFailed {
                 step: *step,
@@ -314,6 +357,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     hint: Some(format!("what to do about {kind}")),
                 },
                 attempts: vec![json!({"kind": kind, "message": "x", "delay_ms": null})],
+                call: *call,
             },
             Some(Say::Fail) | None => AgentEvent::ModelFailed {
                 step: *step,
@@ -326,6 +370,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     json!({"kind": "server", "message": "HTTP 503", "delay_ms": 1000});
                     4
                 ],
+                call: *call,
             },
         }),
         Command::Judge {

@@ -150,6 +150,7 @@ fn stop_requested_while_judging_records_the_step_with_its_stop() {
             usage: crate::model::Usage::default(),
         },
         attempts: Vec::new(),
+        call: 0,
     });
     assert!(matches!(fed.commands[..], [Command::Judge { step: 1, .. }]));
     assert_eq!(agent.phase(), &Phase::Judging);

@@ -9,6 +9,8 @@
 mod endings;
 mod harness;
 mod judging;
+mod memory;
+mod modular;
 mod replay;
 mod resume;
 mod runs;

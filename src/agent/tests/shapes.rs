@@ -60,10 +60,13 @@ fn commands_and_records_have_the_documented_fields() {
             "prompt",
             "reply",
             "result",
+            "stages",
             "step",
             "tokens"
         ]
     );
+    // The prompt agent's one stage is its prompt and reply.
+    assert_eq!(record["record"]["stages"], Value::Null);
     assert_eq!(keys(&record["record"]["prompt"]), ["system", "user"]);
     assert_eq!(
         keys(&record["record"]["reply"]),

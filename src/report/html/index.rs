@@ -36,6 +36,7 @@ pub fn report_page(
          </figcaption>\n</figure>\n",
         position_chart(&summary.metrics.positions)
     );
+    super::analysis_sections(&mut body, &summary.analysis);
     task_table(&mut body, tasks);
     attempt_table(&mut body, attempts);
     page("hopbench report", &body)

@@ -5,10 +5,12 @@
 //! through [`esc`]; the Content-Security-Policy forbids scripts as a second line of
 //! defence should something slip through.
 
+mod analysis;
 mod chart;
 pub(crate) mod index;
 mod trajectory;
 
+pub(crate) use analysis::analysis_sections;
 pub use index::report_page;
 pub use trajectory::trajectory_page;
 

@@ -1,0 +1,107 @@
+// `--agent modular` through the runner: the fake model plays each of the modular
+// agent's stages (planning, grounding per section, selection), the task passes, every
+// step's record carries the stages' inputs and outputs, run.json names the agent and
+// the report scores the stages against the task's reference trajectory.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { UsageError, parseArgs } from '../../runner/args.mjs';
+import { runOverrides } from '../../runner/extension.mjs';
+import { taskFileStem } from '../../runner/paths.mjs';
+import { runConfig } from '../../runner/run-folder.mjs';
+import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { readLines, runRunner } from './runner-process.mjs';
+import { startSites } from './sites.mjs';
+
+test('--agent: parsed, passed as an override, written to run.json when modular', () => {
+  assert.equal(parseArgs(['--tasks', 't']).agent, 'prompt');
+  const o = parseArgs(['--tasks', 't', '--provider', 'openai', '--agent', 'modular']);
+  assert.equal(o.agent, 'modular');
+  assert.equal(runOverrides(o).agent, 'modular');
+  assert.equal('agent' in runOverrides(parseArgs(['--tasks', 't'])), false);
+  assert.equal(runConfig(o).agent, 'modular');
+  assert.equal('agent' in runConfig(parseArgs(['--tasks', 't'])), false);
+  for (const [argv, message] of [
+    [['--agent', 'seeact'], /--agent must be one of prompt, modular/],
+    [['--agent', 'modular'], /--agent modular needs a model provider/],
+  ]) {
+    assert.throws(() => parseArgs(['--tasks', 't', ...argv]), (e) => e instanceof UsageError && message.test(e.message));
+  }
+});
+
+describe('the modular agent through the runner', { timeout: 240_000 }, () => {
+  let sites;
+  let fake;
+  let dir;
+  let out;
+  let result;
+
+  before(async () => {
+    sites = await startSites({ names: ['events'] });
+    fake = await startFakeProviders();
+    // One fake for every stage, told apart by the stage's system text.
+    const stage = (request) => {
+      if (request.text.includes('ELEMENT: <the letter')) {
+        const letter = /\n([A-Z])\. link 'Events in Tokyo'/.exec(request.text)?.[1];
+        return letter ? `ELEMENT: ${letter}\nACTION: CLICK\nVALUE: None` : 'ELEMENT: None\nACTION: CLICK\nVALUE: None';
+      }
+      if (request.text.includes('CHOICE: <the letter')) return 'CHOICE: A';
+      if (request.text.includes('PREVIOUS ACTION: None')) return "The events are behind a link.\nPLAN: click the link 'Events in Tokyo'";
+      return 'Found them.\n```stop [done]```';
+    };
+    fake.script(...Array.from({ length: 10 }, () => ({ text: stage, usage: { input_tokens: 7, output_tokens: 3 } })));
+    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-agent-'));
+    const tasks = join(dir, 'tasks');
+    out = join(dir, 'out');
+    mkdirSync(tasks);
+    writeFileSync(join(tasks, 'events.json'), JSON.stringify({
+      id: 'e2e-agent/events',
+      intent: 'Find the events in Tokyo.',
+      start_urls: [sites.url('events', '/index.html')],
+      hops: [{ condition: { kind: 'url', op: 'contains', value: 'city=tokyo' } }],
+      reference_trajectory: ["click {link 'Events in Tokyo'}"],
+    }));
+    result = await runRunner(
+      ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_AGENT_KEY', '--max-steps', '3', '--observation', 'text',
+        '--agent', 'modular'],
+      { HOPBENCH_AGENT_KEY: FAKE_KEY },
+    );
+  });
+
+  after(async () => {
+    await sites?.close();
+    await fake?.close();
+    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the task passes, each stage\'s call and answer recorded', () => {
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stdout, /running 1 with openai fake-model \(modular agent\)/);
+    const [line] = readLines(join(out, 'results.jsonl'));
+    assert.equal(line.verdict, 'PASS', JSON.stringify(line));
+    assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).agent, 'modular');
+    const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem('e2e-agent/events')}.json`), 'utf8'));
+    const [first] = trajectory.steps;
+    assert.equal(first.action.text.startsWith('click ['), true, JSON.stringify(first.action));
+    const { stages } = first;
+    assert.equal(stages.agent, 'modular');
+    assert.equal(stages.plan, "click the link 'Events in Tokyo'");
+    assert.equal(stages.calls[0].stage, 'planning');
+    assert.ok(stages.calls.slice(1).every((c) => c.stage.startsWith('grounding ')), JSON.stringify(stages.calls.map((c) => c.stage)));
+    assert.ok(stages.calls.every((c) => typeof c.user === 'string' && typeof c.reply === 'string'));
+    assert.deepEqual(stages.log.plan_target, { role: 'link', name: "'Events in Tokyo'" });
+    assert.equal(stages.log.executed.element.name, "'Events in Tokyo'");
+    // Every call of the step counted: planning plus one per section.
+    assert.deepEqual(first.tokens, { input: 7 * stages.calls.length, output: 3 * stages.calls.length });
+  });
+
+  test('the report scores the stages against the reference trajectory', () => {
+    assert.match(result.stdout, /^\| openai fake-model modular \| reference \| 1 \| 1 \| 100\.00 \| 100\.00 \| 100\.00 \| 100\.00 \| 100\.00 \|$/m);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    assert.ok(html.includes('<figure class="funnel" data-model="openai fake-model modular">'));
+  });
+});
