@@ -127,6 +127,14 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
   });
 
   test('nothing logged an error', () => {
-    assert.deepEqual(ext.errors, [], ext.describeErrors());
+    // The 404 and 500 pages this test serves on purpose make Chrome log their failed
+    // loads in those pages' consoles (when Playwright attached in time); any other
+    // error, the extension's above all, fails the test.
+    const served = (e) =>
+      e.source === 'page' &&
+      /^Failed to load resource: the server responded with a status of (404|500)\b/.test(e.text) &&
+      (e.url === 'chrome-error://chromewebdata/' || e.url.endsWith('/500'));
+    const errors = ext.errors.filter((e) => !served(e));
+    assert.deepEqual(errors, [], ext.describeErrors());
   });
 });
