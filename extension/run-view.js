@@ -3,23 +3,15 @@
 // hops, sites), the steps (step-view.js) and the run's details. Pure DOM building from
 // the GET_RUN reply; the pages decide when to ask for it and where each part goes.
 
+import { el } from './dom.js';
 import { clockText, outcomeLabel, stepsText } from './run-status.js';
 import { StepList } from './step-view.js';
 import { taskFacts } from './task-picker.js';
 
 export { outcomeLabel };
 
-/** `el('p', {class: 'x'}, 'text', child)`: a small element builder (no innerHTML). */
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'dataset') Object.assign(node.dataset, value);
-    else node.setAttribute(name, value === true ? '' : String(value));
-  }
-  node.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
-  return node;
-}
+// Pages that build run views import the builder from here with the views.
+export { el };
 
 export function formatTime(ms) {
   return ms ? new Date(ms).toLocaleString() : '—';

@@ -4,16 +4,7 @@
 // recorded, so a list keeps the nodes it built and only adds new steps: an unfolded
 // reasoning or an enlarged thumbnail stays as the person left it while the run goes on.
 
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'dataset') Object.assign(node.dataset, value);
-    else node.setAttribute(name, value === true ? '' : String(value));
-  }
-  node.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
-  return node;
-};
+import { el } from './dom.js';
 
 const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 const tries = (n) => (n === 1 ? '1 failed try' : `${n} failed tries`);
