@@ -21,7 +21,7 @@ import {
 import { forgetTracker, judgeRequestsOf, progressOf, recordAnswer, verdictOf } from './hops.js';
 import { enqueue, forgetLive, recordReport, scheduleObservation, standingOf, standingOfTab, standingOfWindow } from './human-record.js';
 import { installRecorder, isRecorderReady, registerRecorderListeners, removeRecorder } from './recorder.js';
-import { getRun, putRun, updateRun } from './run-store.js';
+import { getRun, newRunSummary, putRun, updateRun } from './run-store.js';
 import { loadAgentSettings, modelReadinessProblems } from '../agent-settings.js';
 import { onDuelStart } from './duel.js';
 import { callJudge } from './run-model.js';
@@ -56,28 +56,18 @@ export async function startHumanRun(core, { taskText, fileName, keepWindow = fal
       sessions[session.id].human = { runId, phase: 'ready', keepWindow };
       return { ...sessions[session.id] };
     });
-    await putRun({
-      id: runId,
-      taskId: task.id,
-      intent: task.intent,
-      status: 'running',
-      step: 0,
-      maxSteps: null,
-      progress,
-      verdict: null,
-      error: null,
-      cause: null,
-      reason: null,
-      answer: null,
-      startedAt: Date.now(),
-      finishedAt: null,
-      tokens: { input: 0, output: 0 },
-      provider: 'human',
-      sessionId: session.id,
-      duelId,
-      task: { ...task, fileName, text: taskText },
-      settings: { human: true, keepWindow },
-    });
+    await putRun(
+      newRunSummary({
+        task: { ...task, fileName, text: taskText },
+        progress,
+        id: runId,
+        maxSteps: null,
+        provider: 'human',
+        sessionId: session.id,
+        duelId,
+        settings: { human: true, keepWindow },
+      }),
+    );
     await Promise.all(opened.tabIds.map((tabId) => installRecorder(tabId)));
     await mirror(opened);
     if (current) await chrome.storage.local.set({ [CURRENT_RUN_KEY]: runId });

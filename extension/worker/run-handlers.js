@@ -31,7 +31,18 @@ import {
   requestPause,
   requestStop,
 } from './run-state.js';
-import { deleteRunData, exportRunData, getRun, getSteps, listMemory, listRuns, mediaDataUrls, putRun, updateRun } from './run-store.js';
+import {
+  deleteRunData,
+  exportRunData,
+  getRun,
+  getSteps,
+  listMemory,
+  listRuns,
+  mediaDataUrls,
+  newRunSummary,
+  putRun,
+  updateRun,
+} from './run-store.js';
 import { closeSession } from './session.js';
 import { openTaskSession } from './session-handlers.js';
 
@@ -98,31 +109,21 @@ export async function startAgentRun(readyCore, msg, { bounds, held = false, duel
   const { session, task, progress } = opened;
   const runId = crypto.randomUUID();
   try {
-    await putRun({
-      id: runId,
-      taskId: task.id,
-      intent: task.intent,
-      status: 'running',
-      step: 0,
-      maxSteps: config.agentConfig.max_steps,
-      progress,
-      verdict: null,
-      error: null,
-      cause: null,
-      reason: null,
-      answer: null,
-      startedAt: Date.now(),
-      finishedAt: null,
-      tokens: { input: 0, output: 0 },
-      provider: config.provider,
-      // Which past runs the prompt shows ({k, policy, tasks}); the record this run
-      // leaves is added as `memoryRecord` when it finishes.
-      memory: started.memory,
-      sessionId: session.id,
-      duelId,
-      task: { ...task, fileName: msg.fileName, text: msg.taskText },
-      settings: { ...config.settings, sites: { mode: config.sites, ...(fence ?? {}) } },
-    });
+    await putRun(
+      newRunSummary({
+        task: { ...task, fileName: msg.fileName, text: msg.taskText },
+        progress,
+        id: runId,
+        maxSteps: config.agentConfig.max_steps,
+        provider: config.provider,
+        // Which past runs the prompt shows ({k, policy, tasks}); the record this run
+        // leaves is added as `memoryRecord` when it finishes.
+        memory: started.memory,
+        sessionId: session.id,
+        duelId,
+        settings: { ...config.settings, sites: { mode: config.sites, ...(fence ?? {}) } },
+      }),
+    );
     if (held) await requestPause(runId);
     await addRun({
       runId,

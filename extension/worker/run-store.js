@@ -258,3 +258,29 @@ export async function exportRunData(runId) {
     media: mediaOut,
   };
 }
+
+/**
+ * The summary a run starts with, the same for an agent's run and a person's: nothing
+ * done yet, no verdict, the clock started now. `task` is the task as kept with the
+ * run (with its file name and text); `fields` adds what differs (id, provider,
+ * session, settings, ...).
+ */
+export function newRunSummary({ task, progress, ...fields }) {
+  return {
+    taskId: task.id,
+    intent: task.intent,
+    status: 'running',
+    step: 0,
+    progress,
+    verdict: null,
+    error: null,
+    cause: null,
+    reason: null,
+    answer: null,
+    startedAt: Date.now(),
+    finishedAt: null,
+    tokens: { input: 0, output: 0 },
+    task,
+    ...fields,
+  };
+}
