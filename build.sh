@@ -13,7 +13,15 @@ if [[ -d "$HOME/.cargo/bin" && ":$PATH:" != *":$HOME/.cargo/bin:"* ]]; then
 fi
 
 WASM_TARGET=wasm32-unknown-unknown
+# The extension's core: package hopbench-wasm (crates/wasm), whose artifact keeps the
+# name hopbench in pkg/ so the extension imports pkg/hopbench.js.
+WASM_PACKAGE=hopbench-wasm
+WASM_ARTIFACT=hopbench_wasm
 CRATE=hopbench
+# The native CLI (crates/cli) is built with the speed-tuned `native` profile; the
+# `release` profile is the wasm's, tuned for size.
+NATIVE_BIN="$ROOT/target/native/hopbench"
+native_build() { cargo build --quiet --profile native -p hopbench-cli --bin hopbench; }
 CHROMIUM="${HOPBENCH_CHROMIUM:-/usr/bin/chromium}"
 MIN_NODE_MAJOR=20 # playwright-core needs node >= 20
 
@@ -66,9 +74,9 @@ ensure_rust_lint_tools() {
 # The CLI must match the crate exactly, or the generated JS and the wasm disagree.
 pinned_wasm_bindgen_version() {
   local version
-  version="$(sed -n 's/^wasm-bindgen *= *"=\([0-9][0-9.]*\)".*/\1/p' Cargo.toml | head -n 1)"
+  version="$(sed -n 's/^wasm-bindgen *= *"=\([0-9][0-9.]*\)".*/\1/p' crates/wasm/Cargo.toml | head -n 1)"
   [[ -n "$version" ]] ||
-    die 'Cargo.toml must pin wasm-bindgen exactly (wasm-bindgen = "=X.Y.Z")'
+    die 'crates/wasm/Cargo.toml must pin wasm-bindgen exactly (wasm-bindgen = "=X.Y.Z")'
   printf '%s' "$version"
 }
 
@@ -145,13 +153,13 @@ check_versions_agree() {
 }
 
 build_wasm() {
-  say "cargo build --lib --release --target $WASM_TARGET"
-  cargo build --lib --release --target "$WASM_TARGET"
+  say "cargo build -p $WASM_PACKAGE --lib --release --target $WASM_TARGET"
+  cargo build -p "$WASM_PACKAGE" --lib --release --target "$WASM_TARGET"
 
   say "wasm-bindgen --target web -> pkg/"
   rm -rf pkg
-  wasm-bindgen --target web --no-typescript --out-dir pkg \
-    "target/$WASM_TARGET/release/$CRATE.wasm"
+  wasm-bindgen --target web --no-typescript --out-dir pkg --out-name "$CRATE" \
+    "target/$WASM_TARGET/release/$WASM_ARTIFACT.wasm"
 
   # npm binaryen, not Debian's: Debian's v108 emits wasm that fails at init.
   say "wasm-opt -Oz"
@@ -278,9 +286,9 @@ cmd_test() {
   ensure_rust_lint_tools
   ensure_browser
   run_stage fmt cargo fmt --check
-  run_stage clippy cargo clippy --all-targets -- -D warnings
-  run_stage clippy-wasm cargo clippy --lib --target "$WASM_TARGET" -- -D warnings
-  run_stage cargo-test cargo test
+  run_stage clippy cargo clippy --workspace --all-targets -- -D warnings
+  run_stage clippy-wasm cargo clippy -p hopbench -p "$WASM_PACKAGE" --lib --target "$WASM_TARGET" -- -D warnings
+  run_stage cargo-test cargo test --workspace
   # A fresh process: functions run inside a pipeline would lose `set -e`.
   run_stage build "$ROOT/build.sh" build
   run_stage e2e node --test --test-reporter=spec tests/e2e/
@@ -308,7 +316,7 @@ cmd_validate() {
   has cargo || missing "Rust toolchain (cargo)" \
     "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
   cd "$CALLER_PWD"
-  exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- validate "$@"
+  exec cargo run --quiet --profile native --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- validate "$@"
 }
 
 # The offline sandbox web in the foreground; Ctrl-C (or SIGTERM) stops every site.
@@ -316,9 +324,9 @@ cmd_validate() {
 cmd_sandbox() {
   has cargo || missing "Rust toolchain (cargo)" \
     "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
-  say "cargo build --release --bin $CRATE (only if sources changed)"
-  cargo build --quiet --release --bin "$CRATE"
-  exec "target/release/$CRATE" sandbox "$@"
+  say "cargo build --profile native --bin hopbench (only if sources changed)"
+  native_build
+  exec "$NATIVE_BIN" sandbox "$@"
 }
 
 # `hopbench report DIR... [--out OUT]` from the caller's directory.
@@ -327,7 +335,7 @@ cmd_report() {
   has cargo || missing "Rust toolchain (cargo)" \
     "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
   cd "$CALLER_PWD"
-  exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- report "$@"
+  exec cargo run --quiet --profile native --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- report "$@"
 }
 
 # What the runner needs: Chromium, node tools, dist/ (rebuilt when stale) and the
@@ -340,8 +348,8 @@ prepare_runner() {
     ensure_node_modules
     skip "dist/ is up to date"
   fi
-  say "cargo build --release --bin $CRATE"
-  cargo build --quiet --release --bin "$CRATE"
+  say "cargo build --profile native --bin hopbench"
+  native_build
 }
 
 wants_help() {
@@ -356,27 +364,27 @@ wants_help() {
 cmd_run() {
   wants_help "$@" || prepare_runner
   cd "$CALLER_PWD"
-  HOPBENCH_BIN="$ROOT/target/release/$CRATE" exec node "$ROOT/runner/run.mjs" "$@"
+  HOPBENCH_BIN="$NATIVE_BIN" exec node "$ROOT/runner/run.mjs" "$@"
 }
 
 # The sandbox, the bundled tasks/ with the replay agent, into out/demo (runner/demo.mjs).
 cmd_demo() {
   wants_help "$@" || prepare_runner
   cd "$CALLER_PWD"
-  HOPBENCH_BIN="$ROOT/target/release/$CRATE" exec node "$ROOT/runner/demo.mjs" "$@"
+  HOPBENCH_BIN="$NATIVE_BIN" exec node "$ROOT/runner/demo.mjs" "$@"
 }
 
 # True when dist/ is missing or older than any source it is built from.
 dist_is_stale() {
   [[ -f dist/manifest.json && -f "dist/pkg/${CRATE}_bg.wasm" ]] || return 0
-  [[ -n "$(find src extension manifest.json Cargo.toml Cargo.lock $([[ -d tasks ]] && echo tasks) -newer dist/manifest.json -print -quit)" ]]
+  [[ -n "$(find src crates/wasm extension manifest.json Cargo.toml Cargo.lock $([[ -d tasks ]] && echo tasks) -newer dist/manifest.json -print -quit)" ]]
 }
 
 # The real-software tier alone: what it needs (Chromium, dist/, the native CLI), then
 # its installs and tests.
 cmd_realsw() {
   prepare_runner
-  HOPBENCH_BIN="$ROOT/target/release/$CRATE" realsw_tier
+  HOPBENCH_BIN="$NATIVE_BIN" realsw_tier
 }
 
 # Observation timings and sizes on a generated 3,000-element page and the test pages.
@@ -395,7 +403,7 @@ cmd_bench() {
 # The choice of procedural-memory records over a generated pool (hopbench bench-memory):
 # the release build, since that is what the figure is about.
 cmd_bench_memory() {
-  exec cargo run --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin "$CRATE" -- bench-memory "$@"
+  exec cargo run --quiet --profile native --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- bench-memory "$@"
 }
 
 cmd_help() {

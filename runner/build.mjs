@@ -18,8 +18,8 @@ export function ensureBuilt(log) {
     if (!existsSync(nativeBin)) throw new Error(`HOPBENCH_BIN names ${nativeBin}, which does not exist`);
     return;
   }
-  log('cargo build --release --bin hopbench (the native CLI, if sources changed)');
-  run('cargo', ['build', '--quiet', '--release', '--bin', 'hopbench', '--manifest-path', join(repoRoot, 'Cargo.toml')]);
+  log('cargo build --profile native --bin hopbench (the native CLI, if sources changed)');
+  run('cargo', ['build', '--quiet', '--profile', 'native', '-p', 'hopbench-cli', '--bin', 'hopbench', '--manifest-path', join(repoRoot, 'Cargo.toml')]);
 }
 
 function run(command, args) {

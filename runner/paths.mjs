@@ -13,7 +13,7 @@ export const chromiumPath = process.env.HOPBENCH_CHROMIUM ?? '/usr/bin/chromium'
 
 /** The native CLI (`hopbench tasks`, `hopbench report`); HOPBENCH_BIN overrides it. */
 export const nativeBin = resolve(
-  process.env.HOPBENCH_BIN ?? join(repoRoot, 'target', 'release', 'hopbench'),
+  process.env.HOPBENCH_BIN ?? join(repoRoot, 'target', 'native', 'hopbench'),
 );
 
 const MAX_STEM = 180;

@@ -1,13 +1,12 @@
 //! hopbench core: task model, hop-queue evaluator, action language and metrics.
 //!
-//! Everything here is pure Rust with no browser code, so it is tested natively.
-//! The only browser-facing code is the wasm glue in `glue`, compiled for wasm32 only.
+//! Everything here is pure Rust with no browser code and no file or network I/O, so it
+//! builds unchanged for wasm32 and natively and is tested natively. The browser-facing
+//! glue is `crates/wasm`; the command line, report writer and sandbox web are their own
+//! crates (`crates/cli`, `crates/sandbox`).
 
 pub mod action;
 pub mod agent;
-// The CLI and the report read and write files: the native binary's, not the extension's.
-#[cfg(not(target_arch = "wasm32"))]
-pub mod cli;
 pub mod condition;
 pub mod diagnosis;
 pub mod evaluator;
@@ -20,12 +19,5 @@ pub mod metrics;
 pub mod model;
 pub mod observation;
 pub mod provider;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod report;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod sandbox;
 pub mod task;
 pub mod tracker;
-
-#[cfg(target_arch = "wasm32")]
-pub mod glue;

@@ -14,9 +14,8 @@ mod raw;
 mod walk;
 
 pub use error::ImportError;
-// For the native CLI and report only (listing tasks, ordering ids).
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) use walk::{natural_cmp, task_files};
+// Listing task files and ordering ids (the CLI and the report use them).
+pub use walk::{natural_cmp, task_files};
 
 use crate::task::{parse_task, Task};
 use serde_json::Value;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// `path` itself when it is a file (whatever its extension: the user named it), else
 /// every `.json` file below it, ordered by folder and then by file name with numbers
 /// compared as numbers, so MMInA's `mmina/<domain>/<i>.json` reads 1, 2, ..., 10.
-pub(crate) fn task_files(path: &Path) -> Result<Vec<PathBuf>, ImportError> {
+pub fn task_files(path: &Path) -> Result<Vec<PathBuf>, ImportError> {
     let meta = fs::metadata(path).map_err(|e| read_error(path, &e))?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
@@ -69,7 +69,7 @@ fn natural_path_cmp(a: &Path, b: &Path) -> Ordering {
 }
 
 /// Natural order of two names (also used to list task ids in reports).
-pub(crate) fn natural_cmp(a: &str, b: &str) -> Ordering {
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     let (ka, kb) = (chunks(a), chunks(b));
     ka.cmp(&kb).then_with(|| a.cmp(b))
 }

@@ -10,7 +10,7 @@ let built;
 export function hopbenchBin() {
   if (process.env.HOPBENCH_BIN) return process.env.HOPBENCH_BIN;
   if (!built) {
-    const out = spawnSync('cargo', ['build', '--quiet', '--bin', 'hopbench'], { cwd: repoRoot, encoding: 'utf8' });
+    const out = spawnSync('cargo', ['build', '--quiet', '-p', 'hopbench-cli', '--bin', 'hopbench'], { cwd: repoRoot, encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`cargo build --bin hopbench failed: ${out.stderr}`);
     built = join(repoRoot, 'target', 'debug', 'hopbench');
   }

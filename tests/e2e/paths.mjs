@@ -12,11 +12,11 @@ export const distDir = resolve(process.env.HOPBENCH_DIST ?? join(repoRoot, 'dist
 /** Debian's chromium; HOPBENCH_CHROMIUM overrides it (same variable as build.sh). */
 export const chromiumPath = process.env.HOPBENCH_CHROMIUM ?? '/usr/bin/chromium';
 
-/** The `version` of the [package] section of Cargo.toml. */
+/** The `version` of the [workspace.package] section of Cargo.toml (every crate's). */
 export function cargoPackageVersion() {
   const toml = readFileSync(join(repoRoot, 'Cargo.toml'), 'utf8');
-  const pkg = toml.split(/^\[/m).find((section) => section.startsWith('package]'));
+  const pkg = toml.split(/^\[/m).find((section) => section.startsWith('workspace.package]'));
   const match = pkg?.match(/^version\s*=\s*"([^"]+)"/m);
-  if (!match) throw new Error('no version in the [package] section of Cargo.toml');
+  if (!match) throw new Error('no version in the [workspace.package] section of Cargo.toml');
   return match[1];
 }

@@ -5,7 +5,7 @@
 // must FAIL with exactly the hops before the one they get wrong, having played to their
 // `stop`: so the hop conditions, not a missing element, refuse the wrong choice.
 //
-// Brings the release binary up to date first (`cargo build --release --bin hopbench`:
+// Brings the release binary up to date first (`cargo build --profile native --bin hopbench`:
 // the sandbox and the CLI the runner calls, never a stale one) and needs the sandbox
 // ports 127.0.0.1:8600-8610 free.
 
@@ -19,7 +19,7 @@ import { attemptFileStem } from '../../runner/paths.mjs';
 import { startSandbox } from '../../runner/sandbox.mjs';
 import { repoRoot } from './paths.mjs';
 
-const RELEASE_BIN = join(repoRoot, 'target', 'release', 'hopbench');
+const NATIVE_BIN = join(repoRoot, 'target', 'native', 'hopbench');
 // Three runs at a time keep two cores busy without starving the settle timers.
 const PARALLEL = process.env.HOPBENCH_REPLAY_PARALLEL ?? '3';
 // A replay that hangs is reported as that task's ERROR instead of stalling the suite.
@@ -46,7 +46,7 @@ const wrong = readJsonDir(join(repoRoot, 'tests', 'fixtures', 'wrong-trajectorie
 function runRunner(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
-      env: { ...process.env, HOPBENCH_BIN: RELEASE_BIN },
+      env: { ...process.env, HOPBENCH_BIN: NATIVE_BIN },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -64,10 +64,10 @@ describe('the bundled suite replayed through the runner and the extension', { ti
   const results = new Map();
 
   before(async () => {
-    const build = spawnSync('cargo', ['build', '--quiet', '--release', '--bin', 'hopbench'], { cwd: repoRoot, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`cargo build --release --bin hopbench failed:\n${build.stderr}`);
+    const build = spawnSync('cargo', ['build', '--quiet', '--profile', 'native', '-p', 'hopbench-cli', '--bin', 'hopbench'], { cwd: repoRoot, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`cargo build --profile native --bin hopbench failed:\n${build.stderr}`);
     const sandboxLines = [];
-    sandbox = await startSandbox(RELEASE_BIN, (line) => sandboxLines.push(line)).catch((error) => {
+    sandbox = await startSandbox(NATIVE_BIN, (line) => sandboxLines.push(line)).catch((error) => {
       const busy = sandboxLines.some((l) => l.includes('already in use'))
         ? '\nThe sandbox ports 127.0.0.1:8600-8610 are busy: stop what listens there ' +
           '(e.g. your own ./build.sh sandbox) and run the test again.'

@@ -1,0 +1,34 @@
+//! Functions callable from JS. To add one: write a `#[wasm_bindgen] pub fn` here that
+//! calls the core, returning `Result<T, JsError>` (map errors with
+//! `super::to_js_error`), then whitelist it in `extension/core-calls.js`.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// `"hopbench <version>"`: lets the extension show which core it loaded and lets the
+/// e2e test check that calls cross the wasm boundary.
+#[wasm_bindgen]
+pub fn core_version() -> String {
+    format!("{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+}
+
+/// After a call trapped (`WebAssembly.RuntimeError`), the worker asks for the panic
+/// message so the error reply says what went wrong, not just "unreachable".
+#[wasm_bindgen]
+pub fn take_last_panic() -> Option<String> {
+    super::panic_hook::take_last_panic()
+}
+
+/// `{id, intent, hops, sites, replayable, format}` of a task file's text, for the
+/// popup's task picker; an error names the file and what is wrong in it.
+#[wasm_bindgen]
+pub fn task_overview(
+    task_text: &str,
+    file_name: &str,
+) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsError> {
+    let overview =
+        hopbench::task::overview_from_text(task_text, file_name).map_err(super::to_js_error)?;
+    overview
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(super::to_js_error)
+}

@@ -1,0 +1,45 @@
+//! Site fence exports: which origins a run may open (see `hopbench::fence`). The lists
+//! cross as JSON text (`{allow: [...], deny: [...]}`); results as plain JS objects.
+
+use super::to_js_error;
+use hopbench::fence::{fence_for, list_problems, SiteLists};
+use hopbench::import::import_str;
+use serde::Serialize;
+use std::path::Path;
+use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(to_js_error)
+}
+
+fn lists_from(lists_json: &str) -> Result<SiteLists, JsError> {
+    serde_json::from_str(lists_json)
+        .map_err(|e| JsError::new(&format!("site lists are not valid: {e}")))
+}
+
+/// `site_fence(taskText, fileName, listsJson)` → `{origins: [{origin, reasons}],
+/// denied}` for the task in any supported format. Errors name the task problem or
+/// each bad list line (`sites.allow: line 2: ...`).
+#[wasm_bindgen]
+pub fn site_fence(task_text: &str, file_name: &str, lists_json: &str) -> Result<JsValue, JsError> {
+    let task = import_str(task_text, Path::new(file_name))
+        .outcome
+        .map_err(to_js_error)?;
+    let fence = fence_for(&task, &lists_from(lists_json)?).map_err(|problems| {
+        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        JsError::new(&format!(
+            "the site lists in Settings have problems: {}",
+            lines.join("; ")
+        ))
+    })?;
+    to_js(&fence)
+}
+
+/// `site_list_problems(listsJson)` → `[{path, message}]`, empty when every line is
+/// an origin, a host or ignorable.
+#[wasm_bindgen]
+pub fn site_list_problems(lists_json: &str) -> Result<JsValue, JsError> {
+    to_js(&list_problems(&lists_from(lists_json)?))
+}

@@ -1,0 +1,162 @@
+//! Model call exports. Both are async and never reject: whatever happens, the promise
+//! resolves to the outcome `{ok, reply | error: {kind, message, hint}, attempts}`
+//! (docs/agent-run.md), so the agent loop has one shape to handle. Nothing here logs:
+//! a log line could end up holding the key.
+
+use super::fetch::{cancelled, is_aborted, send, sleep};
+use hopbench::model::ModelRequest;
+use hopbench::provider::{
+    build_request, connection_check_request, hint, parse_reply, redact, CallError, CallLog,
+    CallOptions, CallOutcome, ProviderConfig, RetryPolicy,
+};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::{wasm_bindgen, JsValue};
+use web_sys::AbortSignal;
+
+/// `model_call(config, request, options, signal)` → `Promise<CallOutcome>`.
+/// `config` = `{provider, base_url, model, api_key}` (the settings' `model` object
+/// works as is), `request` = a `ModelRequest`, `options` =
+/// `{max_tries?, timeout_ms?, extension_origin?}`, `signal` = an AbortSignal or
+/// undefined.
+#[wasm_bindgen]
+pub async fn model_call(
+    config: JsValue,
+    request: JsValue,
+    options: JsValue,
+    signal: Option<AbortSignal>,
+) -> JsValue {
+    let outcome = match decode_call(&config, &request, &options) {
+        Ok((config, request, options)) => call(&config, &request, &options, signal.as_ref()).await,
+        Err(outcome) => *outcome,
+    };
+    to_js(&outcome)
+}
+
+/// `test_connection(config, options, signal)` → `Promise<CallOutcome>`: one small
+/// request with the same retries and timeout as a real call.
+#[wasm_bindgen]
+pub async fn test_connection(
+    config: JsValue,
+    options: JsValue,
+    signal: Option<AbortSignal>,
+) -> JsValue {
+    let request = connection_check_request();
+    let outcome = match decode_config(&config).and_then(|c| Ok((c, decode_options(&options)?))) {
+        Ok((config, options)) => call(&config, &request, &options, signal.as_ref()).await,
+        Err(outcome) => *outcome,
+    };
+    to_js(&outcome)
+}
+
+async fn call(
+    config: &ProviderConfig,
+    request: &ModelRequest,
+    options: &CallOptions,
+    signal: Option<&AbortSignal>,
+) -> CallOutcome {
+    let origin = options.extension_origin.clone().unwrap_or_else(own_origin);
+    let http = match build_request(config, request) {
+        Ok(http) => http,
+        Err(error) => {
+            let error = error.redacted(&config.api_key);
+            let hint = hint(&error, config, &origin);
+            return CallOutcome::failed_before_sending(error, hint);
+        }
+    };
+    let mut log = CallLog::new(RetryPolicy::with_max_tries(options.max_tries));
+    loop {
+        let result = if is_aborted(signal) {
+            Err(cancelled())
+        } else {
+            send(&http, options.timeout_ms, signal)
+                .await
+                .and_then(|reply| parse_reply(config, &reply))
+        };
+        let error = match result {
+            Ok(reply) => return log.succeeded(reply),
+            Err(error) => error.redacted(&config.api_key),
+        };
+        match log.failed(&error) {
+            Some(delay_ms) => sleep(delay_ms, signal).await,
+            None => {
+                let hint = hint(&error, config, &origin);
+                return log.gave_up(error, hint);
+            }
+        }
+    }
+}
+
+// Boxed: an outcome is large, and the error path is the rare one.
+type Decoded<T> = Result<T, Box<CallOutcome>>;
+
+fn decode_call(
+    config: &JsValue,
+    request: &JsValue,
+    options: &JsValue,
+) -> Decoded<(ProviderConfig, ModelRequest, CallOptions)> {
+    let config = decode_config(config)?;
+    let request: ModelRequest = decode(request, "request")?;
+    Ok((config, request, decode_options(options)?))
+}
+
+fn decode_config(config: &JsValue) -> Decoded<ProviderConfig> {
+    decode(config, "model settings").map_err(|outcome| {
+        // A type error could quote a field's value; make sure the key is not one.
+        let key = js_sys::Reflect::get(config, &JsValue::from_str("api_key"))
+            .ok()
+            .and_then(|k| k.as_string())
+            .unwrap_or_default();
+        Box::new(redact_outcome(*outcome, &key))
+    })
+}
+
+fn decode_options(options: &JsValue) -> Decoded<CallOptions> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(CallOptions::default());
+    }
+    decode::<CallOptions>(options, "call options").map(CallOptions::normalized)
+}
+
+fn decode<T: DeserializeOwned>(value: &JsValue, what: &str) -> Decoded<T> {
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+        let error = CallError::config(format!("invalid {what}: {e}"));
+        Box::new(CallOutcome::failed_before_sending(
+            error,
+            "This is a bug in the caller of model_call; the message says which field is wrong."
+                .to_string(),
+        ))
+    })
+}
+
+fn redact_outcome(mut outcome: CallOutcome, key: &str) -> CallOutcome {
+    if let Some(error) = outcome.error.as_mut() {
+        error.message = redact(&error.message, key);
+    }
+    for attempt in &mut outcome.attempts {
+        attempt.message = redact(&attempt.message, key);
+    }
+    outcome
+}
+
+/// `chrome-extension://<id>` read from the worker's own location, for origin hints.
+fn own_origin() -> String {
+    let global = js_sys::global();
+    js_sys::Reflect::get(&global, &JsValue::from_str("location"))
+        .and_then(|location| js_sys::Reflect::get(&location, &JsValue::from_str("origin")))
+        .ok()
+        .and_then(|origin| origin.as_string())
+        .unwrap_or_default()
+}
+
+/// Plain JS objects (not Maps), `null` for absent values as documented.
+fn to_js(outcome: &impl Serialize) -> JsValue {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    // Our own plain structs always serialise; should that ever fail, the caller still
+    // gets a value it can show rather than a rejected promise.
+    outcome.serialize(&serializer).unwrap_or_else(|e| {
+        JsValue::from(js_sys::Error::new(&format!(
+            "outcome not serialisable: {e}"
+        )))
+    })
+}

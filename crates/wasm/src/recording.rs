@@ -1,0 +1,63 @@
+//! Exports for the run views and human sessions: an action in words, a recorded
+//! trajectory as a `reference_trajectory`, and the id an element already has.
+
+use super::to_js_error;
+use hopbench::action::Action;
+use hopbench::agent::{action_in_words, reference_trajectory, RecordedStep};
+use hopbench::metrics::{compare, Side};
+use hopbench::observation::IdRegistry;
+use serde::Serialize;
+use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
+
+fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(to_js_error)
+}
+
+/// `action_words(actionText, observationText)` → `{kind, element, words}`; an action
+/// that does not parse is an error with the parser's message.
+#[wasm_bindgen]
+pub fn action_words(action_text: &str, observation: &str) -> Result<JsValue, JsError> {
+    let action = Action::parse(action_text).map_err(to_js_error)?;
+    to_js(&action_in_words(&action, observation))
+}
+
+/// `reference_of(steps)` with `steps = [{action, observation}]` →
+/// `{reference: [string], problems: [{step, message}]}`.
+#[wasm_bindgen]
+pub fn reference_of(steps: JsValue) -> Result<JsValue, JsError> {
+    let steps: Vec<RecordedStep> = serde_wasm_bindgen::from_value(steps).map_err(|e| {
+        JsError::new(&format!(
+            "reference_of takes [{{action, observation}}]: {e}"
+        ))
+    })?;
+    to_js(&reference_trajectory(&steps))
+}
+
+/// `element_id(registryJson, targetId|null, backendNodeId)` → the id the element has
+/// in the tab's registry, or `undefined` when no observation gave it one.
+#[wasm_bindgen]
+pub fn element_id(
+    registry_json: &str,
+    target_id: Option<String>,
+    backend_node_id: i64,
+) -> Result<Option<u32>, JsError> {
+    let registry = IdRegistry::from_json(registry_json).map_err(to_js_error)?;
+    Ok(registry.id_of(&target_id, backend_node_id))
+}
+
+/// `compare_runs(a, b)` with each `{name, progress, passed, ended}` → `{hops: [{hop,
+/// description, a, b}], diverged_at, summary}`: two runs of one task side by side.
+#[wasm_bindgen]
+pub fn compare_runs(a: JsValue, b: JsValue) -> Result<JsValue, JsError> {
+    let side = |v: JsValue, which: &str| -> Result<Side, JsError> {
+        serde_wasm_bindgen::from_value(v).map_err(|e| {
+            JsError::new(&format!(
+                "compare_runs: run {which} is not {{name, progress, passed, ended}}: {e}"
+            ))
+        })
+    };
+    let comparison = compare(&side(a, "a")?, &side(b, "b")?).map_err(|e| JsError::new(&e))?;
+    to_js(&comparison)
+}
