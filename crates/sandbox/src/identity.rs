@@ -16,47 +16,47 @@ const SERVICE: &str = "hopbench-sandbox";
 
 /// The data files compiled into the sites (each site module includes its own): the
 /// fingerprint covers all of them, so two builds that would serve different pages
-/// never pass for the same sandbox. A test checks the list against `data/sandbox/`.
+/// never pass for the same sandbox. A test checks the list against `crates/sandbox/data/`.
 const DATA: &[(&str, &str)] = &[
-    ("cars.json", include_str!("../../../data/sandbox/cars.json")),
+    ("cars.json", include_str!("../data/cars.json")),
     (
         "cities.json",
-        include_str!("../../../data/sandbox/cities.json"),
+        include_str!("../data/cities.json"),
     ),
     (
         "currency.json",
-        include_str!("../../../data/sandbox/currency.json"),
+        include_str!("../data/currency.json"),
     ),
     (
         "events.json",
-        include_str!("../../../data/sandbox/events.json"),
+        include_str!("../data/events.json"),
     ),
     (
         "flights.json",
-        include_str!("../../../data/sandbox/flights.json"),
+        include_str!("../data/flights.json"),
     ),
     (
         "hotels.json",
-        include_str!("../../../data/sandbox/hotels.json"),
+        include_str!("../data/hotels.json"),
     ),
     (
         "recipes.json",
-        include_str!("../../../data/sandbox/recipes.json"),
+        include_str!("../data/recipes.json"),
     ),
     (
         "restaurants.json",
-        include_str!("../../../data/sandbox/restaurants.json"),
+        include_str!("../data/restaurants.json"),
     ),
-    ("shop.json", include_str!("../../../data/sandbox/shop.json")),
+    ("shop.json", include_str!("../data/shop.json")),
     (
         "travel.json",
-        include_str!("../../../data/sandbox/travel.json"),
+        include_str!("../data/travel.json"),
     ),
     (
         "videos.json",
-        include_str!("../../../data/sandbox/videos.json"),
+        include_str!("../data/videos.json"),
     ),
-    ("wiki.json", include_str!("../../../data/sandbox/wiki.json")),
+    ("wiki.json", include_str!("../data/wiki.json")),
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn every_data_file_is_in_the_fingerprint() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sandbox");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
         let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -3,7 +3,7 @@
 //! videos) served on fixed 127.0.0.1 ports, so tasks can hop across sites without the
 //! internet. Native only: the extension's wasm never contains it.
 //!
-//! Content comes from `data/sandbox/*.json` (compiled in) and images are drawn from
+//! Content comes from `crates/sandbox/data/*.json` (compiled in) and images are drawn from
 //! specs in that data, so every start serves byte-identical pages. Site list, ports and
 //! URL patterns: `docs/sandbox.md`; the table itself is `sites::SITES`.
 
@@ -41,7 +41,7 @@ pub enum SandboxError {
     },
     #[error("port base {base} is too high: the last site would need port {base} + {offset}")]
     PortRange { base: u16, offset: u16 },
-    #[error("data/sandbox/{file} is invalid: {message}")]
+    #[error("crates/sandbox/data/{file} is invalid: {message}")]
     Data { file: &'static str, message: String },
     #[error("cannot start the server for {0}")]
     Server(String),

@@ -18,7 +18,7 @@ fn read(rel: &str) -> String {
 }
 
 fn data(file: &str) -> Value {
-    serde_json::from_str(&read(&format!("data/sandbox/{file}"))).unwrap()
+    serde_json::from_str(&read(&format!("crates/sandbox/data/{file}"))).unwrap()
 }
 
 fn list<'a>(v: &'a Value, key: Option<&str>) -> &'a Vec<Value> {

@@ -53,7 +53,7 @@ struct CoinConvert(Data);
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let data: Data = load(
         "currency.json",
-        include_str!("../../../../data/sandbox/currency.json"),
+        include_str!("../../data/currency.json"),
     )?;
     Ok(Box::new(CoinConvert(data)))
 }

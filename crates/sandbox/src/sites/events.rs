@@ -88,7 +88,7 @@ struct Events {
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let events: Vec<Event> = load(
         "events.json",
-        include_str!("../../../../data/sandbox/events.json"),
+        include_str!("../../data/events.json"),
     )?;
     check_specs(
         "events.json",

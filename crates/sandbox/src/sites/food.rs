@@ -62,7 +62,7 @@ struct Food {
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let places: Vec<Restaurant> = load(
         "restaurants.json",
-        include_str!("../../../../data/sandbox/restaurants.json"),
+        include_str!("../../data/restaurants.json"),
     )?;
     check_specs(
         "restaurants.json",

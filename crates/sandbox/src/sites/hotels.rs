@@ -58,7 +58,7 @@ struct Hotels {
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let hotels: Vec<Hotel> = load(
         "hotels.json",
-        include_str!("../../../../data/sandbox/hotels.json"),
+        include_str!("../../data/hotels.json"),
     )?;
     check_specs(
         "hotels.json",

@@ -46,7 +46,7 @@ pub(crate) fn load<T: DeserializeOwned>(file: &'static str, text: &str) -> Resul
     })
 }
 
-/// A city every travel site knows (`data/sandbox/cities.json`).
+/// A city every travel site knows (`crates/sandbox/data/cities.json`).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct City {
     pub slug: String,
@@ -61,7 +61,7 @@ pub(crate) struct City {
 pub(crate) fn cities() -> Result<Vec<City>, SandboxError> {
     load(
         "cities.json",
-        include_str!("../../../../data/sandbox/cities.json"),
+        include_str!("../../data/cities.json"),
     )
 }
 

@@ -83,7 +83,7 @@ struct Recipes(Vec<Recipe>);
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let recipes: Vec<Recipe> = load(
         "recipes.json",
-        include_str!("../../../../data/sandbox/recipes.json"),
+        include_str!("../../data/recipes.json"),
     )?;
     check_specs(
         "recipes.json",

@@ -76,7 +76,7 @@ struct Videos(Data);
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let data: Data = load(
         "videos.json",
-        include_str!("../../../../data/sandbox/videos.json"),
+        include_str!("../../data/videos.json"),
     )?;
     check_specs(
         "videos.json",

@@ -82,7 +82,7 @@ struct Wiki {
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let articles: Vec<Article> = load(
         "wiki.json",
-        include_str!("../../../../data/sandbox/wiki.json"),
+        include_str!("../../data/wiki.json"),
     )?;
     check_specs(
         "wiki.json",

@@ -129,7 +129,7 @@ struct Shop(Data);
 fn build() -> Result<Box<dyn Site>, SandboxError> {
     let data: Data = load(
         "shop.json",
-        include_str!("../../../../../data/sandbox/shop.json"),
+        include_str!("../../../data/shop.json"),
     )?;
     let specs: Vec<(String, ImageSpec)> = data
         .products
