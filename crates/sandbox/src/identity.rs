@@ -19,43 +19,16 @@ const SERVICE: &str = "hopbench-sandbox";
 /// never pass for the same sandbox. A test checks the list against `crates/sandbox/data/`.
 const DATA: &[(&str, &str)] = &[
     ("cars.json", include_str!("../data/cars.json")),
-    (
-        "cities.json",
-        include_str!("../data/cities.json"),
-    ),
-    (
-        "currency.json",
-        include_str!("../data/currency.json"),
-    ),
-    (
-        "events.json",
-        include_str!("../data/events.json"),
-    ),
-    (
-        "flights.json",
-        include_str!("../data/flights.json"),
-    ),
-    (
-        "hotels.json",
-        include_str!("../data/hotels.json"),
-    ),
-    (
-        "recipes.json",
-        include_str!("../data/recipes.json"),
-    ),
-    (
-        "restaurants.json",
-        include_str!("../data/restaurants.json"),
-    ),
+    ("cities.json", include_str!("../data/cities.json")),
+    ("currency.json", include_str!("../data/currency.json")),
+    ("events.json", include_str!("../data/events.json")),
+    ("flights.json", include_str!("../data/flights.json")),
+    ("hotels.json", include_str!("../data/hotels.json")),
+    ("recipes.json", include_str!("../data/recipes.json")),
+    ("restaurants.json", include_str!("../data/restaurants.json")),
     ("shop.json", include_str!("../data/shop.json")),
-    (
-        "travel.json",
-        include_str!("../data/travel.json"),
-    ),
-    (
-        "videos.json",
-        include_str!("../data/videos.json"),
-    ),
+    ("travel.json", include_str!("../data/travel.json")),
+    ("videos.json", include_str!("../data/videos.json")),
     ("wiki.json", include_str!("../data/wiki.json")),
 ];
 

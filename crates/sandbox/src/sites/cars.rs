@@ -65,10 +65,7 @@ struct Cars {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let cars: Vec<Car> = load(
-        "cars.json",
-        include_str!("../../data/cars.json"),
-    )?;
+    let cars: Vec<Car> = load("cars.json", include_str!("../../data/cars.json"))?;
     check_specs("cars.json", cars.iter().map(|c| (c.id.as_str(), &c.image)))?;
     Ok(Box::new(Cars {
         cars,

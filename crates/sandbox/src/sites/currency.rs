@@ -51,10 +51,7 @@ struct Currency {
 struct CoinConvert(Data);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load(
-        "currency.json",
-        include_str!("../../data/currency.json"),
-    )?;
+    let data: Data = load("currency.json", include_str!("../../data/currency.json"))?;
     Ok(Box::new(CoinConvert(data)))
 }
 

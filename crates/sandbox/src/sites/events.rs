@@ -86,10 +86,7 @@ struct Events {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let events: Vec<Event> = load(
-        "events.json",
-        include_str!("../../data/events.json"),
-    )?;
+    let events: Vec<Event> = load("events.json", include_str!("../../data/events.json"))?;
     check_specs(
         "events.json",
         events.iter().map(|e| (e.slug.as_str(), &e.image)),

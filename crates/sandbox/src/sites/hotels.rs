@@ -56,10 +56,7 @@ struct Hotels {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let hotels: Vec<Hotel> = load(
-        "hotels.json",
-        include_str!("../../data/hotels.json"),
-    )?;
+    let hotels: Vec<Hotel> = load("hotels.json", include_str!("../../data/hotels.json"))?;
     check_specs(
         "hotels.json",
         hotels.iter().map(|h| (h.slug.as_str(), &h.image)),

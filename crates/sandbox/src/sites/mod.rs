@@ -59,10 +59,7 @@ pub(crate) struct City {
 }
 
 pub(crate) fn cities() -> Result<Vec<City>, SandboxError> {
-    load(
-        "cities.json",
-        include_str!("../../data/cities.json"),
-    )
+    load("cities.json", include_str!("../../data/cities.json"))
 }
 
 /// Finds a city by slug, name or airport code, ignoring case and `-`/space, so

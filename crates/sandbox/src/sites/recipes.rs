@@ -81,10 +81,7 @@ impl Ingredient {
 struct Recipes(Vec<Recipe>);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let recipes: Vec<Recipe> = load(
-        "recipes.json",
-        include_str!("../../data/recipes.json"),
-    )?;
+    let recipes: Vec<Recipe> = load("recipes.json", include_str!("../../data/recipes.json"))?;
     check_specs(
         "recipes.json",
         recipes.iter().map(|r| (r.slug.as_str(), &r.image)),

@@ -75,10 +75,7 @@ struct Travel {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let guides: Vec<Guide> = load(
-        "travel.json",
-        include_str!("../../data/travel.json"),
-    )?;
+    let guides: Vec<Guide> = load("travel.json", include_str!("../../data/travel.json"))?;
     check_specs(
         "travel.json",
         guides

@@ -74,10 +74,7 @@ impl Video {
 struct Videos(Data);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load(
-        "videos.json",
-        include_str!("../../data/videos.json"),
-    )?;
+    let data: Data = load("videos.json", include_str!("../../data/videos.json"))?;
     check_specs(
         "videos.json",
         data.videos.iter().map(|v| (v.id.as_str(), &v.thumb)),

@@ -80,10 +80,7 @@ struct Wiki {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let articles: Vec<Article> = load(
-        "wiki.json",
-        include_str!("../../data/wiki.json"),
-    )?;
+    let articles: Vec<Article> = load("wiki.json", include_str!("../../data/wiki.json"))?;
     check_specs(
         "wiki.json",
         articles.iter().map(|a| (a.slug.as_str(), &a.image)),

@@ -102,10 +102,7 @@ struct Flights {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load(
-        "flights.json",
-        include_str!("../../../data/flights.json"),
-    )?;
+    let data: Data = load("flights.json", include_str!("../../../data/flights.json"))?;
     let site = Flights {
         data,
         cities: cities()?,

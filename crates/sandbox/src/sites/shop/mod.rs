@@ -127,10 +127,7 @@ impl Product {
 struct Shop(Data);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let data: Data = load(
-        "shop.json",
-        include_str!("../../../data/shop.json"),
-    )?;
+    let data: Data = load("shop.json", include_str!("../../../data/shop.json"))?;
     let specs: Vec<(String, ImageSpec)> = data
         .products
         .iter()
