@@ -21,3 +21,6 @@ pub mod observation;
 pub mod provider;
 pub mod task;
 pub mod tracker;
+
+/// The core's name and version ("hopbench 0.1.0"), as the extension and reports show it.
+pub const NAME_AND_VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"));

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// e2e test check that calls cross the wasm boundary.
 #[wasm_bindgen]
 pub fn core_version() -> String {
-    format!("{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+    hopbench::NAME_AND_VERSION.to_string()
 }
 
 /// After a call trapped (`WebAssembly.RuntimeError`), the worker asks for the panic

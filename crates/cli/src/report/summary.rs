@@ -105,7 +105,7 @@ impl Summary {
             });
         }
         Ok(Summary {
-            generator: format!("hopbench {}", env!("CARGO_PKG_VERSION")),
+            generator: hopbench::NAME_AND_VERSION.to_string(),
             sources,
             notes: merged.notes.clone(),
             counts,
