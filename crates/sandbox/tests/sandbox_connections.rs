@@ -9,29 +9,13 @@
     reason = "test helpers: a panic with the value is the failure report"
 )]
 
-use hopbench_sandbox::{Config, Sandbox, SandboxError, SITES};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::time::{Duration, Instant};
+mod support;
 
-fn start() -> (Sandbox, u16) {
-    for attempt in 0..40u16 {
-        let base = 41_000 + (std::process::id() as u16 % 400) * 40 % 16_000 + attempt * 40;
-        if !(0..SITES.len() as u16).all(|i| TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
-            continue;
-        }
-        let config = Config {
-            host: "127.0.0.1".into(),
-            port_base: base,
-        };
-        match Sandbox::start(&config) {
-            Ok(s) => return (s, base),
-            Err(SandboxError::Bind { .. }) => continue,
-            Err(e) => panic!("{e}"),
-        }
-    }
-    panic!("no free port range found");
-}
+use hopbench_sandbox::SITES;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+use support::start;
 
 /// One HTTP/1.1 GET (which keeps the connection open unless the server closes it);
 /// returns the status and the socket, which the caller keeps like a browser would.
