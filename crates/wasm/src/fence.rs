@@ -4,15 +4,9 @@
 use super::to_js_error;
 use hopbench::fence::{fence_for, list_problems, SiteLists};
 use hopbench::import::import_str;
-use serde::Serialize;
+use super::js::to_js;
 use std::path::Path;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
-}
 
 fn lists_from(lists_json: &str) -> Result<SiteLists, JsError> {
     serde_json::from_str(lists_json)
