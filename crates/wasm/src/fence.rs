@@ -1,10 +1,10 @@
 //! Site fence exports: which origins a run may open (see `hopbench::fence`). The lists
 //! cross as JSON text (`{allow: [...], deny: [...]}`); results as plain JS objects.
 
+use super::js::to_js;
 use super::to_js_error;
 use hopbench::fence::{fence_for, list_problems, SiteLists};
 use hopbench::import::import_str;
-use super::js::to_js;
 use std::path::Path;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 

@@ -12,7 +12,6 @@ use hopbench::tracker::Tracker;
 use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
-
 /// JS numbers are f64; times are milliseconds since the session started.
 fn ms(time_ms: f64) -> u64 {
     if time_ms.is_finite() && time_ms > 0.0 {
