@@ -19,5 +19,6 @@ pub mod metrics;
 pub mod model;
 pub mod observation;
 pub mod provider;
+mod serde_flat;
 pub mod task;
 pub mod tracker;

@@ -1,16 +1,12 @@
-//! Reading an [`Action`] from its JSON object (`{"kind": "type", "id": 3, ...}`).
-//!
-//! Why not serde's derive: an internally tagged enum is read by buffering the whole
-//! object and then reading each variant from the buffer, which compiles a second
-//! copy of every variant's reading code for each place an action is read; runs keep
-//! a history of actions, so that code is in the wasm several times over. One flat
-//! struct of optional fields reads the same objects with a fraction of the code.
-//! Unknown fields are ignored and a missing field is named, as the derive did.
+//! Reading an [`Action`] from its JSON object (`{"kind": "type", "id": 3, ...}`)
+//! through one flat struct (see `crate::serde_flat` for why): runs keep a history of
+//! actions, so serde's tagged reading was in the wasm several times over.
 
 use serde::Deserialize;
 
 use super::key::KeyCombo;
 use super::types::{Action, ActionKind, ScrollDirection};
+use crate::serde_flat::need;
 
 /// Every field any action kind has; `kind` says which of them must be present.
 #[derive(Deserialize)]
@@ -24,12 +20,6 @@ pub(super) struct ActionFields {
     index: Option<u32>,
     url: Option<String>,
     answer: Option<String>,
-}
-
-/// The field's value, or the derive's own message for a missing field (serde adds
-/// the position).
-fn need<T>(value: Option<T>, name: &str) -> Result<T, String> {
-    value.ok_or_else(|| format!("missing field `{name}`"))
 }
 
 impl TryFrom<ActionFields> for Action {

@@ -249,9 +249,13 @@ fn stored_actions_read_with_extra_fields_and_name_what_is_missing() {
         .unwrap_err()
         .to_string();
     assert!(missing.starts_with("missing field `text`"), "{missing}");
-    let no_kind = serde_json::from_str::<Action>(r#"{"id":3}"#).unwrap_err().to_string();
+    let no_kind = serde_json::from_str::<Action>(r#"{"id":3}"#)
+        .unwrap_err()
+        .to_string();
     assert!(no_kind.starts_with("missing field `kind`"), "{no_kind}");
-    let unknown = serde_json::from_str::<Action>(r#"{"kind":"fly"}"#).unwrap_err().to_string();
+    let unknown = serde_json::from_str::<Action>(r#"{"kind":"fly"}"#)
+        .unwrap_err()
+        .to_string();
     assert!(unknown.starts_with("unknown variant `fly`"), "{unknown}");
     let bad_key = serde_json::from_str::<Action>(r#"{"kind":"press","key_comb":"Cntrl+a"}"#);
     assert!(bad_key.is_err());
