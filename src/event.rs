@@ -2,8 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::serde_flat::need;
+
 /// Something that happened in a session, at an agent step and a time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read through one flat struct (`crate::serde_flat`): the tracker state holds them all.
+#[serde(try_from = "EventFields")]
 pub struct Event {
     /// The agent step (or a person's action count) at which it happened.
     pub step: u32,
@@ -56,5 +60,51 @@ impl Event {
                 text: text.to_string(),
             },
         }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum EventType {
+    Navigation,
+    Answer,
+    PageText,
+}
+
+/// An `Event` object as written: `type` names the body's variant.
+#[derive(Deserialize)]
+struct EventFields {
+    step: u32,
+    time_ms: u64,
+    #[serde(rename = "type")]
+    kind: EventType,
+    tab: Option<u32>,
+    url: Option<String>,
+    text: Option<String>,
+}
+
+impl TryFrom<EventFields> for Event {
+    type Error = String;
+
+    fn try_from(f: EventFields) -> Result<Event, String> {
+        let body = match f.kind {
+            EventType::Navigation => EventBody::Navigation {
+                tab: need(f.tab, "tab")?,
+                url: need(f.url, "url")?,
+            },
+            EventType::Answer => EventBody::Answer {
+                text: need(f.text, "text")?,
+            },
+            EventType::PageText => EventBody::PageText {
+                tab: need(f.tab, "tab")?,
+                url: need(f.url, "url")?,
+                text: need(f.text, "text")?,
+            },
+        };
+        Ok(Event {
+            step: f.step,
+            time_ms: f.time_ms,
+            body,
+        })
     }
 }

@@ -19,6 +19,7 @@ pub mod metrics;
 pub mod model;
 pub mod observation;
 pub mod provider;
+mod serde_flat;
 pub mod task;
 pub mod tracker;
 

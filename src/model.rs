@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::serde_flat::need;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
@@ -17,6 +19,8 @@ pub enum Role {
 /// (the three APIs all take base64 parts; none can fetch our local pages' images).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+// Read through one flat struct (`crate::serde_flat`): parts are in every stored step.
+#[serde(try_from = "PartFields")]
 pub enum Part {
     Text { text: String },
     Image { mime: String, base64: String },
@@ -25,6 +29,39 @@ pub enum Part {
 impl Part {
     pub fn text(text: impl Into<String>) -> Self {
         Part::Text { text: text.into() }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PartType {
+    Text,
+    Image,
+}
+
+/// A `Part` object as written: `type` names the variant.
+#[derive(Deserialize)]
+struct PartFields {
+    #[serde(rename = "type")]
+    kind: PartType,
+    text: Option<String>,
+    mime: Option<String>,
+    base64: Option<String>,
+}
+
+impl TryFrom<PartFields> for Part {
+    type Error = String;
+
+    fn try_from(f: PartFields) -> Result<Part, String> {
+        Ok(match f.kind {
+            PartType::Text => Part::Text {
+                text: need(f.text, "text")?,
+            },
+            PartType::Image => Part::Image {
+                mime: need(f.mime, "mime")?,
+                base64: need(f.base64, "base64")?,
+            },
+        })
     }
 }
 

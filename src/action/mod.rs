@@ -8,6 +8,7 @@ mod error;
 mod extract;
 mod key;
 mod parse;
+mod serde_read;
 mod suggest;
 mod types;
 

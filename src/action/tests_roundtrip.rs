@@ -235,3 +235,28 @@ proptest! {
         prop_assert_eq!(got.map(|e| e.action), Ok(a));
     }
 }
+
+/// The stored JSON of an action is read by `serde_read.rs`, not serde's tagged derive:
+/// it must accept what the derive accepted and refuse what it refused, by name.
+#[test]
+fn stored_actions_read_with_extra_fields_and_name_what_is_missing() {
+    let click: Action = serde_json::from_str(r#"{"kind":"click","id":7,"note":"x"}"#).unwrap();
+    assert_eq!(click, Action::Click { id: 7 });
+    let back: Action = serde_json::from_str(r#"{"kind":"go_back"}"#).unwrap();
+    assert_eq!(back, Action::GoBack);
+
+    let missing = serde_json::from_str::<Action>(r#"{"kind":"type","id":3,"press_enter":true}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(missing.starts_with("missing field `text`"), "{missing}");
+    let no_kind = serde_json::from_str::<Action>(r#"{"id":3}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(no_kind.starts_with("missing field `kind`"), "{no_kind}");
+    let unknown = serde_json::from_str::<Action>(r#"{"kind":"fly"}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(unknown.starts_with("unknown variant `fly`"), "{unknown}");
+    let bad_key = serde_json::from_str::<Action>(r#"{"kind":"press","key_comb":"Cntrl+a"}"#);
+    assert!(bad_key.is_err());
+}

@@ -16,6 +16,9 @@ use super::key::KeyCombo;
 /// whitespace (and the url is not empty).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// Read through one flat struct (`serde_read.rs`): same JSON, a fraction of the code of
+// serde's internally tagged reading, which matters in the wasm (runs store every action).
+#[serde(try_from = "super::serde_read::ActionFields")]
 pub enum Action {
     /// `click [id]`
     Click { id: u32 },

@@ -1,6 +1,7 @@
 //! Views of a hop queue for a UI and for the final verdict.
 
 use super::{AnswerRecord, HopQueue};
+use crate::serde_flat::need;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -12,11 +13,52 @@ pub enum HopState {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read through one flat struct (`crate::serde_flat`): progress is in every stored run.
+#[serde(try_from = "HopStatusFields")]
 pub struct HopStatus {
     pub index: usize,
     pub description: String,
     #[serde(flatten)]
     pub state: HopState,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum HopStateName {
+    Done,
+    Current,
+    Waiting,
+}
+
+/// A `HopStatus` object as written: `state` names the variant, `step` and `time_ms`
+/// belong to `done`.
+#[derive(Deserialize)]
+struct HopStatusFields {
+    index: usize,
+    description: String,
+    state: HopStateName,
+    step: Option<u32>,
+    time_ms: Option<u64>,
+}
+
+impl TryFrom<HopStatusFields> for HopStatus {
+    type Error = String;
+
+    fn try_from(f: HopStatusFields) -> Result<HopStatus, String> {
+        let state = match f.state {
+            HopStateName::Done => HopState::Done {
+                step: need(f.step, "step")?,
+                time_ms: need(f.time_ms, "time_ms")?,
+            },
+            HopStateName::Current => HopState::Current,
+            HopStateName::Waiting => HopState::Waiting,
+        };
+        Ok(HopStatus {
+            index: f.index,
+            description: f.description,
+            state,
+        })
+    }
 }
 
 /// "k of N hops done", what is being worked on, and each hop's state.

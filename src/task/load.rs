@@ -83,3 +83,16 @@ pub fn parse_task(text: &str) -> Result<Task, TaskError> {
         Err(TaskError::Invalid(errors))
     }
 }
+
+/// Reads task parts embedded in a larger value (the agent's stored task, the
+/// tracker's hops) with the same path-tracking deserializer as a task file. Why: each
+/// deserializer a type is read with compiles its own copy of the type's serde code,
+/// and the task types are the largest; with one deserializer they are compiled once
+/// (the wasm is smaller). Errors are serde_json's, as without the tracking.
+pub(crate) fn deserialize_embedded<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    serde_path_to_error::deserialize(deserializer).map_err(serde_path_to_error::Error::into_inner)
+}

@@ -1,6 +1,9 @@
+/* global chrome -- page and worker functions run in the extension */
 // ./build.sh bench: how long an observation takes compared with the bare CDP fetch
 // of the accessibility tree, how big it is in characters and cl100k tokens, and how
-// big the wasm core is. Prints figures; asserts nothing.
+// big the wasm core is and how long the service worker takes to get it ready (the
+// median of several worker starts, with where the time goes). Prints figures;
+// asserts nothing.
 //
 // The bare fetch and the whole observation both run in the extension's service
 // worker, so they pay the same chrome.debugger transport.
@@ -15,6 +18,7 @@ import { distDir } from '../e2e/paths.mjs';
 import { sitesRoot, startSites } from '../e2e/sites.mjs';
 import { lineWith, observe } from '../e2e/observe-helpers.mjs';
 import { sendOk, startSession } from '../e2e/session-helpers.mjs';
+import { workerControl } from '../e2e/worker-control.mjs';
 import { generatedPage } from './generate-page.mjs';
 
 const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
@@ -78,6 +82,64 @@ async function measure(ext, extPage, tabId) {
   return { nodes, fetch: median(fetches), text: median(text), full: median(full), visuals: median(visuals), last };
 }
 
+/**
+ * The core's init as the popup shows it (`initMs` of getCoreStatus: fetch, compile
+ * and instantiate the wasm, then the first call), over `RUNS` fresh worker starts:
+ * the worker is stopped, and the status message starts it again.
+ * @param {import('playwright-core').Page} extPage
+ * @returns {Promise<number[]>}
+ */
+async function timeWorkerStarts(extPage) {
+  const control = await workerControl(extPage);
+  const starts = [];
+  try {
+    for (let i = 0; i < RUNS; i += 1) {
+      await control.stop();
+      const reply = await sendOk(extPage, 'getCoreStatus');
+      starts.push(reply.initMs);
+    }
+  } finally {
+    await control.detach();
+  }
+  return starts;
+}
+
+/**
+ * Where init time goes, measured in a fresh extension page each run (a service
+ * worker cannot import a module dynamically): reading the file, compiling it from
+ * bytes and by streaming, instantiating (with the core's start function) and the
+ * first call.
+ * @param {{ openExtensionPage: (path: string) => Promise<import('playwright-core').Page> }} ext
+ * @returns {Promise<Record<string, number>>} the median of each part, in ms
+ */
+async function timeInitParts(ext) {
+  /** @type {Record<string, number[]>} */
+  const parts = {};
+  for (let i = 0; i < RUNS; i += 1) {
+    const page = await ext.openExtensionPage('observation.html');
+    const run = await page.evaluate(async () => {
+      const url = chrome.runtime.getURL('pkg/hopbench_bg.wasm');
+      const t0 = performance.now();
+      const bytes = await (await fetch(url)).arrayBuffer();
+      const t1 = performance.now();
+      const module = await WebAssembly.compile(bytes);
+      const t2 = performance.now();
+      await WebAssembly.compileStreaming(fetch(url));
+      const t3 = performance.now();
+      const glue = await import(chrome.runtime.getURL('pkg/hopbench.js'));
+      const t4 = performance.now();
+      glue.initSync({ module });
+      const t5 = performance.now();
+      glue.core_version();
+      const t6 = performance.now();
+      return { fetch: t1 - t0, compile: t2 - t1, compileStreaming: t3 - t2, importGlue: t4 - t3, instantiate: t5 - t4, firstCall: t6 - t5 };
+    });
+    await page.close();
+    for (const [name, ms] of Object.entries(run)) (parts[name] ??= []).push(ms);
+  }
+  return Object.fromEntries(Object.entries(parts).map(([name, values]) => [name, median(values)]));
+}
+
 /** Until the session tab has loaded its page (START_SESSION returns before that). */
 async function waitLoaded(extPage, tabId) {
   await extPage.evaluate(async (id) => {
@@ -106,6 +168,8 @@ async function main() {
       ['obs-kiwix (OOPIF)', small.url('obs-kiwix', '/')],
     ];
     const extPage = await ext.openExtensionPage('popup.html');
+    // The worker's first start, with the browser: what the popup shows after a launch.
+    const firstStart = (await sendOk(extPage, 'getCoreStatus')).initMs;
     const widths = [24, 8, 10, 10, 12, 8, 7, 7, 8, 7];
     console.log(`\nobservation benchmark: median of ${RUNS} runs; ratio = whole observation (text+images) / bare getFullAXTree;`);
     console.log('img ms = the images part of a text+images observation (taking, scaling and labelling them)\n');
@@ -135,6 +199,17 @@ async function main() {
     }
     const wasm = readFileSync(join(distDir, 'pkg', 'hopbench_bg.wasm'));
     console.log(`\nwasm core: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KiB gzipped`);
+    const starts = await timeWorkerStarts(extPage);
+    console.log(
+      `core init (worker start: wasm fetch + compile + instantiate + first call, as the popup shows it): ` +
+        `median ${median(starts).toFixed(1)} ms of ${starts.length} restarts (${starts.map((ms) => ms.toFixed(1)).join(', ')}); ` +
+        `first start with the browser ${firstStart.toFixed(1)} ms`,
+    );
+    const parts = await timeInitParts(ext);
+    console.log(
+      `  where it goes (medians, in an extension page): ` +
+        Object.entries(parts).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ') + ' ms',
+    );
     if (ext.errors.length > 0) console.log(`errors logged during the run:\n${ext.describeErrors()}`);
   } finally {
     await ext.close();

@@ -3,16 +3,13 @@
 
 use super::to_js_error;
 use hopbench::action::Action;
-use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
 /// `click [12]` → `{kind: "click", id: 12}`; a parse error says what is wrong and where.
 #[wasm_bindgen]
 pub fn parse_action(text: &str) -> Result<JsValue, JsError> {
     let action = Action::parse(text).map_err(to_js_error)?;
-    action
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
+    super::js::to_js(&action)
 }
 
 /// The canonical spelling of an action (`Click  [ 12 ]` → `click [12]`).

@@ -2,8 +2,9 @@
 //! `chrome.storage.local`, with the pending command) and passes it in and out of each
 //! call. Config and events may be plain JS objects or their JSON text; both are read
 //! through the same serde_json path as the native tests. Commands cross as plain JS
-//! objects (JSON-compatible serializer, as in `hops.rs`).
+//! objects made from their JSON (`js.rs`).
 
+use super::js::to_js;
 use super::to_js_error;
 use hopbench::agent::{Agent, AgentConfig, AgentError, AgentEvent, Command};
 use hopbench::evaluator::Verdict;
@@ -69,9 +70,7 @@ pub fn agent_start(
             tasks: agent.memory_tasks(),
         },
     };
-    started
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
+    to_js(&started)
 }
 
 /// `agent_memory_record(state, verdict)` → the finished run's memory record, or
@@ -82,10 +81,7 @@ pub fn agent_memory_record(state: &str, verdict: JsValue) -> Result<JsValue, JsE
     let agent = Agent::from_json(state).map_err(to_js_error)?;
     let verdict: Verdict = serde_json::from_str(&json_text(&verdict, "verdict")?)
         .map_err(|e| to_js_error(AgentError::Event(format!("the verdict: {e}"))))?;
-    agent
-        .memory_record(&verdict)
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
+    to_js(&agent.memory_record(&verdict))
 }
 
 /// `agent_feed(state, event)` → `{state, commands, ignored}`. A stale or duplicated
@@ -110,9 +106,7 @@ fn stepped(
         commands,
         ignored,
     };
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
+    to_js(&value)
 }
 
 /// A JS string is taken as JSON text; anything else is stringified. `undefined`

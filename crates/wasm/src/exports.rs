@@ -2,7 +2,6 @@
 //! calls the core, returning `Result<T, JsError>` (map errors with
 //! `super::to_js_error`), then whitelist it in `extension/core-calls.js`.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// `"hopbench <version>"`: lets the extension show which core it loaded and lets the
@@ -28,7 +27,5 @@ pub fn task_overview(
 ) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsError> {
     let overview =
         hopbench::task::overview_from_text(task_text, file_name).map_err(super::to_js_error)?;
-    overview
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(super::to_js_error)
+    super::js::to_js(&overview)
 }

@@ -1,18 +1,12 @@
 //! Site fence exports: which origins a run may open (see `hopbench::fence`). The lists
 //! cross as JSON text (`{allow: [...], deny: [...]}`); results as plain JS objects.
 
+use super::js::to_js;
 use super::to_js_error;
 use hopbench::fence::{fence_for, list_problems, SiteLists};
 use hopbench::import::import_str;
-use serde::Serialize;
 use std::path::Path;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
-}
 
 fn lists_from(lists_json: &str) -> Result<SiteLists, JsError> {
     serde_json::from_str(lists_json)

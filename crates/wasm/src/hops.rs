@@ -1,22 +1,16 @@
 //! Hop tracking exports: the extension keeps a session's tracker as an opaque JSON
 //! string in `chrome.storage.session` and passes it in and out of each call.
 //!
-//! Views (progress, verdict, outcome) cross as plain JS objects made by the
-//! JSON-compatible serializer: the default one turns maps (and `#[serde(flatten)]`
-//! structs such as `Event`) into ES `Map`s, which chrome.storage and
-//! `sendMessage` would flatten to `{}`.
+//! Views (progress, verdict, outcome) cross as plain JS objects made from their JSON
+//! (`js.rs`), so maps and `#[serde(flatten)]` structs such as `Event` are plain
+//! objects that chrome.storage and `sendMessage` keep.
 
+use super::js::{from_js, to_js};
 use super::to_js_error;
 use hopbench::judge::Judgement;
 use hopbench::tracker::Tracker;
 use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
-}
 
 /// JS numbers are f64; times are milliseconds since the session started.
 fn ms(time_ms: f64) -> u64 {
@@ -91,7 +85,7 @@ pub fn tracker_answer(
     let judgements: Vec<Judgement> = if judgements.is_undefined() || judgements.is_null() {
         Vec::new()
     } else {
-        serde_wasm_bindgen::from_value(judgements)
+        from_js(&judgements, "judgements")
             .map_err(|e| JsError::new(&format!("invalid judgements: {e}")))?
     };
     let outcome = tracker

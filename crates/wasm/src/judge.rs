@@ -4,21 +4,14 @@
 //! judgements then go with the answer to `tracker_answer`. The core does the
 //! wording and the reading; the worker only carries things.
 
-use super::to_js_error;
+use super::js::{from_js, to_js};
 use hopbench::judge::{judge_request, JudgeRequest, Judgement};
 use hopbench::provider::CallOutcome;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
-}
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
+    from_js(&value, what).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
 }
 
 /// `judge_prompt({answer, reference}, temperature, max_tokens)` → a `ModelRequest`

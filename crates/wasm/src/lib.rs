@@ -12,6 +12,7 @@ mod exports;
 mod fence;
 mod fetch;
 mod hops;
+mod js;
 mod judge;
 mod observation;
 mod panic_hook;

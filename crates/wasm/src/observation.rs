@@ -6,6 +6,7 @@ use hopbench::observation::{observe_json, IdRegistry, Observation, ObserveOption
 use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
+use super::js::to_js;
 use super::to_js_error;
 
 #[derive(Serialize)]
@@ -16,7 +17,8 @@ struct ObserveResult<'a> {
     registry: &'a IdRegistry,
 }
 
-/// `observe(inputJson, registryJson?, optionsJson?)` →
+/// `observe(inputJson, registryJson?, optionsJson?)` → (plain objects from JSON, so
+/// `None` is `null`: `targetId: null` = the tab itself, as in the stored registry)
 /// `{ text, tree, images, marks, stats, registry }` (see `observation::Observation`).
 #[wasm_bindgen]
 pub fn observe(
@@ -51,14 +53,4 @@ pub fn resolve_element(registry_json: &str, id: u32) -> Result<JsValue, JsError>
     let registry = IdRegistry::from_json(registry_json).map_err(to_js_error)?;
     let element = registry.resolve(id).map_err(to_js_error)?;
     to_js(&element)
-}
-
-/// Plain JS objects: `#[serde(flatten)]` serialises as a map, which
-/// serde-wasm-bindgen would otherwise turn into a JS `Map`; and `None` as `null`
-/// (`targetId: null` = the tab itself), not `undefined`, as in the stored JSON.
-fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::new()
-        .serialize_maps_as_objects(true)
-        .serialize_missing_as_null(true);
-    value.serialize(&serializer).map_err(to_js_error)
 }

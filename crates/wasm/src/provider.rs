@@ -119,7 +119,7 @@ fn decode_options(options: &JsValue) -> Decoded<CallOptions> {
 }
 
 fn decode<T: DeserializeOwned>(value: &JsValue, what: &str) -> Decoded<T> {
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+    super::js::from_js(value, what).map_err(|e| {
         let error = CallError::config(format!("invalid {what}: {e}"));
         Box::new(CallOutcome::failed_before_sending(
             error,
@@ -151,12 +151,7 @@ fn own_origin() -> String {
 
 /// Plain JS objects (not Maps), `null` for absent values as documented.
 fn to_js(outcome: &impl Serialize) -> JsValue {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     // Our own plain structs always serialise; should that ever fail, the caller still
     // gets a value it can show rather than a rejected promise.
-    outcome.serialize(&serializer).unwrap_or_else(|e| {
-        JsValue::from(js_sys::Error::new(&format!(
-            "outcome not serialisable: {e}"
-        )))
-    })
+    super::js::to_js(outcome).unwrap_or_else(JsValue::from)
 }

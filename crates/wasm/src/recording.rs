@@ -1,19 +1,13 @@
 //! Exports for the run views and human sessions: an action in words, a recorded
 //! trajectory as a `reference_trajectory`, and the id an element already has.
 
+use super::js::{from_js, to_js};
 use super::to_js_error;
 use hopbench::action::Action;
 use hopbench::agent::{action_in_words, reference_trajectory, RecordedStep};
 use hopbench::metrics::{compare, Side};
 use hopbench::observation::IdRegistry;
-use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
-
-fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(to_js_error)
-}
 
 /// `action_words(actionText, observationText)` → `{kind, element, words}`; an action
 /// that does not parse is an error with the parser's message.
@@ -27,7 +21,7 @@ pub fn action_words(action_text: &str, observation: &str) -> Result<JsValue, JsE
 /// `{reference: [string], problems: [{step, message}]}`.
 #[wasm_bindgen]
 pub fn reference_of(steps: JsValue) -> Result<JsValue, JsError> {
-    let steps: Vec<RecordedStep> = serde_wasm_bindgen::from_value(steps).map_err(|e| {
+    let steps: Vec<RecordedStep> = from_js(&steps, "steps").map_err(|e| {
         JsError::new(&format!(
             "reference_of takes [{{action, observation}}]: {e}"
         ))
@@ -52,7 +46,7 @@ pub fn element_id(
 #[wasm_bindgen]
 pub fn compare_runs(a: JsValue, b: JsValue) -> Result<JsValue, JsError> {
     let side = |v: JsValue, which: &str| -> Result<Side, JsError> {
-        serde_wasm_bindgen::from_value(v).map_err(|e| {
+        from_js(&v, "run").map_err(|e| {
             JsError::new(&format!(
                 "compare_runs: run {which} is not {{name, progress, passed, ended}}: {e}"
             ))
