@@ -205,7 +205,17 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         bounds: Option<Rect>,
         in_view: bool,
     ) -> bool {
-        let name = node.name.as_ref().map_or("", |n| n.text());
+        let raw_name = node.name.as_ref().map_or("", |n| n.text());
+        // Names are trimmed, as the accessible-name computation says they should be:
+        // some Chromium releases keep the space before a label's text
+        // (`<label><input> Flexible dates</label>` named " Flexible dates"), and an
+        // agent's `{checkbox 'Flexible dates'}` must find it in every release. Text runs
+        // keep their spacing, as MMInA shows them.
+        let name = if role == "StaticText" {
+            raw_name
+        } else {
+            raw_name.trim()
+        };
         let is_image = role == "image" || role == "img";
         let Some(target) = self.page.targets.get(at.target) else {
             return false;

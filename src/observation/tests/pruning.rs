@@ -19,6 +19,21 @@ fn line_format_is_id_role_quoted_name_then_properties() {
 }
 
 #[test]
+fn control_names_are_trimmed_and_text_runs_keep_their_spacing() {
+    // Chromium 148 names `<label><input type=checkbox> Flexible dates</label>` with the
+    // label's leading space; later releases trim it. The line is the same for both.
+    let obs = single_frame(vec![
+        root(1, "MAIN", "Trip planner", &[2, 3]),
+        ax(2, "checkbox", " Flexible dates ", &[]),
+        ax(3, "StaticText", " | ", &[]),
+    ]);
+    assert_eq!(
+        obs.tree,
+        "[1] RootWebArea 'Trip planner'\n\t[2] checkbox 'Flexible dates'\n\t[3] StaticText ' | '"
+    );
+}
+
+#[test]
 fn dropped_properties_never_print() {
     let dropped = [
         "focusable",
