@@ -36,6 +36,10 @@ export const PROMPT_STYLES = Object.freeze(['cot', 'direct']);
 export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
 /** `prompt`: one prompt per step; `modular`: SeeAct-style stages (ranking, plan, grounding, selection). */
 export const AGENT_KINDS = Object.freeze(['prompt', 'modular']);
+/** The modular agent's grounding: `textual` (lettered choices only) or `visual` (with the step's pictures). */
+export const GROUNDING_MODES = Object.freeze(['textual', 'visual']);
+/** The modular agent's selection among several grounded actions: `model` (one more call) or `first_viable`. */
+export const SELECT_MODES = Object.freeze(['model', 'first_viable']);
 
 /** Limits, also shown by the options page next to each field. */
 export const LIMITS = Object.freeze({
@@ -63,6 +67,8 @@ export const DEFAULT_AGENT_SETTINGS = Object.freeze({
   memory_k: 0,
   memory_policy: 'recent',
   agent: 'prompt',
+  modular_grounding: 'textual',
+  modular_select: 'model',
 });
 
 /** `plain_http_ok`: the http origin the person confirmed the key may travel to unencrypted. */
@@ -119,6 +125,12 @@ export function agentSettingsProblems(settings) {
   integerIn(settings.memory_k, 'memory_k', add);
   if (!AGENT_KINDS.includes(settings.agent)) {
     add('agent', `must be one of ${AGENT_KINDS.join(', ')} (got ${JSON.stringify(settings.agent)})`);
+  }
+  if (!GROUNDING_MODES.includes(settings.modular_grounding)) {
+    add('modular_grounding', `must be one of ${GROUNDING_MODES.join(', ')} (got ${JSON.stringify(settings.modular_grounding)})`);
+  }
+  if (!SELECT_MODES.includes(settings.modular_select)) {
+    add('modular_select', `must be one of ${SELECT_MODES.join(', ')} (got ${JSON.stringify(settings.modular_select)})`);
   }
   if (!MEMORY_POLICIES.includes(settings.memory_policy)) {
     add('memory_policy', `must be one of ${MEMORY_POLICIES.join(', ')} (got ${JSON.stringify(settings.memory_policy)})`);
@@ -273,7 +285,7 @@ export function mergeAgentSettings(stored, incoming) {
     model: endpoint('model'),
     judge: incoming.judge === undefined ? stored.judge : endpoint('judge'),
   };
-  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent']) {
+  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent', 'modular_grounding', 'modular_select']) {
     if (incoming[field] !== undefined) settings[field] = incoming[field];
   }
   return { settings, notes };

@@ -328,6 +328,10 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
   memory_records: (v) => Array.isArray(v) && v.every(isPlainObject),
   /** `prompt` (one prompt per step) or `modular` (SeeAct-style stages). */
   agent: (v) => v === 'prompt' || v === 'modular',
+  /** The modular agent's grounding variant: `textual` or `visual` (with the step's pictures). */
+  grounding: (v) => v === 'textual' || v === 'visual',
+  /** The modular agent's selection: `model` (one more call) or `first_viable`. */
+  select: (v) => v === 'model' || v === 'first_viable',
   /** `task`: only the task's sites (the fence, docs/security.md); `any`: anywhere.
    * Default: Settings → Sites (on unless the person turned it off). */
   sites: (v) => v === 'task' || v === 'any',
@@ -339,7 +343,8 @@ const isRunId = (value) => typeof value === 'string' && value.length > 0;
  * @param {{ taskText: string, fileName?: string,
  *   overrides?: { provider?: string, max_steps?: number, observation_mode?: string,
  *                 keep_window?: boolean, sites?: 'task'|'any', memory_k?: number,
- *                 memory_policy?: string, memory_records?: object[], agent?: string } }} run
+ *                 memory_policy?: string, memory_records?: object[], agent?: string,
+ *                 grounding?: string, select?: string } }} run
  */
 export function startRun({ taskText, fileName = 'task.json', overrides = {} }) {
   return { type: PAGE_TO_WORKER.START_RUN, taskText, fileName, overrides };

@@ -107,6 +107,8 @@ function fill({ settings, observation, sites, keyStorage }) {
   document.getElementById('max_tries').value = String(settings.max_tries);
   document.getElementById('call_timeout_s').value = String(settings.call_timeout_ms / 1000);
   document.getElementById('agent').value = settings.agent;
+  document.getElementById('modular_grounding').value = settings.modular_grounding;
+  document.getElementById('modular_select').value = settings.modular_select;
   document.getElementById('memory_k').value = String(settings.memory_k);
   document.getElementById('memory_policy').value = settings.memory_policy;
   document.getElementById('observation-mode').value = observation.mode;
@@ -141,6 +143,8 @@ function read() {
       max_tries: numberOf(document.getElementById('max_tries')),
       call_timeout_ms: Math.round(numberOf(document.getElementById('call_timeout_s')) * 1000),
       agent: document.getElementById('agent').value,
+      modular_grounding: document.getElementById('modular_grounding').value,
+      modular_select: document.getElementById('modular_select').value,
       memory_k: numberOf(document.getElementById('memory_k')),
       memory_policy: document.getElementById('memory_policy').value,
     },

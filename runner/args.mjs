@@ -14,6 +14,9 @@ export const DEFAULT_KEY_ENV = Object.freeze({
 export const DEFAULT_TASK_TIMEOUT_S = 900;
 export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
 export const AGENTS = Object.freeze(['prompt', 'modular']);
+/** The modular agent's variants (SeeAct): how it grounds a plan and picks among answers. */
+export const GROUNDING_MODES = Object.freeze(['textual', 'visual']);
+export const SELECT_MODES = Object.freeze(['model', 'first_viable']);
 /** The extension's limit on past runs in a prompt (memory::MAX_MEMORY_K). */
 export const MAX_MEMORY_K = 10;
 /** Retries of an infrastructure error within one run (docs/runner.md "Crashes, retries and resuming"). */
@@ -45,6 +48,11 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
   --agent NAME          prompt (default: one prompt per step) or modular (SeeAct-style:
                         candidate ranking, plan in words, lettered grounding, selection)
+  --grounding MODE      modular agent: textual (lettered choices only, the default) or
+                        visual (the choices and the step's pictures; needs --observation
+                        text+images, text+screenshot or som)
+  --select MODE         modular agent: model (the model picks among several grounded
+                        actions, the default) or first_viable (the first one)
   --memory K            procedural memory: show each task K earlier runs of this run
                         folder (DIR/memory.jsonl; 0 = off, the default, at most ${MAX_MEMORY_K})
   --memory-policy P     which earlier runs: recent (the last K of the same subset, the
@@ -72,6 +80,8 @@ const VALUE_OPTIONS = {
   '--observation': 'observation',
   '--task-timeout': 'taskTimeout',
   '--agent': 'agent',
+  '--grounding': 'grounding',
+  '--select': 'select',
   '--memory': 'memory',
   '--memory-policy': 'memoryPolicy',
   '--memory-sweep': 'memorySweep',
@@ -149,6 +159,7 @@ function validate(raw, retryErrors) {
   if (agent !== 'prompt' && provider === 'replay') {
     throw new UsageError('--agent modular needs a model provider: replay follows the reference trajectory');
   }
+  const variant = parseModularVariant(raw, agent);
   if (raw.sites !== undefined && !SITES_MODES.includes(raw.sites)) {
     throw new UsageError(`--sites must be one of ${SITES_MODES.join(', ')} (got ${raw.sites})`);
   }
@@ -170,8 +181,25 @@ function validate(raw, retryErrors) {
     sites: raw.sites ?? 'any',
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
     agent,
+    ...variant,
     ...memory,
   };
+}
+
+/** `--grounding`, `--select` → {grounding, select}: the modular agent's variant. */
+function parseModularVariant(raw, agent) {
+  for (const [key, option, modes] of [
+    ['grounding', '--grounding', GROUNDING_MODES],
+    ['select', '--select', SELECT_MODES],
+  ]) {
+    if (raw[key] === undefined) continue;
+    if (!modes.includes(raw[key])) throw new UsageError(`${option} must be one of ${modes.join(', ')} (got ${raw[key]})`);
+    if (agent !== 'modular') throw new UsageError(`${option} is a setting of the modular agent: add --agent modular`);
+  }
+  if (raw.grounding === 'visual' && (raw.observation ?? 'text+images') === 'text') {
+    throw new UsageError('--grounding visual needs pictures: use --observation text+images, text+screenshot or som');
+  }
+  return { grounding: raw.grounding, select: raw.select };
 }
 
 /** `--memory`, `--memory-policy`, `--memory-sweep` → {memory, memoryPolicy, memorySweep}. */

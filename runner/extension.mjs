@@ -91,6 +91,8 @@ export function runOverrides(options) {
   if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
   if (options.observation !== undefined) overrides.observation_mode = options.observation;
   if (options.agent && options.agent !== 'prompt') overrides.agent = options.agent;
+  if (options.grounding !== undefined) overrides.grounding = options.grounding;
+  if (options.select !== undefined) overrides.select = options.select;
   // Without --memory the fresh profile's default (memory off) applies.
   if (options.memory > 0) {
     overrides.memory_k = options.memory;

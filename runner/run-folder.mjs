@@ -95,6 +95,9 @@ export function runConfig(options) {
     ...(options.memory > 0 ? { memory_k: options.memory, memory_policy: options.memoryPolicy ?? 'recent' } : {}),
     // Likewise the agent: written only when not the prompt agent.
     ...(options.agent && options.agent !== 'prompt' ? { agent: options.agent } : {}),
+    // The modular agent's variant, when one was asked for.
+    ...(options.grounding !== undefined ? { grounding: options.grounding } : {}),
+    ...(options.select !== undefined ? { select: options.select } : {}),
     // A fenced agent cannot follow a page off the task's sites: another result.
     sites: options.sites ?? 'any',
   };

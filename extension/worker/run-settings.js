@@ -51,6 +51,11 @@ export async function runConfiguration(overrides) {
     temperature: agent.model.temperature,
     max_tokens: agent.model.max_tokens,
     agent: overrides.agent ?? agent.agent,
+    // Read by the modular agent only; the core checks them against the observation mode.
+    modular: {
+      grounding: overrides.grounding ?? agent.modular_grounding,
+      select: overrides.select ?? agent.modular_select,
+    },
     memory: {
       k: overrides.memory_k ?? agent.memory_k,
       policy: overrides.memory_policy ?? agent.memory_policy,

@@ -76,6 +76,28 @@ pub enum SelectMode {
     FirstViable,
 }
 
+/// What the modular agent's grounding call sees besides the lettered choices (SeeAct's
+/// grounding variants).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroundingMode {
+    /// The choices as text only: each candidate's observation line.
+    #[default]
+    Textual,
+    /// The choices plus the step's pictures (the observation mode's screenshot, marked
+    /// screenshot or labelled images), so the model can match the plan to what it sees.
+    Visual,
+}
+
+impl GroundingMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            GroundingMode::Textual => "textual",
+            GroundingMode::Visual => "visual",
+        }
+    }
+}
+
 /// The modular agent's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -85,6 +107,7 @@ pub struct ModularSettings {
     /// Sections the candidates are split into, each grounded by its own call.
     pub sections: u32,
     pub select: SelectMode,
+    pub grounding: GroundingMode,
 }
 
 impl Default for ModularSettings {
@@ -93,6 +116,7 @@ impl Default for ModularSettings {
             candidates: 24,
             sections: 3,
             select: SelectMode::Model,
+            grounding: GroundingMode::Textual,
         }
     }
 }
@@ -165,6 +189,14 @@ impl AgentConfig {
                 "modular.sections must be from 1 to 10 and at most modular.candidates (got {})",
                 self.modular.sections
             ))
+        } else if self.modular.grounding == GroundingMode::Visual
+            && self.observation_mode == ObservationMode::Text
+        {
+            Some(
+                "modular.grounding visual needs pictures: set observation_mode to \
+                 text+screenshot, som or text+images (or use textual grounding)"
+                    .to_string(),
+            )
         } else {
             self.memory.check().err()
         };

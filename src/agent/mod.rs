@@ -27,7 +27,8 @@ mod words;
 
 pub use commands::{Command, FinishCause};
 pub use config::{
-    AgentConfig, AgentKind, ModularSettings, ObservationMode, PromptStyle, SelectMode,
+    AgentConfig, AgentKind, GroundingMode, ModularSettings, ObservationMode, PromptStyle,
+    SelectMode,
 };
 pub use error::AgentError;
 pub use events::{AgentEvent, ModelFailure, ObservedImage, Picture};

@@ -32,6 +32,26 @@ test('--agent: parsed, passed as an override, written to run.json when modular',
   }
 });
 
+test('--grounding and --select: the modular agent\'s variant, passed on and written to run.json', () => {
+  const modular = ['--tasks', 't', '--provider', 'openai', '--agent', 'modular'];
+  const o = parseArgs([...modular, '--grounding', 'visual', '--select', 'first_viable']);
+  assert.deepEqual([o.grounding, o.select], ['visual', 'first_viable']);
+  assert.deepEqual([runOverrides(o).grounding, runOverrides(o).select], ['visual', 'first_viable']);
+  assert.deepEqual([runConfig(o).grounding, runConfig(o).select], ['visual', 'first_viable']);
+  // Not asked for: the extension's settings decide, and run.json says nothing.
+  const plain = parseArgs(modular);
+  assert.equal('grounding' in runOverrides(plain) || 'select' in runOverrides(plain), false);
+  assert.equal('grounding' in runConfig(plain) || 'select' in runConfig(plain), false);
+  for (const [argv, message] of [
+    [[...modular, '--grounding', 'pixels'], /--grounding must be one of textual, visual \(got pixels\)/],
+    [[...modular, '--select', 'best'], /--select must be one of model, first_viable \(got best\)/],
+    [['--tasks', 't', '--provider', 'openai', '--select', 'model'], /--select is a setting of the modular agent: add --agent modular/],
+    [[...modular, '--grounding', 'visual', '--observation', 'text'], /--grounding visual needs pictures/],
+  ]) {
+    assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
+  }
+});
+
 describe('the modular agent through the runner', { timeout: 240_000 }, () => {
   let sites;
   let fake;
@@ -103,5 +123,67 @@ describe('the modular agent through the runner', { timeout: 240_000 }, () => {
     assert.match(result.stdout, /^\| openai fake-model modular \| reference \| 1 \| 1 \| 100\.00 \| 100\.00 \| 100\.00 \| 100\.00 \| 100\.00 \|$/m);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     assert.ok(html.includes('<figure class="funnel" data-model="openai fake-model modular">'));
+  });
+});
+
+describe('visual grounding through the runner', { timeout: 240_000 }, () => {
+  let sites;
+  let fake;
+  let dir;
+  let out;
+  let result;
+
+  before(async () => {
+    sites = await startSites({ names: ['events'] });
+    fake = await startFakeProviders();
+    const stage = (request) => {
+      if (request.text.includes('ELEMENT: <the letter')) {
+        const letter = /\n([A-Z])\. link 'Events in Tokyo'/.exec(request.text)?.[1];
+        return letter ? `ELEMENT: ${letter}\nACTION: CLICK\nVALUE: None` : 'ELEMENT: None\nACTION: CLICK\nVALUE: None';
+      }
+      if (request.text.includes('PREVIOUS ACTION: None')) return "The events are behind a link.\nPLAN: click the link 'Events in Tokyo'";
+      return 'Found them.\n```stop [done]```';
+    };
+    fake.script(...Array.from({ length: 10 }, () => ({ text: stage, usage: { input_tokens: 7, output_tokens: 3 } })));
+    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-visual-'));
+    const tasks = join(dir, 'tasks');
+    out = join(dir, 'out');
+    mkdirSync(tasks);
+    writeFileSync(join(tasks, 'events.json'), JSON.stringify({
+      id: 'e2e-agent/visual',
+      intent: 'Find the events in Tokyo.',
+      start_urls: [sites.url('events', '/index.html')],
+      hops: [{ condition: { kind: 'url', op: 'contains', value: 'city=tokyo' } }],
+      reference_trajectory: ["click {link 'Events in Tokyo'}"],
+    }));
+    result = await runRunner(
+      ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_AGENT_KEY', '--max-steps', '3',
+        '--observation', 'text+screenshot', '--agent', 'modular', '--grounding', 'visual', '--select', 'first_viable'],
+      { HOPBENCH_AGENT_KEY: FAKE_KEY },
+    );
+  });
+
+  after(async () => {
+    await sites?.close();
+    await fake?.close();
+    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('each grounding call carries the step\'s screenshot, and the task passes', () => {
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    const [line] = readLines(join(out, 'results.jsonl'));
+    assert.equal(line.verdict, 'PASS', JSON.stringify(line));
+    const grounding = fake.requests.filter((r) => r.text.includes('ELEMENT: <the letter'));
+    const planning = fake.requests.filter((r) => r.text.includes('PLAN: <the action>'));
+    assert.ok(grounding.length >= 1, 'no grounding call arrived');
+    for (const request of [...planning, ...grounding]) {
+      assert.deepEqual(request.images.map((i) => i.mime), ['image/png'], request.text.slice(0, 200));
+    }
+    // The grounding call's picture is the one its step's planning call saw.
+    assert.ok(grounding[0].imageBytes[0].equals(planning[0].imageBytes[0]));
+    const config = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+    assert.deepEqual([config.agent, config.grounding, config.select], ['modular', 'visual', 'first_viable']);
+    assert.match(result.stdout, /^\| openai fake-model modular \(visual grounding, first_viable\) \| reference \|/m);
   });
 });

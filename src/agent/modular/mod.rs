@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::commands::Command;
-use super::config::SelectMode;
+use super::config::{GroundingMode, SelectMode};
 use super::record::{ReplyRecord, StageCall, StagesRecord};
 use super::state::{Agent, Phase};
 use crate::action::{extract_action, Action};
@@ -61,6 +61,10 @@ pub struct ModularDraft {
     pub direct: Option<Action>,
     pub calls: Vec<StageCall>,
     pub usage: Usage,
+    /// The step's pictures, kept for visual grounding only (textual grounding keeps
+    /// none, so the stored state stays small).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pictures: Vec<Part>,
 }
 
 impl Agent {
@@ -73,6 +77,14 @@ impl Agent {
             rank_candidates(&observation, &self.objective, settings.candidates as usize);
         let sections = sections(candidates.len(), settings.sections as usize);
         let system = prompts::planning_system(self.config.observation_mode, self.memory.as_deref());
+        let pictures = match settings.grounding {
+            GroundingMode::Visual => parts
+                .iter()
+                .filter(|p| matches!(p, Part::Image { .. }))
+                .cloned()
+                .collect(),
+            GroundingMode::Textual => Vec::new(),
+        };
         self.draft.modular = Some(ModularDraft {
             call: 1,
             stage: Stage::Planning,
@@ -85,6 +97,7 @@ impl Agent {
             direct: None,
             calls: vec![StageCall::asked("planning", &system, &user)],
             usage: Usage::default(),
+            pictures,
         });
         self.phase = Phase::Thinking;
         vec![Command::CallModel {
@@ -168,13 +181,16 @@ impl Agent {
             let choices = section_candidates(&m, section);
             let plan = m.plan.clone().unwrap_or_default();
             let user = prompts::grounding_user(&self.objective, &plan, &choices);
-            let system = prompts::GROUNDING_SYSTEM.to_string();
+            let system = prompts::grounding_system(self.config.modular.grounding);
             m.calls.push(StageCall::asked(
                 &format!("grounding {}", section + 1),
                 &system,
                 &user,
             ));
-            return self.modular_call(m, Stage::Grounding { section }, system, user);
+            // Visual grounding sends the step's pictures after the choices.
+            let mut parts = vec![Part::text(user)];
+            parts.extend(m.pictures.iter().cloned());
+            return self.modular_call(m, Stage::Grounding { section }, system, parts);
         }
         let viable = viable(&m);
         if viable.len() > 1 && self.config.modular.select == SelectMode::Model {
@@ -188,7 +204,7 @@ impl Agent {
             let user = prompts::selection_user(&self.objective, &plan, &choices);
             let system = prompts::SELECTION_SYSTEM.to_string();
             m.calls.push(StageCall::asked("selection", &system, &user));
-            return self.modular_call(m, Stage::Selecting, system, user);
+            return self.modular_call(m, Stage::Selecting, system, vec![Part::text(user)]);
         }
         m.selected = viable.first().copied();
         self.modular_done(m)
@@ -199,7 +215,7 @@ impl Agent {
         mut m: ModularDraft,
         stage: Stage,
         system: String,
-        user: String,
+        parts: Vec<Part>,
     ) -> Vec<Command> {
         m.call += 1;
         m.stage = stage;
@@ -207,7 +223,7 @@ impl Agent {
         self.draft.modular = Some(m);
         vec![Command::CallModel {
             step: self.step,
-            request: self.request(system, vec![Part::text(user)]),
+            request: self.request(system, parts),
             call,
         }]
     }

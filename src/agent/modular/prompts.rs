@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::rank::Candidate;
-use crate::agent::config::ObservationMode;
+use crate::agent::config::{GroundingMode, ObservationMode};
 use crate::agent::prompt::intro;
 
 /// Letters for the choices; a section holds at most this many candidates.
@@ -42,13 +42,32 @@ pub fn planning_system(mode: ObservationMode, memory: Option<&str>) -> String {
     parts.join("\n\n")
 }
 
-pub const GROUNDING_SYSTEM: &str = "\
+const GROUNDING_TASK: &str = "\
 You turn a plan for the next browser action into one concrete choice. You are given \
-the task, the plan, and a list of elements of the page, each after a letter. Answer \
-in exactly these three lines and nothing else:
+the task, the plan, and a list of elements of the page, each after a letter.";
+
+/// Visual grounding: the pictures come after the list.
+const GROUNDING_PICTURES: &str = "\
+After the list come pictures of the page as it is now: use them to tell apart elements \
+whose text alone is ambiguous. An element's number in square brackets in the list is \
+the id its box or picture is labelled with.";
+
+const GROUNDING_ANSWER: &str = "\
+Answer in exactly these three lines and nothing else:
 ELEMENT: <the letter of the element the plan acts on, or None if no element of the list fits>
 ACTION: <CLICK, TYPE, SELECT or HOVER>
 VALUE: <the text to type or the option to select; None for CLICK and HOVER>";
+
+/// The grounding system text for the variant: textual choices alone, or with the
+/// step's pictures.
+pub fn grounding_system(mode: GroundingMode) -> String {
+    match mode {
+        GroundingMode::Textual => format!("{GROUNDING_TASK} {GROUNDING_ANSWER}"),
+        GroundingMode::Visual => {
+            format!("{GROUNDING_TASK} {GROUNDING_PICTURES} {GROUNDING_ANSWER}")
+        }
+    }
+}
 
 /// The grounding turn for one section.
 pub fn grounding_user(objective: &str, plan: &str, section: &[&Candidate]) -> String {

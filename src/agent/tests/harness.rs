@@ -121,6 +121,8 @@ pub struct Script {
     pub judge: JudgeFn,
     /// A model that reads the request; used instead of `replies` when set.
     pub model: Option<ModelFn>,
+    /// Each observation also carries a screenshot (its base64 names the step).
+    pub screenshots: bool,
 }
 
 /// A fake model that answers from the request it is sent.
@@ -134,7 +136,14 @@ impl Script {
             act: Box::new(|_| ok()),
             judge: Box::new(|_, _| Vec::new()),
             model: None,
+            screenshots: false,
         }
+    }
+
+    /// Observations come with a screenshot, `shot-<step>` in base64.
+    pub fn with_screenshots(mut self) -> Script {
+        self.screenshots = true;
+        self
     }
 
     /// A model whose reply depends on the request (e.g. on what the prompt shows).
@@ -310,11 +319,18 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
     match command {
         Command::Observe { step, .. } => {
             let index = (*step as usize - 1).min(script.pages.len() - 1);
-            Some(observed(
+            let mut event = observed(
                 *step,
                 script.pages[index],
                 &format!("http://site.test/page{step}"),
-            ))
+            );
+            if let AgentEvent::Observed { screenshot, .. } = &mut event {
+                *screenshot = script.screenshots.then(|| crate::agent::Picture {
+                    mime: "image/png".into(),
+                    base64: format!("shot-{step}"),
+                });
+            }
+            Some(event)
         }
         Command::CallModel {
             step,

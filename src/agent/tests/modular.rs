@@ -5,7 +5,9 @@
 use serde_json::Value;
 
 use super::harness::*;
-use crate::agent::config::{AgentKind, ModularSettings, SelectMode};
+use crate::agent::config::{
+    AgentKind, GroundingMode, ModularSettings, ObservationMode, SelectMode,
+};
 use crate::agent::{rank_candidates, Agent, AgentConfig, AgentEvent, Command, FinishCause};
 use crate::model::{ModelReply, ModelRequest, Part, Usage};
 
@@ -16,8 +18,32 @@ fn modular(select: SelectMode) -> AgentConfig {
             candidates: 24,
             sections: 3,
             select,
+            grounding: GroundingMode::Textual,
         },
         ..config()
+    }
+}
+
+/// The pictures a request carries (their base64), in order.
+fn pictures(request: &ModelRequest) -> Vec<String> {
+    request.messages[0]
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Image { base64, .. } => Some(base64.clone()),
+            Part::Text { .. } => None,
+        })
+        .collect()
+}
+
+/// The stage of each model request, read from its system text.
+fn stage_of(request: &ModelRequest) -> &'static str {
+    if request.system.contains("ELEMENT: <the letter") {
+        "grounding"
+    } else if request.system.contains("CHOICE: <the letter") {
+        "selection"
+    } else {
+        "planning"
     }
 }
 
@@ -319,4 +345,63 @@ fn modular_settings_are_checked() {
             .unwrap();
     assert_eq!(config.modular.select, SelectMode::FirstViable);
     assert_eq!(config.modular.candidates, 24);
+}
+
+#[test]
+fn visual_grounding_sends_the_steps_screenshot_and_textual_grounding_none() {
+    for (grounding, grounding_pictures) in [
+        (GroundingMode::Textual, Vec::<String>::new()),
+        (GroundingMode::Visual, vec!["shot-1".to_string()]),
+    ] {
+        let mut config = modular(SelectMode::Model);
+        config.observation_mode = ObservationMode::TextScreenshot;
+        config.modular.grounding = grounding;
+        let (agent, first) = start(&task_json(&[]), config);
+        let script = Script::new(vec![TOKYO_PAGE, EVENTS_PAGE], Vec::new())
+            .answering(stage_model(false))
+            .with_screenshots();
+        let run = drive(agent, first, script, true);
+        assert_eq!(run.acts(), ["click [12]", "stop [Tokyo]"], "{grounding:?}");
+        let requests = run.requests();
+        let step_1: Vec<(&str, Vec<String>)> = requests
+            .iter()
+            .take(4)
+            .map(|r| (stage_of(r), pictures(r)))
+            .collect();
+        // Planning always sees the screenshot (the observation mode's picture); each of
+        // the three grounding calls sees it only in the visual variant.
+        assert_eq!(step_1[0], ("planning", vec!["shot-1".to_string()]));
+        for call in &step_1[1..] {
+            assert_eq!(
+                call,
+                &("grounding", grounding_pictures.clone()),
+                "{grounding:?}"
+            );
+        }
+        // The system text says what the pictures are only when they are sent.
+        let says_pictures = requests[1].system.contains("pictures of the page");
+        assert_eq!(says_pictures, grounding == GroundingMode::Visual);
+        // Step 2's planning call has step 2's screenshot, not step 1's.
+        assert_eq!(pictures(requests[4]), ["shot-2"]);
+    }
+}
+
+#[test]
+fn visual_grounding_needs_an_observation_mode_with_pictures() {
+    let err = AgentConfig::from_json(
+        r#"{"agent": "modular", "modular": {"grounding": "visual"}, "observation_mode": "text"}"#,
+    )
+    .unwrap_err();
+    assert!(err
+        .to_string()
+        .contains("modular.grounding visual needs pictures"));
+    let config = AgentConfig::from_json(
+        r#"{"agent": "modular", "modular": {"grounding": "visual"}, "observation_mode": "som"}"#,
+    )
+    .unwrap();
+    assert_eq!(config.modular.grounding, GroundingMode::Visual);
+    assert_eq!(
+        AgentConfig::default().modular.grounding,
+        GroundingMode::Textual
+    );
 }

@@ -14,6 +14,10 @@ pub struct RunConfig {
     pub memory_policy: Option<String>,
     /// `prompt` or `modular`; absent: the prompt agent.
     pub agent: Option<String>,
+    /// The modular agent's variant (`textual`/`visual`, `model`/`first_viable`); absent:
+    /// its defaults.
+    pub grounding: Option<String>,
+    pub select: Option<String>,
 }
 
 impl RunConfig {
@@ -40,7 +44,9 @@ impl RunConfig {
         }
     }
 
-    /// `replay`, `openai gpt-4o-mini`, `anthropic (default model) modular`.
+    /// `replay`, `openai gpt-4o-mini`, `anthropic (default model) modular`,
+    /// `openai gpt-4o modular (visual grounding, first_viable)`: each variant is its
+    /// own row of the stage funnel.
     pub fn model_label(&self) -> String {
         let provider = self.provider.as_deref().unwrap_or("unknown provider");
         let mut label = match (provider, &self.model) {
@@ -51,6 +57,16 @@ impl RunConfig {
         if let Some(agent) = self.agent.as_deref().filter(|a| *a != "prompt") {
             label.push(' ');
             label.push_str(agent);
+            let variant: Vec<String> = [
+                self.grounding.as_deref().map(|g| format!("{g} grounding")),
+                self.select.clone(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if !variant.is_empty() {
+                label.push_str(&format!(" ({})", variant.join(", ")));
+            }
         }
         label
     }
@@ -71,5 +87,35 @@ impl MemorySetting {
         } else {
             format!("K={} {}", self.k, self.policy)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunConfig;
+
+    fn label(json: &str) -> String {
+        serde_json::from_str::<RunConfig>(json)
+            .map(|c| c.model_label())
+            .unwrap_or_else(|e| panic!("{json}: {e}"))
+    }
+
+    #[test]
+    fn the_model_label_names_the_agent_and_its_variant() {
+        assert_eq!(label(r#"{"provider": "replay"}"#), "replay");
+        assert_eq!(
+            label(r#"{"provider": "openai", "model": "m", "agent": "prompt"}"#),
+            "openai m"
+        );
+        assert_eq!(
+            label(r#"{"provider": "openai", "model": "m", "agent": "modular"}"#),
+            "openai m modular"
+        );
+        assert_eq!(
+            label(
+                r#"{"provider": "gemini", "agent": "modular", "grounding": "visual", "select": "first_viable"}"#
+            ),
+            "gemini (default model) modular (visual grounding, first_viable)"
+        );
     }
 }
