@@ -21,7 +21,7 @@ import {
 import { forgetTracker, judgeRequestsOf, progressOf, recordAnswer, verdictOf } from './hops.js';
 import { enqueue, forgetLive, recordReport, scheduleObservation, standingOf, standingOfTab, standingOfWindow } from './human-record.js';
 import { installRecorder, isRecorderReady, registerRecorderListeners, removeRecorder } from './recorder.js';
-import { getRun, newRunSummary, putRun, updateRun } from './run-store.js';
+import { getRun, getSteps, newRunSummary, putMemory, putRun, updateRun } from './run-store.js';
 import { loadAgentSettings, modelReadinessProblems } from '../agent-settings.js';
 import { onDuelStart } from './duel.js';
 import { callJudge } from './run-model.js';
@@ -212,6 +212,7 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
     finishedAt: now,
     activeMs,
   });
+  if (answer !== null) await keepDemonstration(core, runId, verdict, now);
   await chrome.storage.local.set({
     [HUMAN_STATE_KEY(runId)]: { phase: 'ended', startedAt: ended.startedAt, pausedMs: ended.pausedMs ?? 0, pausedAt: null, steps: ended.step, activeMs },
   });
@@ -219,6 +220,28 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
   await endTaskSession(core, sessionId, { keepWindow: ended.human.keepWindow });
   forgetLive(sessionId);
   return getRun(runId);
+}
+
+/**
+ * A person's answered session seeds procedural memory like an agent's finished run
+ * (`by_person` in the record; no answer, no conditions). A record that cannot be made
+ * is left out with a warning: the run itself is already stored and scored.
+ * @param {any} core the wasm core
+ * @param {string} runId
+ * @param {{ passed: boolean, hop_steps: number[] }} verdict the tracker's verdict
+ * @param {number} finishedAt
+ */
+async function keepDemonstration(core, runId, verdict, finishedAt) {
+  try {
+    const run = await getRun(runId);
+    const steps = (await getSteps(runId))
+      .filter((s) => typeof s.action?.text === 'string')
+      .map((s) => ({ action: s.action.text, observation: s.observation?.text ?? '', url: s.observation?.url ?? null }));
+    const record = core.demonstration_record(run.task.text, run.task.fileName, steps, verdict.passed, verdict.hop_steps);
+    await putMemory(runId, finishedAt, record);
+  } catch (error) {
+    console.warn(`hopbench: the person's run ${runId} was not added to memory: ${error?.message ?? error}`);
+  }
 }
 
 /**

@@ -19,6 +19,9 @@ use crate::task::ReferenceStep;
 pub struct RecordedStep {
     pub action: String,
     pub observation: String,
+    /// The page's URL when the step was taken (memory keeps its site); optional.
+    #[serde(default)]
+    pub url: Option<String>,
 }
 
 /// The converted trajectory, one entry per step that converted, and why the others
@@ -165,14 +168,17 @@ mod tests {
             RecordedStep {
                 action: "click [12]".into(),
                 observation: OBSERVATION.into(),
+                url: None,
             },
             RecordedStep {
                 action: "click [15]".into(),
                 observation: OBSERVATION.into(),
+                url: None,
             },
             RecordedStep {
                 action: "stop [Tokyo]".into(),
                 observation: OBSERVATION.into(),
+                url: None,
             },
         ];
         let converted = reference_trajectory(&steps);

@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agent::FinishCause;
+use super::element::memory_action_text;
+use crate::action::Action;
+use crate::agent::{FinishCause, RecordedStep};
 use crate::condition::url_parts::UrlParts;
 use crate::task::Task;
 
@@ -58,6 +60,13 @@ pub struct MemoryRecord {
     pub verdict: MemoryVerdict,
     /// How the run ended (`answered`, `all_hops_done`, `early_stop`, `replay_ended`).
     pub ended: FinishCause,
+    /// A person did this run (a human session's demonstration), not an agent.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_person: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// `mmina/shopping/12` → `mmina/shopping`; `sb-01` → empty.
@@ -115,7 +124,17 @@ impl MemoryRecord {
             | FinishCause::ModelUnavailable
             | FinishCause::ReplayFailed => return None,
         }
-        Some(MemoryRecord {
+        Some(Self::ended(task, steps, cause, passed, hop_steps))
+    }
+
+    fn ended(
+        task: &Task,
+        steps: Vec<MemoryStep>,
+        cause: FinishCause,
+        passed: bool,
+        hop_steps: Vec<u32>,
+    ) -> MemoryRecord {
+        MemoryRecord {
             task_id: task.id.clone(),
             subset: subset_of(&task.id).to_string(),
             intent: task.intent.trim().to_string(),
@@ -129,7 +148,35 @@ impl MemoryRecord {
                 MemoryVerdict::Fail
             },
             ended: cause,
-        })
+            by_person: false,
+        }
+    }
+
+    /// A person's demonstration of `task` (a human session that ended with their
+    /// answer) as a record: each recorded step's action with the text of the element it
+    /// touched and its site, the tracker's result (`passed`, `hop_steps`). Like an
+    /// agent's record it keeps neither the answer nor the task's conditions. Steps
+    /// whose action does not parse (there should be none: the recorder writes them)
+    /// are kept as steps without an action.
+    pub fn of_demonstration(
+        task: &Task,
+        steps: &[RecordedStep],
+        passed: bool,
+        hop_steps: Vec<u32>,
+    ) -> MemoryRecord {
+        let steps = steps
+            .iter()
+            .map(|step| MemoryStep {
+                action: Action::parse(&step.action)
+                    .ok()
+                    .map(|a| memory_action_text(&a, &step.observation)),
+                site: step.url.as_deref().and_then(site_of),
+            })
+            .collect();
+        MemoryRecord {
+            by_person: true,
+            ..Self::ended(task, steps, FinishCause::Answered, passed, hop_steps)
+        }
     }
 
     /// Reads a pool: a JSON array of records, or JSON Lines (one record a line, blank

@@ -108,6 +108,7 @@ fn outcome(record: &MemoryRecord) -> String {
         )
     };
     let ended = match record.ended {
+        FinishCause::Answered if record.by_person => "a person did it and gave an answer",
         FinishCause::Answered => "the agent stopped with an answer",
         FinishCause::AllHopsDone => "every hop was completed",
         FinishCause::EarlyStop => "an early-stop rule ended it (step limit, repeats or no action)",

@@ -30,6 +30,7 @@ fn record(id: &str, intent: &str, sites: &[&str]) -> MemoryRecord {
         hop_steps: vec![1],
         verdict: MemoryVerdict::Fail,
         ended: FinishCause::EarlyStop,
+        by_person: false,
     }
 }
 
@@ -327,4 +328,64 @@ fn words_fold_ascii_case_and_drop_stopwords_and_single_letters() {
 fn stopwords_are_sorted_for_the_binary_search() {
     let words = similar::stopwords();
     assert!(words.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn a_persons_demonstration_becomes_a_record_without_the_answer() {
+    let task = crate::task::parse_task(
+        r#"{"id": "sb/events-sydney", "intent": "Find a rock night in Sydney and say its name.",
+            "start_urls": ["http://events.test:8603/"],
+            "hops": [{"condition": {"kind": "url", "op": "contains", "value": "city=sydney"}}],
+            "final_answer": {"condition": {"must_include": ["Harbour Stomp"]}, "required": true}}"#,
+    )
+    .unwrap();
+    let step = |action: &str, url: &str| crate::agent::RecordedStep {
+        action: action.into(),
+        observation: PAGE.into(),
+        url: Some(url.into()),
+    };
+    let steps = [
+        step("type [40] [Sydney] [1]", "http://events.test:8603/"),
+        step("click [42]", "http://events.test:8603/?city=sydney"),
+        step("stop [Harbour Stomp]", "http://events.test:8603/e/7"),
+    ];
+    let record = MemoryRecord::of_demonstration(&task, &steps, true, vec![1]);
+    assert!(record.by_person);
+    assert_eq!(record.verdict, MemoryVerdict::Pass);
+    assert_eq!(record.ended, FinishCause::Answered);
+    assert_eq!(record.sites, ["events.test:8603"]);
+    let actions: Vec<&str> = record
+        .steps
+        .iter()
+        .filter_map(|s| s.action.as_deref())
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "type {combobox 'City'} [Sydney] [1]",
+            r#"click {link "Rock 'n' roll night"}"#,
+            "stop (with an answer, not kept in memory)",
+        ]
+    );
+    assert!(record
+        .steps
+        .iter()
+        .all(|s| s.site.as_deref() == Some("events.test:8603")));
+    // Neither the person's answer nor the task's reference answer is kept or shown.
+    let json = serde_json::to_string(&record).unwrap();
+    assert!(!json.contains("Harbour"), "{json}");
+    assert!(json.contains(r#""by_person":true"#));
+    let section = memory_section(&[&record], MemoryPolicy::Recent).unwrap();
+    assert!(!section.contains("Harbour"), "{section}");
+    assert!(
+        section.contains("a person did it and gave an answer"),
+        "{section}"
+    );
+    // An agent's record leaves `by_person` out of its JSON, so older readers are unaffected.
+    let agent_json = serde_json::to_string(&record_of_agent()).unwrap();
+    assert!(!agent_json.contains("by_person"));
+}
+
+fn record_of_agent() -> MemoryRecord {
+    record("a/b", "x", &[])
 }

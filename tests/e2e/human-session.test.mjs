@@ -130,6 +130,36 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     ]);
   });
 
+  test("the person's session seeds procedural memory: their actions, no answer", async () => {
+    const kept = await panel.evaluate(async () => {
+      const db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open('hopbench');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const all = await new Promise((resolve, reject) => {
+        const request = db.transaction('memory').objectStore('memory').getAll();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      db.close();
+      return all;
+    });
+    assert.equal(kept.length, 1, JSON.stringify(kept));
+    const [{ runId: keptRun, record }] = kept;
+    assert.equal(keptRun, runId);
+    assert.equal(record.by_person, true);
+    assert.equal(record.task_id, task.id);
+    assert.equal(record.verdict, 'PASS');
+    assert.deepEqual(record.hop_steps, [2, 3, 4]);
+    assert.equal(record.steps.length, 5);
+    // Elements by role and name, as an agent's record names them; the person's answer
+    // is not kept (the stop step says so instead).
+    assert.match(record.steps[0].action, /^type \{combobox 'City'\} \[Paris\]/);
+    assert.equal(record.steps.at(-1).action, 'stop (with an answer, not kept in memory)');
+    assert.ok(record.steps.every((s) => typeof s.site === 'string' && s.site.startsWith('127.0.0.1:')), JSON.stringify(record.steps));
+  });
+
   test('the run is listed and exported like an agent run, steps shaped like agent steps', async () => {
     const { runs } = await sendOk(panel, 'listRuns');
     assert.deepEqual(runs.map((r) => [r.id, r.provider]), [[runId, 'human']]);

@@ -55,3 +55,30 @@ pub fn compare_runs(a: JsValue, b: JsValue) -> Result<JsValue, JsError> {
     let comparison = compare(&side(a, "a")?, &side(b, "b")?).map_err(|e| JsError::new(&e))?;
     to_js(&comparison)
 }
+
+/// `demonstration_record(taskText, fileName, steps, passed, hopSteps)` with `steps =
+/// [{action, observation, url?}]` → the memory record of a person's session that
+/// ended with their answer (`by_person: true`; neither the answer nor the task's
+/// conditions are kept), so a person's demonstrations seed procedural memory.
+#[wasm_bindgen]
+pub fn demonstration_record(
+    task_text: &str,
+    file_name: &str,
+    steps: JsValue,
+    passed: bool,
+    hop_steps: JsValue,
+) -> Result<JsValue, JsError> {
+    let task = hopbench::import::import_str(task_text, std::path::Path::new(file_name))
+        .outcome
+        .map_err(to_js_error)?;
+    let steps: Vec<RecordedStep> = from_js(&steps, "steps").map_err(|e| {
+        JsError::new(&format!(
+            "demonstration_record takes [{{action, observation, url?}}]: {e}"
+        ))
+    })?;
+    let hop_steps: Vec<u32> = from_js(&hop_steps, "hop_steps")
+        .map_err(|e| JsError::new(&format!("demonstration_record: hop steps: {e}")))?;
+    to_js(&hopbench::memory::MemoryRecord::of_demonstration(
+        &task, &steps, passed, hop_steps,
+    ))
+}

@@ -186,6 +186,7 @@ fn similarity_retrieval_shows_the_related_task() {
         hop_steps: Vec::new(),
         verdict: MemoryVerdict::Fail,
         ended: FinishCause::EarlyStop,
+        by_person: false,
     };
     let pool = vec![
         record(

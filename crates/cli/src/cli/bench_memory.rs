@@ -260,6 +260,7 @@ fn record(i: usize, rng: &mut Lcg) -> MemoryRecord {
         hop_steps: vec![3],
         verdict: MemoryVerdict::Fail,
         ended: FinishCause::EarlyStop,
+        by_person: false,
     }
 }
 
