@@ -2,6 +2,7 @@
 // one JSON file, delete (steps and media go too).
 
 import { ask } from './ask.js';
+import { savedMessage, withRecording } from './authoring.js';
 import { coreCall, deleteRun, errorText, exportRun, getMedia, getRun, listRuns } from './messages.js';
 import { el, formatTime, outcomeLabel, runView } from './run-view.js';
 import { shotOf } from './step-view.js';
@@ -83,7 +84,9 @@ function saveFile(name, text) {
 
 /**
  * Authoring by doing: the run's task file (our format) with the run's steps as its
- * `reference_trajectory` (`[id]` written as `{role 'name'}` by the core). Refused,
+ * `reference_trajectory`, or as one more of its `alternative_trajectories` when it
+ * has a reference already (authoring.js; `[id]` written as `{role 'name'}` by the
+ * core). Refused,
  * saying which steps and why, when a step cannot be written so that a replay finds it.
  */
 async function saveAsTask(runId) {
@@ -101,8 +104,9 @@ async function saveAsTask(runId) {
     throw new Error(`not saved: ${value.problems.map((p) => `step ${p.step}: ${p.message}`).join('; ')}`);
   }
   const name = `${trajectory.task.id.replace(/[^\w.-]+/g, '_')}.json`;
-  saveFile(name, `${JSON.stringify({ ...task, reference_trajectory: value.reference }, null, 2)}\n`);
-  showStatus(`Saved ${name} with ${value.reference.length} reference steps.`);
+  const placed = withRecording(task, value.reference);
+  saveFile(name, `${JSON.stringify(placed.task, null, 2)}\n`);
+  showStatus(savedMessage(name, placed, value.reference.length));
 }
 
 async function remove(runId, then) {
