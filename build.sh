@@ -366,6 +366,14 @@ wants_help() {
   return 1
 }
 
+# Runs exported from the extension into a run folder the report reads
+# (runner/import-exports.mjs), from the caller's directory.
+cmd_import() {
+  ensure_node
+  cd "$CALLER_PWD"
+  exec node "$ROOT/runner/import-exports.mjs" "$@"
+}
+
 # Headless runs of a task file or folder (runner/run.mjs; options: ./build.sh run --help).
 cmd_run() {
   wants_help "$@" || prepare_runner
@@ -433,6 +441,7 @@ COMMAND_TABLE=(
   "report|cmd_report|merge run folders into summary.json and report.html: report DIR... [--out OUT]"
   "realsw|cmd_realsw|the real-software tier alone: Kiwix + MediaWiki from Debian packages, scripted model, runner"
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
+  "import|cmd_import|runs exported from the extension (runs page, Export) into a run folder for the report: import FILE_OR_DIR... --out DIR"
   "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
   "help|cmd_help|list subcommands"
 )

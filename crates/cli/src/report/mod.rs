@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod html;
+pub mod human;
 mod merge;
 pub mod results;
 pub mod run_config;
@@ -62,11 +63,20 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
         .iter()
         .map(|d| (d.clone(), RunConfig::read(d)))
         .collect();
+    let (all, configs, humans) = split_people(all, configs);
     let (main, groups, note) = split_by_memory(all, &configs);
     let merged = merge(main);
     let mut summary = Summary::compute(&merged, sources)?;
     summary.notes.extend(note);
     summary.analysis = analysis::analyse(&merged, &groups, &configs)?;
+    let humans = (!humans.is_empty()).then(|| merge(humans));
+    if let Some(humans) = &humans {
+        summary.human = Some(human::HumanComparison::compute(
+            humans,
+            &merged,
+            &summary.metrics,
+        )?);
+    }
 
     let pages_dir = out.join(TRAJECTORIES);
     create_dir(&pages_dir)?;
@@ -79,6 +89,14 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
             result: &located.result,
             trajectory: link,
         });
+    }
+    // People's sessions get viewer pages too, linked from the human-vs-agent table.
+    let mut human_links = BTreeMap::new();
+    for located in humans.iter().flat_map(|h| &h.tasks) {
+        if let Some(link) = trajectory_page(located, &pages_dir, &mut summary.notes)? {
+            pages += 1;
+            human_links.insert(located.result.id.clone(), link);
+        }
     }
     // Earlier attempts keep their own pages: what a crashed attempt had done is part
     // of the record even though its result does not count.
@@ -99,13 +117,45 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
     })?;
     write_atomic(&summary_path, &(json + "\n"))?;
     let html_path = out.join("report.html");
-    write_atomic(&html_path, &html::report_page(&summary, &rows, &attempts))?;
+    write_atomic(
+        &html_path,
+        &html::report_page(&summary, &rows, &attempts, &human_links),
+    )?;
     Ok(Written {
         summary,
         summary_path,
         html_path,
         trajectory_pages: pages,
     })
+}
+
+/// People's folders (`run.json` provider `human`) apart from the agents': a person's
+/// line must not replace an agent's line of the same task. Given people's folders
+/// only, they are the report's results and there is nothing to compare.
+#[allow(clippy::type_complexity, reason = "three parallel lists, used once")]
+fn split_people(
+    all: Vec<Vec<Located>>,
+    configs: Vec<(PathBuf, RunConfig)>,
+) -> (
+    Vec<Vec<Located>>,
+    Vec<(PathBuf, RunConfig)>,
+    Vec<Vec<Located>>,
+) {
+    let is_person = |c: &(PathBuf, RunConfig)| c.1.provider.as_deref() == Some("human");
+    if configs.iter().all(is_person) {
+        return (all, configs, Vec::new());
+    }
+    let mut agents = (Vec::new(), Vec::new());
+    let mut people = Vec::new();
+    for (lines, config) in all.into_iter().zip(configs) {
+        if is_person(&config) {
+            people.push(lines);
+        } else {
+            agents.0.push(lines);
+            agents.1.push(config);
+        }
+    }
+    (agents.0, agents.1, people)
 }
 
 /// Folders run with different memory settings are different experiments: merging

@@ -77,6 +77,9 @@ pub struct Summary {
     /// Success by memory K, failure modes, stage accuracies (`report::analysis`).
     #[serde(flatten)]
     pub analysis: Analysis,
+    /// People's sessions beside the agents' results, when a folder holds them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub human: Option<super::human::HumanComparison>,
 }
 
 impl Summary {
@@ -113,6 +116,7 @@ impl Summary {
             retries: Retries::of(merged),
             metrics: MetricsReport::compute(&records)?,
             analysis: Analysis::default(),
+            human: None,
         })
     }
 
@@ -124,8 +128,12 @@ impl Summary {
             .retries
             .describe()
             .map_or(String::new(), |line| format!("{line}\n"));
+        let human = self
+            .human
+            .as_ref()
+            .map_or(String::new(), |h| format!("\n{}", h.to_markdown()));
         format!(
-            "{} tasks: {} PASS, {} FAIL, {} ERROR\n{retries}\n{}\n{}",
+            "{} tasks: {} PASS, {} FAIL, {} ERROR\n{retries}\n{}\n{}{human}",
             c.tasks,
             c.pass,
             c.fail,

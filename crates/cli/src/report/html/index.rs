@@ -6,6 +6,7 @@ use super::chart::position_chart;
 use super::{duration, esc, page, percent, percent_or_dash, thousands};
 use crate::report::results::ResultLine;
 use crate::report::summary::Summary;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// One task of the table; `trajectory` is the link to its viewer page, if written.
@@ -24,6 +25,7 @@ pub fn report_page(
     summary: &Summary,
     tasks: &[TaskRow<'_>],
     attempts: &[AttemptRow<'_>],
+    human_links: &BTreeMap<String, String>,
 ) -> String {
     let mut body = String::new();
     header(&mut body, summary);
@@ -37,6 +39,9 @@ pub fn report_page(
         position_chart(&summary.metrics.positions)
     );
     super::analysis_sections(&mut body, &summary.analysis);
+    if let Some(h) = &summary.human {
+        super::human::human_section(&mut body, h, human_links);
+    }
     task_table(&mut body, tasks);
     attempt_table(&mut body, attempts);
     page("hopbench report", &body)

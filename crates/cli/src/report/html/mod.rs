@@ -7,6 +7,7 @@
 
 mod analysis;
 mod chart;
+mod human;
 pub(crate) mod index;
 mod trajectory;
 
