@@ -7,6 +7,7 @@
 import { ask } from './ask.js';
 import { duelView } from './panel-duel.js';
 import { doItMyself, giveUp, pauseHuman, showHumanControls } from './panel-human.js';
+import { showAuthoring, startAuthoring } from './panel-author.js';
 import { CURRENT_RUN_KEY, errorText, getMedia, getRun, pauseRun, startDuel, startRun, stopRun } from './messages.js';
 import { clockText, runStatusText } from './run-status.js';
 import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
@@ -93,6 +94,7 @@ async function render() {
   if (atBottom && run.status === 'running') window.scrollTo({ top: document.body.scrollHeight });
   showControls(run);
   showStatus(run.status === 'running' ? runStatusText(run) : `Run ${run.status}.`);
+  await showAuthoring(run, { showError: (text) => showStatus(text, true), showStatus: (text) => showStatus(text) });
   picker.showChoice();
   await loadScreenshots(run.id, steps);
 }
@@ -100,6 +102,7 @@ async function render() {
 /** Human vs agent: both sides in the header, the hop table and both steps below. */
 async function renderDuel(run) {
   const duel = await duelView(run);
+  $('author-bar').hidden = true;
   watched = new Set(duel.runIds);
   $('verdict-slot').replaceChildren(duel.header);
   $('hops-slot').replaceChildren();
@@ -131,6 +134,7 @@ function showSetup() {
   $('clock').hidden = true;
   $('start').hidden = true;
   $('answer-form').hidden = true;
+  $('author-bar').hidden = true;
   showStatus('Choose a task and an agent, then press Run.');
   picker.showChoice();
 }
@@ -228,6 +232,21 @@ $('pause').addEventListener('click', async () => {
     $('pause').disabled = false;
   }
   refresh();
+});
+
+$('author-start-button').addEventListener('click', async () => {
+  $('author-start-button').disabled = true;
+  setupStatus('Opening the start page…');
+  try {
+    await startAuthoring({ keepWindow: $('keep-window').checked });
+    dismissed = null;
+    setupStatus('');
+    refresh();
+  } catch (error) {
+    setupStatus(`Cannot start authoring: ${errorText(error)}`, true);
+  } finally {
+    $('author-start-button').disabled = false;
+  }
 });
 
 $('do-it-myself').addEventListener('click', async () => {

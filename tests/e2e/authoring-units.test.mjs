@@ -39,3 +39,41 @@ test('the same path is not added twice', () => {
   assert.deepEqual(asAlternative.task.alternative_trajectories, [mine]);
   assert.match(savedMessage('t1.json', asAlternative, 2), /already the task's alternative path 1/);
 });
+
+test('a new task by doing: the draft, the proposed condition and the saved task', async () => {
+  const { authoredTask, draftTask, hopOf, isDraft, proposeHop } = await import('../../extension/authoring.js');
+  const draft = draftTask({ intent: '  Find the jazz night  ', startUrl: 'http://127.0.0.1:9/' });
+  assert.equal(draft.id, 'authored/find-the-jazz-night');
+  assert.equal(isDraft(draft), true);
+  assert.equal(isDraft({ hops: [{ condition: { value: 'x' } }] }), false);
+  assert.throws(() => draftTask({ intent: '', startUrl: 'http://x/' }), /write the task/);
+  assert.throws(() => draftTask({ intent: 'x', startUrl: 'ftp://x/' }), /must be http\(s\)/);
+  assert.throws(() => draftTask({ intent: 'x', startUrl: 'not a url' }), /full http\(s\) URL/);
+  // Query values and the parts of a #/route are the words that tell pages apart.
+  assert.deepEqual(proposeHop('http://127.0.0.1:9/events?city=Paris&cat=music#/event/42'), {
+    site: 'http://127.0.0.1:9/', path: '/events', words: ['Paris', 'music', 'event', '42'],
+  });
+  assert.deepEqual(proposeHop('https://wiki.test/'), { site: 'https://wiki.test/', path: '', words: [] });
+  assert.deepEqual(hopOf({ site: 'https://wiki.test/', path: '', words: [] }, 1), {
+    description: 'Hop 1: https://wiki.test/',
+    condition: { kind: 'url', part: 'url', op: 'prefix', value: 'https://wiki.test/' },
+  });
+  assert.deepEqual(hopOf({ site: 'http://a.test/', path: '/wiki/Tokyo', words: [' tower '] }, 2).condition, {
+    kind: 'all',
+    of: [
+      { kind: 'url', part: 'url', op: 'prefix', value: 'http://a.test/' },
+      { kind: 'url', part: 'path', op: 'equals', value: '/wiki/Tokyo' },
+      { kind: 'url', part: 'url', op: 'contains', value: 'tower' },
+    ],
+  });
+  assert.throws(() => hopOf({ site: 'a.test', path: '', words: [] }, 1), /site must look like http:\/\/host\//);
+  assert.throws(() => hopOf({ site: 'http://a.test/', path: 'wiki', words: [] }, 1), /path must start with \//);
+  const marked = [{ site: 'http://a.test/', path: '/x', words: [] }];
+  assert.throws(() => authoredTask(draft, [], 'A', []), /mark at least one page/);
+  const task = authoredTask(draft, marked, ' Tokyo ', ['click {link \'x\'}', 'stop [Tokyo]']);
+  assert.deepEqual(Object.keys(task), ['id', 'intent', 'start_urls', 'hops', 'reference_trajectory', 'final_answer']);
+  assert.deepEqual(task.final_answer, { condition: { must_include: ['Tokyo'] }, required: true });
+  // N/A or no answer: no final check (the task is about reaching the pages).
+  assert.equal('final_answer' in authoredTask(draft, marked, 'N/A', []), false);
+  assert.equal('final_answer' in authoredTask(draft, marked, null, []), false);
+});

@@ -1,0 +1,150 @@
+// The side panel's "New task by doing": the person writes the task and its start page,
+// does it in a recorded session, marks each page that completes a hop (the panel
+// proposes a URL condition from the page's URL, which they can edit), answers, and
+// saves the task file: the marked hops, the answer as its check, the recording as its
+// reference_trajectory (authoring.js builds it; the core checks it).
+// The marks are kept in chrome.storage.local (`authoring.<runId>`), so a closed panel
+// or a stopped worker loses none.
+
+import { ask } from './ask.js';
+import { authoredTask, draftTask, hopOf, isDraft, proposeHop } from './authoring.js';
+import { el } from './dom.js';
+import { coreCall, exportRun } from './messages.js';
+import { doItMyself } from './panel-human.js';
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+const marksKey = (/** @type {string} */ runId) => `authoring.${runId}`;
+/** chrome.storage.session key of the task sessions (worker/session.js). */
+const SESSIONS_KEY = 'hopbench.sessions';
+
+/**
+ * @typedef {import('./authoring.js').HopProposal} HopProposal
+ * @typedef {{ id: string, status: string, answer?: string | null,
+ *   task?: { text?: string, hops?: Array<{ condition?: { value?: unknown } }> } }} AuthoredRun
+ */
+
+/**
+ * Starts an authoring session from the form; resolves to the run id.
+ * @param {{ keepWindow: boolean }} options
+ * @returns {Promise<string>}
+ */
+export async function startAuthoring({ keepWindow }) {
+  const draft = draftTask({ intent: input('author-intent').value, startUrl: input('author-start').value });
+  const runId = await doItMyself({ taskText: JSON.stringify(draft), fileName: 'authored-draft.json' }, { keepWindow });
+  await chrome.storage.local.set({ [marksKey(runId)]: [] });
+  return runId;
+}
+
+/** @param {string} runId @returns {Promise<HopProposal[]>} */
+async function marksOf(runId) {
+  return (await chrome.storage.local.get(marksKey(runId)))[marksKey(runId)] ?? [];
+}
+
+/**
+ * The URL of the page the person is on: the current tab of the run's session.
+ * @param {string} runId
+ * @returns {Promise<string>}
+ */
+async function currentUrl(runId) {
+  /** @type {Record<string, { currentTabId?: number | null, human?: { runId?: string } }>} */
+  const sessions = (await chrome.storage.session.get(SESSIONS_KEY))[SESSIONS_KEY] ?? {};
+  const session = Object.values(sessions).find((s) => s.human?.runId === runId);
+  const tabId = session?.currentTabId;
+  if (typeof tabId !== 'number') throw new Error('the session has no current page');
+  const tab = await chrome.tabs.get(tabId);
+  const url = tab.pendingUrl || tab.url;
+  if (!url || !/^https?:/.test(url)) throw new Error(`this page cannot complete a hop (${url || 'no URL'})`);
+  return url;
+}
+
+/**
+ * Shows the authoring bar for an authoring run (hidden for any other run).
+ * @param {AuthoredRun} run
+ * @param {{ showError: (text: string) => void, showStatus: (text: string) => void }} ui
+ */
+export async function showAuthoring(run, ui) {
+  // An authoring run is one started here: its marks are kept from the start.
+  const stored = (await chrome.storage.local.get(marksKey(run.id)))[marksKey(run.id)];
+  $('author-bar').hidden = stored === undefined;
+  if (stored === undefined) return;
+  const marks = await marksOf(run.id);
+  $('author-marks').replaceChildren(...marks.map((m, i) => el('li', {}, hopOf(m, i + 1).description)));
+  $('author-mark').hidden = run.status !== 'running';
+  $('author-save').hidden = run.status !== 'finished';
+  wire(run, ui);
+}
+
+/** @type {string | null} */
+let wiredFor = null;
+
+/**
+ * @param {AuthoredRun} run
+ * @param {{ showError: (text: string) => void, showStatus: (text: string) => void }} ui
+ */
+function wire(run, ui) {
+  if (wiredFor === run.id) return;
+  wiredFor = run.id;
+  const runId = run.id;
+  const guarded = (/** @type {string} */ what, /** @type {() => Promise<void>} */ fn) => async (/** @type {Event} */ event) => {
+    event.preventDefault();
+    try {
+      await fn();
+    } catch (error) {
+      ui.showError(`cannot ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  $('author-mark').onclick = guarded('propose a hop', async () => {
+    const proposal = proposeHop(await currentUrl(runId));
+    input('author-site').value = proposal.site;
+    input('author-path').value = proposal.path;
+    input('author-words').value = proposal.words.join(', ');
+    $('author-proposal').hidden = false;
+  });
+  $('author-cancel').onclick = guarded('cancel', async () => {
+    $('author-proposal').hidden = true;
+  });
+  $('author-proposal').onsubmit = guarded('add the hop', async () => {
+    /** @type {HopProposal} */
+    const proposal = {
+      site: input('author-site').value,
+      path: input('author-path').value,
+      words: input('author-words').value.split(',').map((w) => w.trim()).filter(Boolean),
+    };
+    const marks = await marksOf(runId);
+    hopOf(proposal, marks.length + 1); // Refuses a site or path it cannot use, before keeping it.
+    await chrome.storage.local.set({ [marksKey(runId)]: [...marks, proposal] });
+    $('author-proposal').hidden = true;
+    ui.showStatus(`Hop ${marks.length + 1} marked.`);
+    const latest = await marksOf(runId);
+    $('author-marks').replaceChildren(...latest.map((m, i) => el('li', {}, hopOf(m, i + 1).description)));
+  });
+  $('author-save').onclick = guarded('save the task', async () => {
+    const { trajectory } = await ask(exportRun({ runId }));
+    const draftFile = JSON.parse(trajectory.task.text);
+    if (!isDraft(draftFile)) throw new Error('this run was not started as a new task by doing');
+    /** @type {Array<{ action?: { text?: string }, observation?: { text?: string } }>} */
+    const steps = trajectory.steps;
+    const recorded = steps
+      .filter((s) => s.action?.text)
+      .map((s) => ({ action: String(s.action?.text), observation: s.observation?.text ?? '' }));
+    const { value } = await ask(coreCall('reference_of', [recorded]));
+    if (value.problems.length > 0) {
+      throw new Error(value.problems.map((/** @type {{ step: number, message: string }} */ p) => `step ${p.step}: ${p.message}`).join('; '));
+    }
+    const task = authoredTask(draftFile, await marksOf(runId), trajectory.run.answer ?? null, value.reference);
+    const text = `${JSON.stringify(task, null, 2)}\n`;
+    // The core reads it as it will read the saved file: a task it refuses is not saved.
+    const { value: checked } = await ask(coreCall('task_overviews', [[{ fileName: 'authored.json', text }]]));
+    const problem = checked?.[0]?.error;
+    if (problem) throw new Error(`the task does not validate: ${problem}`);
+    const name = `${String(task.id).replace(/[^\w.-]+/g, '_')}.json`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = el('a', { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+    ui.showStatus(`Saved ${name}: ${task.hops?.length ?? 0} hops, ${value.reference.length} reference steps.`);
+  });
+}

@@ -1,0 +1,133 @@
+// Authoring by doing, as a person does it in the side panel: write the task and its
+// start page, Start, do it, mark each page that completes a hop (accepting or editing
+// the proposed URL condition), answer, Save task. The saved file validates with the
+// CLI and the replay agent passes it with the hops at the pages that were marked.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launchExtension } from './harness.mjs';
+import { person, waitForSteps } from './human-helpers.mjs';
+import { hopbenchBin } from './native.mjs';
+import { repoRoot } from './paths.mjs';
+import { waitForRunEnd } from './run-helpers.mjs';
+import { downloadedText } from './secret-scan.mjs';
+import { sendOk, waitForPage } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+
+describe('a new task authored by doing it', { timeout: 240_000 }, () => {
+  let ext;
+  let sites;
+  let panel;
+  let page;
+  let runId;
+  let saved;
+  let dir;
+
+  const status = () => panel.locator('#status').textContent();
+  /** Marks the current page as completing a hop; returns the proposal as shown. */
+  async function mark(edit = {}) {
+    await panel.locator('#author-mark').click();
+    await panel.waitForSelector('#author-proposal:not([hidden])');
+    const proposal = {
+      site: await panel.locator('#author-site').inputValue(),
+      path: await panel.locator('#author-path').inputValue(),
+      words: await panel.locator('#author-words').inputValue(),
+    };
+    if (edit.words !== undefined) await panel.locator('#author-words').fill(edit.words);
+    const before = await panel.locator('#author-marks li').count();
+    await panel.locator('#author-add').click();
+    await panel.waitForFunction((n) => document.querySelectorAll('#author-marks li').length === n, before + 1);
+    return proposal;
+  }
+
+  before(async () => {
+    sites = await startSites({ names: ['spa'] });
+    ext = await launchExtension();
+    panel = await ext.openExtensionPage('sidepanel.html');
+    await panel.setViewportSize({ width: 360, height: 720 });
+    dir = mkdtempSync(join(tmpdir(), 'hopbench-authoring-'));
+  });
+
+  after(async () => {
+    await ext?.close();
+    await sites?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the person writes the task, opens its start page and starts recording', async () => {
+    await panel.locator('#author summary').click();
+    await panel.locator('#author-intent').fill('Show the music events in Paris, open Jazz Night, then find Taiko Drums and say its city.');
+    await panel.locator('#author-start').fill(`${sites.origin('spa')}/`);
+    await panel.locator('#author-start-button').click();
+    page = await waitForPage(ext.context, (url) => url.startsWith(sites.origin('spa')));
+    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Ready'));
+    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    await panel.waitForSelector('#author-bar:not([hidden])', { timeout: 5000 });
+    await panel.locator('#start').click();
+    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
+  });
+
+  test('each marked page gets a URL condition proposed from its URL, editable before it is added', async () => {
+    const who = person(page);
+    await who.choose('#city', 'P');
+    await waitForSteps(panel, runId, 1);
+    await who.click('a[data-cat="music"]');
+    await waitForSteps(panel, runId, 2);
+    const first = await mark();
+    assert.deepEqual(first, { site: `${sites.origin('spa')}/`, path: '', words: 'Paris, music' });
+    await who.click('a[href="#/event/42"]');
+    await waitForSteps(panel, runId, 3);
+    // The person keeps only what tells this page apart: the event's route.
+    const second = await mark({ words: 'event, 42' });
+    assert.equal(second.words, 'Paris, music, event, 42');
+    await who.type('#search', 'Taiko Drums', { enter: true });
+    await waitForSteps(panel, runId, 4);
+    await page.waitForURL(/#\/event\/23$/);
+    await mark({ words: 'event/23' });
+    assert.deepEqual(await panel.locator('#author-marks li').allTextContents(), [
+      `Hop 1: ${sites.origin('spa')}/ with "Paris", "music"`,
+      `Hop 2: ${sites.origin('spa')}/ with "event", "42"`,
+      `Hop 3: ${sites.origin('spa')}/ with "event/23"`,
+    ]);
+    await panel.screenshot({ path: join(repoRoot, 'docs', 'images', 'panel-authoring.png') });
+  });
+
+  test('the answer ends the session and Save task writes a task file that validates', async () => {
+    await panel.locator('#answer').fill('Tokyo');
+    await panel.locator('#answer-submit').click();
+    const run = await waitForRunEnd(panel, runId);
+    assert.equal(run.status, 'finished');
+    await panel.waitForSelector('#author-save:not([hidden])');
+    saved = await downloadedText(panel, '#author-save');
+    assert.match(await status(), /^Saved authored_show-the-music-events-in-paris-open-jazz-night-t\.json: 3 hops, 5 reference steps\.$/);
+    const task = JSON.parse(saved.text);
+    assert.deepEqual(task.reference_trajectory, [
+      "type {combobox 'City'} [Paris] [0]",
+      "click {link 'Music'}",
+      "click {link 'Jazz Night'}",
+      "type {combobox 'Search events'} [Taiko Drums] [1]",
+      'stop [Tokyo]',
+    ]);
+    assert.deepEqual(task.final_answer, { condition: { must_include: ['Tokyo'] }, required: true });
+    assert.equal(task.hops.length, 3);
+    const file = join(dir, saved.name);
+    writeFileSync(file, saved.text);
+    const validate = spawnSync(hopbenchBin(), ['validate', file], { encoding: 'utf8' });
+    assert.equal(validate.status, 0, `${validate.stdout}\n${validate.stderr}`);
+  });
+
+  test('the replay agent passes the authored task, hop by hop where they were marked', async () => {
+    const { runId: replayId } = await sendOk(panel, 'startRun', { taskText: saved.text, fileName: saved.name, overrides: { provider: 'replay' } });
+    const replay = await waitForRunEnd(panel, replayId, 90_000);
+    assert.equal(replay.verdict.passed, true, JSON.stringify(replay.verdict));
+    assert.deepEqual(replay.verdict.hop_steps, [2, 3, 4]);
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});
