@@ -462,12 +462,18 @@ export const HUMAN_STATE_KEY = (runId) => `run.${runId}.human`;
 const isBounds = (b) =>
   isPlainObject(b) && ['left', 'top', 'width', 'height'].every((k) => Number.isInteger(b[k])) && b.width > 0 && b.height > 0;
 
+/** A study's tag on a person's run: which study, which participant, which task of it. */
+const isStudyTag = (s) =>
+  isPlainObject(s) && typeof s.id === 'string' && s.id !== '' && typeof s.participant === 'string' && s.participant !== '' &&
+  Number.isInteger(s.position) && s.position >= 1;
+
 /**
  * @param {{ taskText: string, fileName?: string, keepWindow?: boolean,
- *   bounds?: {left: number, top: number, width: number, height: number} }} session
+ *   bounds?: {left: number, top: number, width: number, height: number},
+ *   study?: { id: string, participant: string, position: number } }} session
  */
-export function startHuman({ taskText, fileName = 'task.json', keepWindow = false, bounds }) {
-  return { type: PAGE_TO_WORKER.START_HUMAN, taskText, fileName, keepWindow, bounds };
+export function startHuman({ taskText, fileName = 'task.json', keepWindow = false, bounds, study }) {
+  return { type: PAGE_TO_WORKER.START_HUMAN, taskText, fileName, keepWindow, bounds, study };
 }
 
 export function isStartHuman(msg) {
@@ -477,7 +483,8 @@ export function isStartHuman(msg) {
     typeof msg.taskText === 'string' &&
     typeof msg.fileName === 'string' &&
     typeof msg.keepWindow === 'boolean' &&
-    (msg.bounds === undefined || isBounds(msg.bounds))
+    (msg.bounds === undefined || isBounds(msg.bounds)) &&
+    (msg.study === undefined || isStudyTag(msg.study))
   );
 }
 

@@ -12,6 +12,8 @@ import { RESULTS, appendResult, prepareRunFolder } from './run-folder.mjs';
 import { writeTrajectory } from './trajectory.mjs';
 
 export const EXPORT_FORMAT = 'hopbench-trajectory';
+/** A participant's study (extension/study.js): its settings and every run. */
+export const STUDY_FORMAT = 'hopbench-study';
 
 /**
  * @typedef {{ format: string, run: Record<string, any>, task: Record<string, any> | null,
@@ -40,9 +42,10 @@ export function exportFiles(paths) {
 }
 
 /**
- * Reads one export; an error names the file and what is wrong with it.
+ * Reads one file: a run's export, or a study's (each of its runs); an error names the
+ * file and what is wrong with it.
  * @param {string} file
- * @returns {RunExport}
+ * @returns {RunExport[]}
  */
 export function readExport(file) {
   let value;
@@ -51,11 +54,23 @@ export function readExport(file) {
   } catch (error) {
     throw new Error(`${file}: not JSON (${/** @type {Error} */ (error).message})`, { cause: error });
   }
-  if (value?.format !== EXPORT_FORMAT) {
-    throw new Error(`${file}: not a run exported from the extension (format is ${JSON.stringify(value?.format)}, not "${EXPORT_FORMAT}")`);
+  if (value?.format === STUDY_FORMAT && Array.isArray(value.runs)) {
+    return value.runs.map((/** @type {unknown} */ run, /** @type {number} */ i) => checked(run, `${file} run ${i + 1}`));
   }
-  if (typeof value.run?.taskId !== 'string' || !Array.isArray(value.steps)) {
-    throw new Error(`${file}: the export has no run.taskId or no steps`);
+  if (value?.format !== EXPORT_FORMAT) {
+    throw new Error(`${file}: not a run exported from the extension (format is ${JSON.stringify(value?.format)}, not "${EXPORT_FORMAT}" or "${STUDY_FORMAT}")`);
+  }
+  return [checked(value, file)];
+}
+
+/**
+ * @param {any} value
+ * @param {string} where
+ * @returns {RunExport}
+ */
+function checked(value, where) {
+  if (value?.format !== EXPORT_FORMAT || typeof value.run?.taskId !== 'string' || !Array.isArray(value.steps)) {
+    throw new Error(`${where}: the export has no run.taskId or no steps`);
   }
   return value;
 }
@@ -81,7 +96,7 @@ function hopsOf(exported) {
  * @returns {{ runs: number, provider: string }}
  */
 export function importExports(files, out) {
-  const runs = files.map(readExport).sort((a, b) => (a.run.startedAt ?? 0) - (b.run.startedAt ?? 0));
+  const runs = files.flatMap(readExport).sort((a, b) => (a.run.startedAt ?? 0) - (b.run.startedAt ?? 0));
   const providers = [...new Set(runs.map((r) => r.run.provider ?? 'unknown'))];
   if (providers.length > 1) {
     throw new Error(`the exports come from ${providers.join(' and ')}: import each provider's runs into its own folder (a folder holds one configuration)`);
@@ -100,7 +115,10 @@ export function importExports(files, out) {
     // A person's clock is the time they were active (pauses left out); an agent's, start to finish.
     const elapsedMs = Number.isInteger(run.activeMs) ? run.activeMs : (run.finishedAt ?? run.startedAt ?? 0) - (run.startedAt ?? 0);
     writeTrajectory(out, attemptFileStem(id, attempt), exported, (text) => text);
-    appendResult(out, resultLine({ task: { id, hops: hopsOf(exported) }, run, attempt, elapsedMs }));
+    // A person who gave up failed the task (their session is scored all the same); for
+    // an agent a stopped run is an error, since someone cut it short.
+    const scored = run.provider === 'human' && run.status === 'stopped' ? { ...run, status: 'finished' } : run;
+    appendResult(out, resultLine({ task: { id, hops: hopsOf(exported) }, run: scored, attempt, elapsedMs }));
   }
   return { runs: runs.length, provider };
 }

@@ -46,7 +46,7 @@ async function sessionOfRun(runId) {
  * Opens the task's window for a person and records it as a run (not yet started).
  * `bounds` places the window (side by side); `current: false` leaves `runs.current`.
  */
-export async function startHumanRun(core, { taskText, fileName, keepWindow = false, bounds, current = true, duelId = null }) {
+export async function startHumanRun(core, { taskText, fileName, keepWindow = false, bounds, current = true, duelId = null, study = null }) {
   const { session, task, progress } = await openTaskSession(core, { taskText, fileName, bounds });
   const runId = crypto.randomUUID();
   try {
@@ -65,6 +65,8 @@ export async function startHumanRun(core, { taskText, fileName, keepWindow = fal
         provider: 'human',
         sessionId: session.id,
         duelId,
+        // A study's session is tagged with its study, participant and position.
+        study,
         settings: { human: true, keepWindow },
       }),
     );

@@ -77,3 +77,19 @@ test('a new task by doing: the draft, the proposed condition and the saved task'
   assert.equal('final_answer' in authoredTask(draft, marked, 'N/A', []), false);
   assert.equal('final_answer' in authoredTask(draft, marked, null, []), false);
 });
+
+test("a study's order: as listed, or a shuffle fixed by the seed", async () => {
+  const { seedOf, studyOrder } = await import('../../extension/study-order.js');
+  const tasks = ['a', 'b', 'c', 'd', 'e', 'f'];
+  assert.deepEqual(studyOrder(tasks, 'fixed', 1), tasks);
+  const seed = seedOf('study-2026-11-25-P07:P07');
+  assert.equal(seed, seedOf('study-2026-11-25-P07:P07'));
+  assert.notEqual(seed, seedOf('study-2026-11-25-P08:P08'));
+  const once = studyOrder(tasks, 'shuffled', seed);
+  assert.deepEqual(studyOrder(tasks, 'shuffled', seed), once, 'the same seed gives the same order');
+  assert.deepEqual([...once].sort(), tasks, 'every task once');
+  // Over many seeds every task is first at some point: the shuffle is not stuck.
+  const firsts = new Set(Array.from({ length: 200 }, (_, i) => studyOrder(tasks, 'shuffled', seedOf(`s${i}`))[0]));
+  assert.equal(firsts.size, tasks.length);
+  assert.deepEqual(tasks, ['a', 'b', 'c', 'd', 'e', 'f'], 'the input is left as it was');
+});
