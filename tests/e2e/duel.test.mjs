@@ -5,7 +5,12 @@
 // both verdicts and the first hop where they diverged.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { importExports } from '../../runner/import-exports.mjs';
+import { hopbenchBin } from './native.mjs';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension } from './harness.mjs';
 import { person, waitForSteps } from './human-helpers.mjs';
@@ -112,6 +117,28 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     const whoSteps = await panel.locator('.duel-step').count();
     assert.equal(whoSteps, 3 + 3, 'both sides steps in the timeline: the person 3 (2 clicks and the answer), the agent 3');
     await panel.screenshot({ path: join(IMAGES, 'panel-versus-finished.png') });
+  });
+
+  test('the report compares the two: both runs exported, imported and reported side by side', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hopbench-duel-report-'));
+    try {
+      const folders = {};
+      for (const [name, runId] of [['person', duel.humanRunId], ['agent', duel.agentRunId]]) {
+        const { trajectory } = await sendOk(panel, 'exportRun', { runId });
+        const file = join(dir, `${name}.json`);
+        writeFileSync(file, JSON.stringify(trajectory));
+        folders[name] = join(dir, name);
+        importExports([file], folders[name]);
+      }
+      const out = join(dir, 'report');
+      const report = spawnSync(hopbenchBin(), ['report', folders.agent, folders.person, '--out', out], { encoding: 'utf8' });
+      assert.equal(report.status, 0, report.stderr);
+      // The agent passed the 3-hop task; the person completed hops 1 and 2 and stopped at 3.
+      assert.match(report.stdout, /^\| 2-4 hops \| 1 \| 0\.00 \(66\.67\) \| 1 \| 100\.00 \(100\.00\) \|$/m);
+      assert.match(report.stdout, /\| FAIL 2\/3 hops, 3 steps, [\d.]+ s, stopped at hop 3 \| PASS 3\/3 hops, 3 steps, [\d.]+ s \|$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('nothing logged an error', () => {
