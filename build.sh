@@ -341,6 +341,15 @@ cmd_report() {
   has cargo || missing "Rust toolchain (cargo)" \
     "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh"
   cd "$CALLER_PWD"
+  # A folder of runs exported from the extension (no results.jsonl) is imported first
+  # into <folder>/imported (runner/import-exports.mjs), which is then reported.
+  if has node; then
+    local args=() line
+    local listed
+    listed="$(node "$ROOT/runner/import-exports.mjs" --for-report "$@")" || exit 1
+    while IFS= read -r line; do args+=("$line"); done <<<"$listed"
+    set -- "${args[@]}"
+  fi
   exec cargo run --quiet --profile native --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- report "$@"
 }
 

@@ -123,10 +123,49 @@ export function importExports(files, out) {
   return { runs: runs.length, provider };
 }
 
+/**
+ * For `./build.sh report`: each argument that is a folder of exports (no results.jsonl,
+ * `.json` files from the extension) is imported into `<folder>/imported` (once) and
+ * replaced by that folder; every other argument is kept as it is.
+ * @param {string[]} args the report's arguments
+ * @returns {string[]}
+ */
+export function reportArgs(args) {
+  return args.map((arg, i) => {
+    if (args[i - 1] === '--out' || arg.startsWith('-') || !existsSync(arg) || !statSync(arg).isDirectory()) return arg;
+    if (existsSync(join(arg, RESULTS))) return arg;
+    const files = readdirSync(arg).filter((n) => n.endsWith('.json')).map((n) => join(arg, n));
+    const isExport = (/** @type {string} */ f) => {
+      try {
+        const format = JSON.parse(readFileSync(f, 'utf8'))?.format;
+        return format === EXPORT_FORMAT || format === STUDY_FORMAT;
+      } catch {
+        return false;
+      }
+    };
+    if (files.length === 0 || !files.every(isExport)) return arg;
+    const imported = join(arg, 'imported');
+    if (!existsSync(join(imported, RESULTS))) {
+      const { runs, provider } = importExports(files, imported);
+      process.stderr.write(`imported ${runs} ${provider} run(s) from ${arg} into ${imported}\n`);
+    }
+    return imported;
+  });
+}
+
 const USAGE = 'usage: ./build.sh import FILE_OR_DIR... --out DIR   (runs exported from the extension\'s runs page)';
 
 /** @param {string[]} argv */
 function main(argv) {
+  if (argv[0] === '--for-report') {
+    try {
+      process.stdout.write(reportArgs(argv.slice(1)).map((a) => `${a}\n`).join(''));
+      return 0;
+    } catch (error) {
+      process.stderr.write(`report: ${/** @type {Error} */ (error).message}\n`);
+      return 1;
+    }
+  }
   const at = argv.indexOf('--out');
   const out = at >= 0 ? argv[at + 1] : undefined;
   const paths = argv.filter((_, i) => at < 0 || (i !== at && i !== at + 1));

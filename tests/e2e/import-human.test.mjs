@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportFiles, importExports } from '../../runner/import-exports.mjs';
 import { hopbenchBin } from './native.mjs';
+import { repoRoot } from './paths.mjs';
 
 /** An export as the runs page writes it, for a person's session of `id`. */
 function personExport(id, hops, done, steps, activeMs) {
@@ -92,6 +93,13 @@ test("people's exported sessions are imported and reported beside an agent's res
     assert.ok(html.includes('<h2>Human vs agent</h2>'));
     // Each person's session has its viewer page, linked from the table.
     assert.match(html, /<a href="trajectories\/[^"]+">PASS 3\/3 hops, 8 steps, 61\.5 s<\/a>/);
+
+    // `./build.sh report` takes the folder of exports itself: imported once into
+    // <folder>/imported, then reported with the same tables.
+    const direct = spawnSync(join(repoRoot, 'build.sh'), ['report', agents, exports, '--out', join(dir, 'report2')], { encoding: 'utf8' });
+    assert.equal(direct.status, 0, direct.stderr);
+    assert.match(direct.stderr, /imported 3 human run\(s\) from .*exports into .*exports\/imported/);
+    assert.ok(direct.stdout.includes('| overall | 3 | 66.67 (90.00) | 3 | 33.33 (60.00) |'), direct.stdout);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
