@@ -52,51 +52,62 @@ test('--grounding and --select: the modular agent\'s variant, passed on and writ
   }
 });
 
+/**
+ * One task on the events site run through the runner by the modular agent, with one
+ * fake model for every stage (told apart by the stage's system text). `args` are the
+ * runner options beyond the model's; `id` names the task.
+ * @returns {Promise<{ sites: any, fake: any, dir: string, out: string, result: any }>}
+ */
+async function modularRun(id, args) {
+  const sites = await startSites({ names: ['events'] });
+  const fake = await startFakeProviders();
+  const stage = (request) => {
+    if (request.text.includes('ELEMENT: <the letter')) {
+      const letter = /\n([A-Z])\. link 'Events in Tokyo'/.exec(request.text)?.[1];
+      return letter ? `ELEMENT: ${letter}\nACTION: CLICK\nVALUE: None` : 'ELEMENT: None\nACTION: CLICK\nVALUE: None';
+    }
+    if (request.text.includes('CHOICE: <the letter')) return 'CHOICE: A';
+    if (request.text.includes('PREVIOUS ACTION: None')) return "The events are behind a link.\nPLAN: click the link 'Events in Tokyo'";
+    return 'Found them.\n```stop [done]```';
+  };
+  fake.script(...Array.from({ length: 10 }, () => ({ text: stage, usage: { input_tokens: 7, output_tokens: 3 } })));
+  const dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-agent-'));
+  const tasks = join(dir, 'tasks');
+  const out = join(dir, 'out');
+  mkdirSync(tasks);
+  writeFileSync(join(tasks, 'events.json'), JSON.stringify({
+    id,
+    intent: 'Find the events in Tokyo.',
+    start_urls: [sites.url('events', '/index.html')],
+    hops: [{ condition: { kind: 'url', op: 'contains', value: 'city=tokyo' } }],
+    reference_trajectory: ["click {link 'Events in Tokyo'}"],
+  }));
+  const result = await runRunner(
+    ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+      '--model', 'fake-model', '--api-key-env', 'HOPBENCH_AGENT_KEY', '--max-steps', '3', '--agent', 'modular', ...args],
+    { HOPBENCH_AGENT_KEY: FAKE_KEY },
+  );
+  return { sites, fake, dir, out, result };
+}
+
+/** Stops what `modularRun` started and removes its folder. */
+async function cleanUp(run) {
+  await run?.sites?.close();
+  await run?.fake?.close();
+  if (run?.dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(run.dir, { recursive: true, force: true });
+}
+
 describe('the modular agent through the runner', { timeout: 240_000 }, () => {
-  let sites;
-  let fake;
-  let dir;
+  let run;
   let out;
   let result;
 
   before(async () => {
-    sites = await startSites({ names: ['events'] });
-    fake = await startFakeProviders();
-    // One fake for every stage, told apart by the stage's system text.
-    const stage = (request) => {
-      if (request.text.includes('ELEMENT: <the letter')) {
-        const letter = /\n([A-Z])\. link 'Events in Tokyo'/.exec(request.text)?.[1];
-        return letter ? `ELEMENT: ${letter}\nACTION: CLICK\nVALUE: None` : 'ELEMENT: None\nACTION: CLICK\nVALUE: None';
-      }
-      if (request.text.includes('CHOICE: <the letter')) return 'CHOICE: A';
-      if (request.text.includes('PREVIOUS ACTION: None')) return "The events are behind a link.\nPLAN: click the link 'Events in Tokyo'";
-      return 'Found them.\n```stop [done]```';
-    };
-    fake.script(...Array.from({ length: 10 }, () => ({ text: stage, usage: { input_tokens: 7, output_tokens: 3 } })));
-    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-agent-'));
-    const tasks = join(dir, 'tasks');
-    out = join(dir, 'out');
-    mkdirSync(tasks);
-    writeFileSync(join(tasks, 'events.json'), JSON.stringify({
-      id: 'e2e-agent/events',
-      intent: 'Find the events in Tokyo.',
-      start_urls: [sites.url('events', '/index.html')],
-      hops: [{ condition: { kind: 'url', op: 'contains', value: 'city=tokyo' } }],
-      reference_trajectory: ["click {link 'Events in Tokyo'}"],
-    }));
-    result = await runRunner(
-      ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
-        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_AGENT_KEY', '--max-steps', '3', '--observation', 'text',
-        '--agent', 'modular'],
-      { HOPBENCH_AGENT_KEY: FAKE_KEY },
-    );
+    run = await modularRun('e2e-agent/events', ['--observation', 'text']);
+    ({ out, result } = run);
   });
 
-  after(async () => {
-    await sites?.close();
-    await fake?.close();
-    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cleanUp(run));
 
   test('the task passes, each stage\'s call and answer recorded', () => {
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
@@ -127,48 +138,17 @@ describe('the modular agent through the runner', { timeout: 240_000 }, () => {
 });
 
 describe('visual grounding through the runner', { timeout: 240_000 }, () => {
-  let sites;
+  let run;
   let fake;
-  let dir;
   let out;
   let result;
 
   before(async () => {
-    sites = await startSites({ names: ['events'] });
-    fake = await startFakeProviders();
-    const stage = (request) => {
-      if (request.text.includes('ELEMENT: <the letter')) {
-        const letter = /\n([A-Z])\. link 'Events in Tokyo'/.exec(request.text)?.[1];
-        return letter ? `ELEMENT: ${letter}\nACTION: CLICK\nVALUE: None` : 'ELEMENT: None\nACTION: CLICK\nVALUE: None';
-      }
-      if (request.text.includes('PREVIOUS ACTION: None')) return "The events are behind a link.\nPLAN: click the link 'Events in Tokyo'";
-      return 'Found them.\n```stop [done]```';
-    };
-    fake.script(...Array.from({ length: 10 }, () => ({ text: stage, usage: { input_tokens: 7, output_tokens: 3 } })));
-    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-visual-'));
-    const tasks = join(dir, 'tasks');
-    out = join(dir, 'out');
-    mkdirSync(tasks);
-    writeFileSync(join(tasks, 'events.json'), JSON.stringify({
-      id: 'e2e-agent/visual',
-      intent: 'Find the events in Tokyo.',
-      start_urls: [sites.url('events', '/index.html')],
-      hops: [{ condition: { kind: 'url', op: 'contains', value: 'city=tokyo' } }],
-      reference_trajectory: ["click {link 'Events in Tokyo'}"],
-    }));
-    result = await runRunner(
-      ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
-        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_AGENT_KEY', '--max-steps', '3',
-        '--observation', 'text+screenshot', '--agent', 'modular', '--grounding', 'visual', '--select', 'first_viable'],
-      { HOPBENCH_AGENT_KEY: FAKE_KEY },
-    );
+    run = await modularRun('e2e-agent/visual', ['--observation', 'text+screenshot', '--grounding', 'visual', '--select', 'first_viable']);
+    ({ fake, out, result } = run);
   });
 
-  after(async () => {
-    await sites?.close();
-    await fake?.close();
-    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cleanUp(run));
 
   test('each grounding call carries the step\'s screenshot, and the task passes', () => {
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
