@@ -50,7 +50,12 @@ describe('agent run with the replay agent', { timeout: 180_000 }, () => {
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     assert.equal(run.step, 3);
     assert.equal(run.provider, 'replay');
-    assert.equal(await windowCount(), windowsBefore, 'the session window was closed after the run');
+    // The summary is stored final before the window closes (run-finish.js), so the
+    // close may come a moment after the run reads finished.
+    const closed = await popup
+      .waitForFunction(async (n) => (await chrome.windows.getAll()).length === n, windowsBefore, { timeout: 5000, polling: 100 })
+      .then(() => true, () => false);
+    assert.ok(closed, `the session window was closed after the run: ${await windowCount()} windows, ${windowsBefore} before`);
   });
 
   test('the side panel showed the hop queue filling in order and shows the verdict', async () => {
