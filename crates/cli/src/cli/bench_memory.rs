@@ -195,20 +195,11 @@ fn time(runs: usize, mut f: impl FnMut()) -> (Duration, Duration, Option<Duratio
     )
 }
 
-#[cfg(unix)]
+/// None where the platform has no per-thread CPU clock: the figure then reads "n/a".
 fn thread_cpu_time() -> Option<Duration> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
-    ok.then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-}
-
-#[cfg(not(unix))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
+    cpu_time::ThreadTime::try_now()
+        .ok()
+        .map(|t| t.as_duration())
 }
 
 fn cpu(d: Option<Duration>) -> String {
