@@ -573,7 +573,7 @@ fn usage_errors_print_usage() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("report: give at least one run folder"));
-    assert!(text(&out.stderr).contains("usage: hopbench COMMAND"));
+    assert!(text(&out.stderr).contains("usage: hopbench report DIR... [--out OUT]"));
     let out = hopbench(&[Path::new("/nonexistent/run")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("not a folder: /nonexistent/run"));
