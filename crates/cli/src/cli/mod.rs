@@ -5,6 +5,7 @@ mod args;
 mod bench_memory;
 mod report;
 mod sandbox;
+pub mod schema;
 mod signals;
 mod tasks;
 mod validate;
@@ -52,6 +53,12 @@ pub const COMMANDS: &[Command] = &[
         args: "DIR... [--out OUT]",
         summary: "merge run folders' results.jsonl; write summary.json and report.html",
         run: report::run,
+    },
+    Command {
+        name: "schema",
+        args: "[--out FILE]",
+        summary: "print (or write) the task format's JSON Schema, generated from the task types",
+        run: schema::run,
     },
     Command {
         name: "bench-memory",
