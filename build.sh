@@ -429,6 +429,12 @@ cmd_bench_memory() {
   exec cargo run --quiet --profile native --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- bench-memory "$@"
 }
 
+# The task format's JSON Schema is generated from the core's task types; the
+# task_schema test fails until the checked-in file matches them.
+cmd_schema() {
+  exec cargo run --quiet --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- schema --out "$ROOT/schema/task.schema.json"
+}
+
 cmd_help() {
   printf 'usage: ./build.sh [SUBCOMMAND] [ARGS...]\n\nsubcommands:\n'
   local row name help
@@ -452,6 +458,7 @@ COMMAND_TABLE=(
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "import|cmd_import|runs exported from the extension (runs page, Export) into a run folder for the report: import FILE_OR_DIR... --out DIR"
   "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
+  "schema|cmd_schema|regenerate schema/task.schema.json from the task types (after changing them)"
   "help|cmd_help|list subcommands"
 )
 

@@ -15,7 +15,7 @@
 
 use thiserror::Error;
 
-use super::error::ActionParseError;
+use super::error::{ActionParseError, ParseErrorKind};
 use super::types::{all_usages, Action};
 
 const PHRASE: &str = "the next action i will perform is";
@@ -107,9 +107,9 @@ pub fn extract_action(reply: &str) -> Result<ExtractedAction, ExtractError> {
 
 /// True unless the text did not even begin with (something close to) an action name.
 fn looks_like_an_attempt(error: &ActionParseError) -> bool {
-    match error {
-        ActionParseError::UnknownAction { suggestion, .. } => suggestion.is_some(),
-        ActionParseError::Empty | ActionParseError::ExpectedActionName { .. } => false,
+    match &error.kind {
+        ParseErrorKind::UnknownAction { suggestion, .. } => suggestion.is_some(),
+        ParseErrorKind::Empty | ParseErrorKind::ExpectedActionName { .. } => false,
         _ => true,
     }
 }

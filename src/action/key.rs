@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::ActionParseError;
+use super::error::{ActionParseError, ParseErrorKind};
 use super::suggest::closest;
 
 /// A modifier key held while the final key is pressed.
@@ -111,10 +111,12 @@ impl KeyCombo {
         let parts = split_parts(text);
         let combo = || text.trim().to_string();
         let Some(((last, last_at), leading)) = parts.split_last() else {
-            return Err(ActionParseError::MalformedKeyCombo {
-                combo: combo(),
-                problem: "it is empty".to_string(),
-                column: 1,
+            return Err(ActionParseError {
+                column: Some(1),
+                kind: ParseErrorKind::MalformedKeyCombo {
+                    combo: combo(),
+                    problem: "it is empty".to_string(),
+                },
             });
         };
         let mut modifiers = Vec::with_capacity(leading.len());
@@ -123,28 +125,34 @@ impl KeyCombo {
                 return Err(unknown_key(part, *at));
             };
             if modifiers.contains(&modifier) {
-                return Err(ActionParseError::MalformedKeyCombo {
-                    combo: combo(),
-                    problem: format!("the modifier {} appears twice", modifier.name()),
-                    column: at + 1,
+                return Err(ActionParseError {
+                    column: Some(at + 1),
+                    kind: ParseErrorKind::MalformedKeyCombo {
+                        combo: combo(),
+                        problem: format!("the modifier {} appears twice", modifier.name()),
+                    },
                 });
             }
             modifiers.push(modifier);
         }
         if last.is_empty() {
-            return Err(ActionParseError::MalformedKeyCombo {
-                combo: combo(),
-                problem: "it ends in `+` with no key after it".to_string(),
-                column: last_at + 1,
+            return Err(ActionParseError {
+                column: Some(last_at + 1),
+                kind: ParseErrorKind::MalformedKeyCombo {
+                    combo: combo(),
+                    problem: "it ends in `+` with no key after it".to_string(),
+                },
             });
         }
         let key = match find_key(last) {
             Some(key) => key,
             None if find_modifier(last).is_some() => {
-                return Err(ActionParseError::MalformedKeyCombo {
-                    combo: combo(),
-                    problem: format!("it ends in the modifier `{last}`; it must end in a key"),
-                    column: last_at + 1,
+                return Err(ActionParseError {
+                    column: Some(last_at + 1),
+                    kind: ParseErrorKind::MalformedKeyCombo {
+                        combo: combo(),
+                        problem: format!("it ends in the modifier `{last}`; it must end in a key"),
+                    },
                 })
             }
             None => return Err(unknown_key(last, *last_at)),
@@ -219,10 +227,12 @@ fn unknown_key(word: &str, at: usize) -> ActionParseError {
                 _ => None,
             })
     });
-    ActionParseError::UnknownKey {
-        key: word.to_string(),
-        column: at + 1,
-        suggestion,
+    ActionParseError {
+        column: Some(at + 1),
+        kind: ParseErrorKind::UnknownKey {
+            key: word.to_string(),
+            suggestion,
+        },
     }
 }
 
@@ -297,10 +307,12 @@ mod tests {
         let err = KeyCombo::parse("Cntrl+v").unwrap_err();
         assert_eq!(
             err,
-            ActionParseError::UnknownKey {
-                key: "Cntrl".into(),
-                column: 1,
-                suggestion: Some("Control"),
+            ActionParseError {
+                column: Some(1),
+                kind: ParseErrorKind::UnknownKey {
+                    key: "Cntrl".into(),
+                    suggestion: Some("Control")
+                }
             }
         );
         let msg = err.to_string();
@@ -326,7 +338,10 @@ mod tests {
         assert!(err.to_string().contains("did you mean `Enter`"), "{err}");
         assert!(matches!(
             KeyCombo::parse("ab"),
-            Err(ActionParseError::UnknownKey { .. })
+            Err(ActionParseError {
+                kind: ParseErrorKind::UnknownKey { .. },
+                ..
+            })
         ));
     }
 

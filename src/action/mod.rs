@@ -13,7 +13,7 @@ mod suggest;
 mod types;
 
 pub use early_stop::{check_early_stop, EarlyStop, EarlyStopConfig, EarlyStopReason};
-pub use error::ActionParseError;
+pub use error::{ActionParseError, ParseErrorKind};
 pub use extract::{extract_action, ExtractError, ExtractedAction};
 pub use key::{Key, KeyCombo, Modifier};
 pub use types::{Action, ActionKind, ScrollDirection};

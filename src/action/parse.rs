@@ -8,7 +8,7 @@
 
 use std::str::FromStr;
 
-use super::error::ActionParseError;
+use super::error::{ActionParseError, ParseErrorKind};
 use super::key::KeyCombo;
 use super::suggest::closest;
 use super::types::{Action, ActionKind, ScrollDirection};
@@ -20,24 +20,31 @@ impl Action {
         let end = input.trim_end().len();
         let start = end - input[..end].trim_start().len();
         if start == end {
-            return Err(ActionParseError::Empty);
+            return Err(ActionParseError {
+                column: None,
+                kind: ParseErrorKind::Empty,
+            });
         }
         let body = &input[..end];
         let name_len = body[start..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
             .unwrap_or(end - start);
         if name_len == 0 {
-            return Err(ActionParseError::ExpectedActionName {
-                found: token_at(body, start),
-                column: start + 1,
+            return Err(ActionParseError {
+                column: Some(start + 1),
+                kind: ParseErrorKind::ExpectedActionName {
+                    found: token_at(body, start),
+                },
             });
         }
         let name = &body[start..start + name_len];
         let Some(kind) = ActionKind::from_name(&name.to_ascii_lowercase()) else {
-            return Err(ActionParseError::UnknownAction {
-                name: name.to_string(),
-                column: start + 1,
-                suggestion: closest(name, ActionKind::ALL.map(ActionKind::name)),
+            return Err(ActionParseError {
+                column: Some(start + 1),
+                kind: ParseErrorKind::UnknownAction {
+                    name: name.to_string(),
+                    suggestion: closest(name, ActionKind::ALL.map(ActionKind::name)),
+                },
             });
         };
         let mut args = Args {
@@ -136,10 +143,12 @@ impl<'a> Args<'a> {
     }
 
     fn missing(&self, argument: &'static str, at: usize) -> ActionParseError {
-        ActionParseError::MissingArgument {
-            kind: self.kind,
-            argument,
-            column: at + 1,
+        ActionParseError {
+            column: Some(at + 1),
+            kind: ParseErrorKind::MissingArgument {
+                kind: self.kind,
+                argument,
+            },
         }
     }
 
@@ -152,11 +161,13 @@ impl<'a> Args<'a> {
                 self.pos += 1;
                 Ok(self.pos - 1)
             }
-            Some(_) => Err(ActionParseError::ExpectedBracket {
-                kind: self.kind,
-                argument,
-                found: token_at(self.text, self.pos),
-                column: self.pos + 1,
+            Some(_) => Err(ActionParseError {
+                column: Some(self.pos + 1),
+                kind: ParseErrorKind::ExpectedBracket {
+                    kind: self.kind,
+                    argument,
+                    found: token_at(self.text, self.pos),
+                },
             }),
         }
     }
@@ -186,9 +197,9 @@ impl<'a> Args<'a> {
     }
 
     fn unbalanced(&self, open: usize) -> ActionParseError {
-        ActionParseError::UnbalancedBracket {
-            kind: self.kind,
-            column: open + 1,
+        ActionParseError {
+            column: Some(open + 1),
+            kind: ParseErrorKind::UnbalancedBracket { kind: self.kind },
         }
     }
 
@@ -204,10 +215,12 @@ impl<'a> Args<'a> {
         if token.is_empty() {
             return Err(self.missing(argument, at));
         }
-        parse_digits(token).ok_or_else(|| ActionParseError::InvalidId {
-            kind: self.kind,
-            token: shorten(token),
-            column: at + 1,
+        parse_digits(token).ok_or_else(|| ActionParseError {
+            column: Some(at + 1),
+            kind: ParseErrorKind::InvalidId {
+                kind: self.kind,
+                token: shorten(token),
+            },
         })
     }
 
@@ -217,9 +230,11 @@ impl<'a> Args<'a> {
         if token.is_empty() {
             return Err(self.missing("index", at));
         }
-        parse_digits(token).ok_or_else(|| ActionParseError::InvalidTabIndex {
-            token: shorten(token),
-            column: at + 1,
+        parse_digits(token).ok_or_else(|| ActionParseError {
+            column: Some(at + 1),
+            kind: ParseErrorKind::InvalidTabIndex {
+                token: shorten(token),
+            },
         })
     }
 
@@ -238,9 +253,11 @@ impl<'a> Args<'a> {
         match word {
             "up" => Ok(ScrollDirection::Up),
             "down" => Ok(ScrollDirection::Down),
-            _ => Err(ActionParseError::InvalidScrollDirection {
-                token: shorten(token),
-                column: at + 1,
+            _ => Err(ActionParseError {
+                column: Some(at + 1),
+                kind: ParseErrorKind::InvalidScrollDirection {
+                    token: shorten(token),
+                },
             }),
         }
     }
@@ -256,9 +273,11 @@ impl<'a> Args<'a> {
                 "1" => (text, true),
                 "0" => (text, false),
                 _ => {
-                    return Err(ActionParseError::InvalidEnterFlag {
-                        token: shorten(flag),
-                        column: at + flag_at + 1,
+                    return Err(ActionParseError {
+                        column: Some(at + flag_at + 1),
+                        kind: ParseErrorKind::InvalidEnterFlag {
+                            token: shorten(flag),
+                        },
                     })
                 }
             },
@@ -287,10 +306,12 @@ impl<'a> Args<'a> {
         if self.pos >= self.text.len() {
             return Ok(());
         }
-        Err(ActionParseError::UnexpectedText {
-            kind: self.kind,
-            text: shorten(&self.text[self.pos..]),
-            column: self.pos + 1,
+        Err(ActionParseError {
+            column: Some(self.pos + 1),
+            kind: ParseErrorKind::UnexpectedText {
+                kind: self.kind,
+                text: shorten(&self.text[self.pos..]),
+            },
         })
     }
 }

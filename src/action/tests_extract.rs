@@ -65,7 +65,13 @@ fn summary_phrase_with_bad_fenced_action_reports_parse_error() {
     match failed(reply) {
         ExtractError::Unparseable { raw, source } => {
             assert_eq!(raw, "clik [3]");
-            assert!(matches!(source, ActionParseError::UnknownAction { .. }));
+            assert!(matches!(
+                source,
+                ActionParseError {
+                    kind: ParseErrorKind::UnknownAction { .. },
+                    ..
+                }
+            ));
         }
         other => panic!("{other:?}"),
     }
@@ -103,7 +109,10 @@ fn no_parsing_fence_reports_the_last_ones_error() {
             assert_eq!(raw, "scroll [sideways]");
             assert!(matches!(
                 source,
-                ActionParseError::InvalidScrollDirection { .. }
+                ActionParseError {
+                    kind: ParseErrorKind::InvalidScrollDirection { .. },
+                    ..
+                }
             ));
         }
         other => panic!("{other:?}"),
@@ -148,7 +157,11 @@ fn prose_without_action_is_no_action() {
 fn single_line_near_miss_explains_itself() {
     match failed("click [abc]") {
         ExtractError::NoAction {
-            parse_error: Some(ActionParseError::InvalidId { token, .. }),
+            parse_error:
+                Some(ActionParseError {
+                    kind: ParseErrorKind::InvalidId { token, .. },
+                    ..
+                }),
         } => assert_eq!(token, "abc"),
         other => panic!("{other:?}"),
     }
@@ -160,7 +173,10 @@ fn single_line_misspelt_action_gets_a_suggestion() {
     assert!(matches!(
         e,
         ExtractError::NoAction {
-            parse_error: Some(ActionParseError::UnknownAction { .. })
+            parse_error: Some(ActionParseError {
+                kind: ParseErrorKind::UnknownAction { .. },
+                ..
+            })
         }
     ));
     let msg = e.to_string();

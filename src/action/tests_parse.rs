@@ -166,10 +166,12 @@ fn error_unknown_action_suggests_closest() {
     let e = err("clik [3]");
     assert_eq!(
         e,
-        ActionParseError::UnknownAction {
-            name: "clik".into(),
-            column: 1,
-            suggestion: Some("click")
+        ActionParseError {
+            column: Some(1),
+            kind: ParseErrorKind::UnknownAction {
+                name: "clik".into(),
+                suggestion: Some("click")
+            }
         }
     );
     let msg = e.to_string();
@@ -183,7 +185,7 @@ fn error_unknown_action_suggests_closest() {
 
 #[test]
 fn error_empty_and_no_name() {
-    assert_eq!(err("   \n"), ActionParseError::Empty);
+    assert_eq!(err("   \n").kind, ParseErrorKind::Empty);
     assert!(err("").to_string().contains("`click [id]`"));
     let e = err("[3] click");
     assert_eq!(e.column(), Some(1));
@@ -195,10 +197,12 @@ fn error_missing_argument_names_action_and_format() {
     let e = err("click");
     assert_eq!(
         e,
-        ActionParseError::MissingArgument {
-            kind: ActionKind::Click,
-            argument: "id",
-            column: 6
+        ActionParseError {
+            column: Some(6),
+            kind: ParseErrorKind::MissingArgument {
+                kind: ActionKind::Click,
+                argument: "id"
+            }
         }
     );
     assert!(
@@ -208,17 +212,26 @@ fn error_missing_argument_names_action_and_format() {
     );
     assert!(matches!(
         err("click []"),
-        ActionParseError::MissingArgument { column: 8, .. }
+        ActionParseError {
+            column: Some(8),
+            kind: ParseErrorKind::MissingArgument { .. }
+        }
     ));
     let e = err("type [3]");
     assert!(e.to_string().contains("missing text for `type`"), "{e}");
     assert!(matches!(
         err("goto [ ]"),
-        ActionParseError::MissingArgument { .. }
+        ActionParseError {
+            kind: ParseErrorKind::MissingArgument { .. },
+            ..
+        }
     ));
     assert!(matches!(
         err("press []"),
-        ActionParseError::MissingArgument { .. }
+        ActionParseError {
+            kind: ParseErrorKind::MissingArgument { .. },
+            ..
+        }
     ));
     assert!(err("stop")
         .to_string()
@@ -230,11 +243,13 @@ fn error_expected_bracket() {
     let e = err("click 12");
     assert_eq!(
         e,
-        ActionParseError::ExpectedBracket {
-            kind: ActionKind::Click,
-            argument: "id",
-            found: "12".into(),
-            column: 7
+        ActionParseError {
+            column: Some(7),
+            kind: ParseErrorKind::ExpectedBracket {
+                kind: ActionKind::Click,
+                argument: "id",
+                found: "12".into()
+            }
         }
     );
     assert!(e.to_string().contains("expected `click [id]`"), "{e}");
@@ -245,10 +260,12 @@ fn error_id_not_a_number() {
     let e = err("click [abc]");
     assert_eq!(
         e,
-        ActionParseError::InvalidId {
-            kind: ActionKind::Click,
-            token: "abc".into(),
-            column: 8
+        ActionParseError {
+            column: Some(8),
+            kind: ParseErrorKind::InvalidId {
+                kind: ActionKind::Click,
+                token: "abc".into()
+            }
         }
     );
     assert!(
@@ -259,15 +276,24 @@ fn error_id_not_a_number() {
     assert!(e.to_string().contains("`click [id]`"), "{e}");
     assert!(matches!(
         err("hover [-1]"),
-        ActionParseError::InvalidId { .. }
+        ActionParseError {
+            kind: ParseErrorKind::InvalidId { .. },
+            ..
+        }
     ));
     assert!(matches!(
         err("click [+1]"),
-        ActionParseError::InvalidId { .. }
+        ActionParseError {
+            kind: ParseErrorKind::InvalidId { .. },
+            ..
+        }
     ));
     assert!(matches!(
         err("click [4294967296]"),
-        ActionParseError::InvalidId { .. }
+        ActionParseError {
+            kind: ParseErrorKind::InvalidId { .. },
+            ..
+        }
     ));
     let e = err("type [x] [hi] [1]");
     assert!(e.to_string().contains("`type [id] [text] [1|0]`"), "{e}");
@@ -278,18 +304,20 @@ fn error_bad_tab_index_and_scroll_direction() {
     let e = err("tab_focus [-1]");
     assert_eq!(
         e,
-        ActionParseError::InvalidTabIndex {
-            token: "-1".into(),
-            column: 12
+        ActionParseError {
+            column: Some(12),
+            kind: ParseErrorKind::InvalidTabIndex { token: "-1".into() }
         }
     );
     assert!(e.to_string().contains("`tab_focus [index]`"), "{e}");
     let e = err("scroll [sideways]");
     assert_eq!(
         e,
-        ActionParseError::InvalidScrollDirection {
-            token: "sideways".into(),
-            column: 9
+        ActionParseError {
+            column: Some(9),
+            kind: ParseErrorKind::InvalidScrollDirection {
+                token: "sideways".into()
+            }
         }
     );
     assert!(
@@ -304,9 +332,9 @@ fn error_bad_enter_flag() {
     let e = err("type [5] [hi] [2]");
     assert_eq!(
         e,
-        ActionParseError::InvalidEnterFlag {
-            token: "2".into(),
-            column: 16
+        ActionParseError {
+            column: Some(16),
+            kind: ParseErrorKind::InvalidEnterFlag { token: "2".into() }
         }
     );
     assert!(e.to_string().contains("must be 1"), "{e}");
@@ -317,10 +345,12 @@ fn error_unknown_key_has_column_in_action() {
     let e = err("press [Cntrl+v]");
     assert_eq!(
         e,
-        ActionParseError::UnknownKey {
-            key: "Cntrl".into(),
-            column: 8,
-            suggestion: Some("Control")
+        ActionParseError {
+            column: Some(8),
+            kind: ParseErrorKind::UnknownKey {
+                key: "Cntrl".into(),
+                suggestion: Some("Control")
+            }
         }
     );
     assert!(
@@ -329,7 +359,13 @@ fn error_unknown_key_has_column_in_action() {
     );
     let e = err("press [Control+Shift]");
     assert!(
-        matches!(e, ActionParseError::MalformedKeyCombo { column: 16, .. }),
+        matches!(
+            e,
+            ActionParseError {
+                column: Some(16),
+                kind: ParseErrorKind::MalformedKeyCombo { .. }
+            }
+        ),
         "{e:?}"
     );
 }
@@ -339,19 +375,27 @@ fn error_unbalanced_bracket() {
     let e = err("click [12");
     assert_eq!(
         e,
-        ActionParseError::UnbalancedBracket {
-            kind: ActionKind::Click,
-            column: 7
+        ActionParseError {
+            column: Some(7),
+            kind: ParseErrorKind::UnbalancedBracket {
+                kind: ActionKind::Click
+            }
         }
     );
     assert!(e.to_string().contains("never closed"), "{e}");
     assert!(matches!(
         err("type [3] [hello"),
-        ActionParseError::UnbalancedBracket { column: 10, .. }
+        ActionParseError {
+            column: Some(10),
+            kind: ParseErrorKind::UnbalancedBracket { .. }
+        }
     ));
     assert!(matches!(
         err("stop [N/A"),
-        ActionParseError::UnbalancedBracket { .. }
+        ActionParseError {
+            kind: ParseErrorKind::UnbalancedBracket { .. },
+            ..
+        }
     ));
 }
 
@@ -360,28 +404,42 @@ fn error_unexpected_trailing_text() {
     let e = err("click [3] [4]");
     assert_eq!(
         e,
-        ActionParseError::UnexpectedText {
-            kind: ActionKind::Click,
-            text: "[4]".into(),
-            column: 11
+        ActionParseError {
+            column: Some(11),
+            kind: ParseErrorKind::UnexpectedText {
+                kind: ActionKind::Click,
+                text: "[4]".into()
+            }
         }
     );
     assert!(e.to_string().contains("expected `click [id]`"), "{e}");
     assert!(matches!(
         err("go_back now"),
-        ActionParseError::UnexpectedText { column: 9, .. }
+        ActionParseError {
+            column: Some(9),
+            kind: ParseErrorKind::UnexpectedText { .. }
+        }
     ));
     assert!(matches!(
         err("stop [42] because"),
-        ActionParseError::UnexpectedText { .. }
+        ActionParseError {
+            kind: ParseErrorKind::UnexpectedText { .. },
+            ..
+        }
     ));
     assert!(matches!(
         err("new_tab [1]"),
-        ActionParseError::UnexpectedText { .. }
+        ActionParseError {
+            kind: ParseErrorKind::UnexpectedText { .. },
+            ..
+        }
     ));
     assert!(matches!(
         err("click [3]."),
-        ActionParseError::UnexpectedText { .. }
+        ActionParseError {
+            kind: ParseErrorKind::UnexpectedText { .. },
+            ..
+        }
     ));
 }
 
@@ -391,4 +449,33 @@ fn from_str_matches_parse() {
     assert_eq!(a, Action::Click { id: 3 });
     assert!("clack".parse::<Action>().is_err());
     assert_eq!(p("type [1] [x]").kind(), ActionKind::Type);
+}
+
+#[test]
+fn messages_name_the_column_token_and_format() {
+    let cases = [
+        (
+            "click 12",
+            "expected `[` to open the id of `click` at column 7, found `12` (expected `click [id]`)",
+        ),
+        (
+            "click [abc]",
+            "id `abc` at column 8 is not a number: element ids are whole numbers such as 42 (expected `click [id]`)",
+        ),
+        (
+            "scroll [left]",
+            "bad scroll direction `left` at column 9: expected up or down (expected `scroll [up|down]`, e.g. `scroll [down]`)",
+        ),
+        (
+            "click [12",
+            "unbalanced bracket in `click`: `[` at column 7 is never closed by `]` (expected `click [id]`)",
+        ),
+        (
+            "click [3] [4]",
+            "unexpected text `[4]` after the `click` action at column 11 (expected `click [id]`)",
+        ),
+    ];
+    for (input, message) in cases {
+        assert_eq!(err(input).to_string(), message, "{input}");
+    }
 }

@@ -32,7 +32,7 @@ pub use config::{
 };
 pub use error::AgentError;
 pub use events::{AgentEvent, ModelFailure, ObservedImage, Picture};
-pub use lines::{element_text, find_element};
+pub use lines::{element_label, element_lines, element_text, find_element, role_and_name};
 pub use machine::Fed;
 pub use modular::{rank_candidates, sections as modular_sections, Candidate};
 pub use objective::objective;
@@ -44,7 +44,7 @@ pub use state::{Agent, Phase};
 pub use to_reference::{
     reference_step, reference_trajectory, Converted, RecordedStep, StepProblem,
 };
-pub use words::{action_in_words, role_and_name, ActionWords};
+pub use words::{action_in_words, ActionWords};
 
 #[cfg(test)]
 mod tests;

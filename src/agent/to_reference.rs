@@ -9,8 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::lines::{element_text, find_element};
-use super::words::role_and_name;
+use super::lines::{element_label, element_text, find_element};
 use crate::action::Action;
 use crate::task::ReferenceStep;
 
@@ -48,7 +47,7 @@ pub fn reference_step(action_text: &str, observation: &str) -> Result<String, St
     };
     let line = element_text(observation, id)
         .ok_or_else(|| format!("{action_text:?}: element [{id}] is not in its observation"))?;
-    let target = role_and_name(line);
+    let target = element_label(line);
     if !target.contains(' ') {
         return Err(format!(
             "{action_text:?}: element [{id}] ({target}) has no name to find it by"
@@ -97,16 +96,8 @@ pub fn reference_trajectory(steps: &[RecordedStep]) -> Converted {
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests: a panic is the failure report")]
 
+    use super::super::lines::SAMPLE_OBSERVATION as OBSERVATION;
     use super::*;
-
-    const OBSERVATION: &str = "Tab 0 (current): Wiki
-
-[1] RootWebArea 'Wiki' focused: True
-\t[12] link 'Tokyo' url: http://wiki.test/Tokyo
-\t[13] searchbox 'Search'
-\t[14] link \"Rock 'n' roll\"
-\t[15] link 'Tokyo'
-\t[16] generic";
 
     #[test]
     fn element_actions_take_role_and_name() {

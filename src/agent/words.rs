@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::lines::element_text;
+use super::lines::{element_label, element_text};
 use crate::action::Action;
 
 /// An action as the run views show it.
@@ -20,38 +20,9 @@ pub struct ActionWords {
     pub words: String,
 }
 
-/// The role and name of an observation line's rest (`link 'Tokyo' url: http://x/` →
-/// `link 'Tokyo'`): properties are left out, they are noise in a sentence.
-pub fn role_and_name(line: &str) -> &str {
-    let Some(space) = line.find(' ') else {
-        return line;
-    };
-    match quoted_len(&line[space + 1..]) {
-        Some(len) => &line[..space + 1 + len],
-        None => &line[..space],
-    }
-}
-
-/// The length in bytes of the quoted string (Python `repr` quoting) at the start of
-/// `text`, closing quote included; `None` when `text` does not start with one.
-pub fn quoted_len(text: &str) -> Option<usize> {
-    let quote = text.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
-    let mut escaped = false;
-    for (i, c) in text.char_indices().skip(1) {
-        if escaped {
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else if c == quote {
-            return Some(i + c.len_utf8());
-        }
-    }
-    None
-}
-
 /// Describes `action` as chosen on `observation` (the step's observation text).
 pub fn action_in_words(action: &Action, observation: &str) -> ActionWords {
-    let element_of = |id: u32| element_text(observation, id).map(role_and_name);
+    let element_of = |id: u32| element_text(observation, id).map(element_label);
     let named = |id: u32| match element_of(id) {
         Some(element) => element.to_string(),
         None => format!("[{id}] (not in the observation)"),
@@ -103,15 +74,8 @@ fn stop_words(answer: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests: a panic is the failure report")]
 
+    use super::super::lines::SAMPLE_OBSERVATION as OBSERVATION;
     use super::*;
-
-    const OBSERVATION: &str = "Tab 0 (current): Wiki
-
-[1] RootWebArea 'Wiki' focused: True
-\t[12] link 'Tokyo' url: http://wiki.test/Tokyo
-\t[13] searchbox 'Search'
-\t[14] link \"Rock 'n' roll\"
-\t[15] button 'a \\'b\\' c'";
 
     fn words(text: &str) -> ActionWords {
         action_in_words(&Action::parse(text).unwrap(), OBSERVATION)
@@ -127,7 +91,7 @@ mod tests {
             words("hover [14]").words,
             "Hovered over link \"Rock 'n' roll\""
         );
-        assert_eq!(words("click [15]").words, "Clicked button 'a \\'b\\' c'");
+        assert_eq!(words("click [17]").words, "Clicked button 'a \\'b\\' c'");
         assert_eq!(
             words("type [13] [Tokyo] [1]").words,
             "Typed \"Tokyo\" into searchbox 'Search', then pressed Enter"
@@ -164,16 +128,5 @@ mod tests {
             "Stopped: the task cannot be done (N/A)"
         );
         assert_eq!(words("stop []").words, "Stopped without an answer");
-    }
-
-    #[test]
-    fn role_and_name_keeps_quoted_names_whole() {
-        assert_eq!(role_and_name("link 'a b' url: x"), "link 'a b'");
-        assert_eq!(
-            role_and_name("RootWebArea 'W' focused: True"),
-            "RootWebArea 'W'"
-        );
-        assert_eq!(role_and_name("separator"), "separator");
-        assert_eq!(role_and_name("generic orientation: x"), "generic");
     }
 }

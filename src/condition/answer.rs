@@ -5,16 +5,25 @@ use serde::{Deserialize, Serialize};
 
 /// Every check present must pass (as WebArena's `reference_answers` combine).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "schema", schemars(extend("anyOf" = [
+    {"required": ["must_include"]},
+    {"required": ["exact_match"]},
+    {"required": ["fuzzy_match"]}
+])))]
 pub struct AnswerCondition {
     /// Each keyword must be a case-insensitive substring of the answer.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(inner(pattern(r"\S"))))]
     pub must_include: Vec<String>,
     /// The answer must equal this after lowercasing and stripping one pair of quotes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(pattern(r"\S")))]
     pub exact_match: Option<String>,
     /// A judge must agree that each reference can be inferred from the answer.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(inner(pattern(r"\S"))))]
     pub fuzzy_match: Vec<String>,
 }
 

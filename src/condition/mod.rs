@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 /// A condition a hop (or the final answer) must satisfy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Condition {
     /// The URL of a page the session navigated to.
@@ -32,9 +33,15 @@ pub enum Condition {
     /// Text present on a page seen in the session.
     PageText(PageTextCondition),
     /// Every sub-condition holds for the same event.
-    All { of: Vec<Condition> },
+    All {
+        #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
+        of: Vec<Condition>,
+    },
     /// At least one sub-condition holds.
-    Any { of: Vec<Condition> },
+    Any {
+        #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
+        of: Vec<Condition>,
+    },
     /// The sub-condition does not hold (decided only on events that carry what it is
     /// about: see `not.rs`).
     Not(NotCondition),

@@ -11,9 +11,11 @@ use crate::judge::{Judge, JudgeError};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct NotCondition {
-    /// Holds when this does not, on an event that carries what it is about.
+    /// Holds when this condition does not, decided only on events that carry what it
+    /// is about (a negated URL condition never holds for an answer).
     pub condition: Box<Condition>,
 }
 

@@ -7,8 +7,11 @@ use serde::{Deserialize, Serialize};
 /// Whitespace runs are collapsed on both sides, because rendered text breaks lines
 /// where the source did not.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PageTextCondition {
+    /// Strings that must all appear.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1), inner(pattern(r"\S"))))]
     pub contains: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub case_sensitive: bool,

@@ -5,22 +5,27 @@ use serde::{Deserialize, Serialize};
 
 /// Which part of the URL a pattern applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum UrlPart {
     /// The whole URL as the browser reports it.
     #[default]
     Url,
+    /// The host name, without port or user.
     Host,
+    /// The path, from its leading `/`.
     Path,
     /// The whole query string, without `?`.
     Query,
     /// One query parameter, named by `param`; holds if any of its values matches.
     Param,
+    /// The fragment, without `#` (where Kiwix's viewer names the article).
     Fragment,
 }
 
 /// How a pattern is compared with the chosen part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MatchOp {
     Contains,
@@ -35,20 +40,31 @@ pub enum MatchOp {
 /// percent-decoded forms are tried, because sites differ in how they encode the
 /// same choice (`San+Francisco`, `San%20Francisco`, `san-francisco`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
+// A pattern (`op` with `value`) or tokens, or both.
+#[cfg_attr(feature = "schema", schemars(extend(
+    "dependentRequired" = {"op": ["value"], "value": ["op"]},
+    "anyOf" = [{"required": ["op"]}, {"required": ["tokens"]}]
+)))]
 pub struct UrlCondition {
+    /// The part of the URL that `op` and `value` apply to.
     #[serde(default)]
     pub part: UrlPart,
-    /// Query parameter name, required when `part` is `param`.
+    /// Query parameter name, required when `part` is `param` (and only then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub param: Option<String>,
+    /// How `value` is compared with the part; needs `value`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub op: Option<MatchOp>,
+    /// The pattern; needs `op`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Words that must all appear somewhere in the whole URL. An empty token never
     /// matches (validation rejects it; matching refuses it as a second line of defence).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(inner(pattern(r"\S"))))]
     pub tokens: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub case_sensitive: bool,

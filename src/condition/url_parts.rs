@@ -80,6 +80,8 @@ fn split_port(host_port: &str) -> (&str, Option<&str>) {
 /// Percent-decodes `s`, also turning `+` into a space (form encoding), so that a token
 /// such as `san francisco` matches `?city=San+Francisco` and `San%20Francisco` alike.
 /// Invalid escapes are kept as written; invalid UTF-8 is replaced, never an error.
+/// Hand-written on purpose: with the `percent-encoding` crate (and `form_urlencoded` for
+/// `param_values`) the wasm grew by 2-3 KiB for the same behaviour.
 pub fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -156,5 +158,9 @@ mod tests {
         assert_eq!(percent_decode("100%"), "100%");
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
         assert_eq!(percent_decode("caf%C3%A9"), "café");
+        assert_eq!(percent_decode("1%2B1+is+2"), "1+1 is 2");
+        let p = UrlParts::parse("http://x/s?q=a%2Bb+c&q=&empty&q=%zz").unwrap();
+        assert_eq!(p.param_values("q"), vec!["a+b c", "", "%zz"]);
+        assert_eq!(p.param_values("empty"), vec![""]);
     }
 }

@@ -4,8 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, ActionKind};
-use crate::agent::element_text;
-use crate::memory::role_and_name;
+use crate::agent::{element_lines, element_text, role_and_name};
 use crate::observation::py_repr;
 use crate::task::ReferenceStep;
 
@@ -31,12 +30,8 @@ impl Element {
 
     /// Every element line of an observation, in page order.
     pub fn all_in_observation(observation: &str) -> Vec<Element> {
-        observation
-            .lines()
-            .filter_map(|line| {
-                let rest = line.trim_start().strip_prefix('[')?;
-                let (digits, rest) = rest.split_once("] ")?;
-                digits.parse::<u32>().ok()?;
+        element_lines(observation)
+            .filter_map(|(_, rest)| {
                 let (role, name) = role_and_name(rest)?;
                 Some(Element {
                     role: role.to_string(),

@@ -3,37 +3,7 @@
 //! is only valid in the observation it came from.
 
 use crate::action::Action;
-use crate::agent::element_text;
-
-/// `link 'Tokyo' focused: True` → (`link`, `'Tokyo'`): the role and the name as the
-/// observation prints it (Python `repr`, quotes included). A line without a quoted
-/// name gives the role and an empty name.
-pub fn role_and_name(line: &str) -> Option<(&str, &str)> {
-    let line = line.trim();
-    let (role, rest) = match line.split_once(' ') {
-        Some((role, rest)) => (role, rest),
-        None => (line, ""),
-    };
-    if role.is_empty() {
-        return None;
-    }
-    let Some(quote) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') else {
-        return Some((role, ""));
-    };
-    // The repr escapes its own quote and backslashes, so the first unescaped quote of
-    // the same kind closes the name.
-    let mut escaped = false;
-    for (i, c) in rest.char_indices().skip(1) {
-        if escaped {
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else if c == quote {
-            return Some((role, &rest[..i + c.len_utf8()]));
-        }
-    }
-    Some((role, ""))
-}
+use crate::agent::{element_text, role_and_name};
 
 /// The element `id` of `observation` as `{role 'name'}`, or a note that the
 /// observation did not show it.

@@ -20,7 +20,8 @@ mod render;
 mod select;
 mod similar;
 
-pub use element::{memory_action_text, role_and_name};
+pub use crate::agent::role_and_name;
+pub use element::memory_action_text;
 pub use record::{site_of, subset_of, MemoryRecord, MemoryStep, MemoryVerdict};
 pub use render::{memory_section, MEMORY_HEADING};
 pub use select::{select, MemoryPolicy, MemoryQuery, MemorySettings, MAX_MEMORY_K};

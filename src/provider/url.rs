@@ -90,7 +90,8 @@ pub fn join(base: &str, path: &str) -> String {
 }
 
 /// Percent-encodes everything but unreserved characters, for a model name that goes
-/// into a URL path (Gemini): a stray `?` or space must not change the URL.
+/// into a URL path (Gemini): a stray `?` or space must not change the URL. Hand-written
+/// for the wasm's size, like `condition::url_parts::percent_decode`.
 pub fn encode_path_segment(segment: &str) -> String {
     let mut out = String::with_capacity(segment.len());
     for byte in segment.bytes() {

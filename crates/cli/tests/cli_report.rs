@@ -7,62 +7,12 @@
     reason = "test helpers: a panic with the value is the failure report"
 )]
 
+mod report_support;
+
+use report_support::{copy_dir, fixture, hopbench, read_json, temp_dir, text};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn hopbench(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hopbench"))
-        .arg("report")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join("tests/fixtures/report")
-        .join(name)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hopbench-report-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Copies a fixture run folder (one level of subfolders) so the report can be written
-/// into it, as `hopbench report DIR` does by default.
-fn copy_run(name: &str, to: &Path) {
-    let from = fixture(name);
-    for entry in walk(&from) {
-        let target = to.join(entry.strip_prefix(&from).unwrap());
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::copy(&entry, &target).unwrap();
-    }
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use std::path::Path;
+use std::process::Command;
 
 fn assert_close(actual: &Value, expected: f64) {
     let a = actual
@@ -97,7 +47,7 @@ fn assert_close(actual: &Value, expected: f64) {
 #[test]
 fn summary_json_has_the_numbers_worked_by_hand() {
     let dir = temp_dir("summary");
-    copy_run("run", &dir);
+    copy_dir(&fixture("run"), &dir);
     let out = hopbench(&[&dir]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 
@@ -184,7 +134,7 @@ fn summary_json_has_the_numbers_worked_by_hand() {
 #[test]
 fn report_html_shows_the_same_numbers_and_escapes_run_data() {
     let dir = temp_dir("html");
-    copy_run("run", &dir);
+    copy_dir(&fixture("run"), &dir);
     let out = hopbench(&[&dir]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
@@ -229,7 +179,7 @@ fn report_html_shows_the_same_numbers_and_escapes_run_data() {
 #[test]
 fn trajectory_page_shows_each_step_escaped_and_without_the_key() {
     let dir = temp_dir("trajectory");
-    copy_run("run", &dir);
+    copy_dir(&fixture("run"), &dir);
     let out = hopbench(&[&dir]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let page = std::fs::read_to_string(dir.join("trajectories/suite~2Ft3.html")).unwrap();
@@ -398,7 +348,7 @@ fn shards_merge_and_the_later_duplicate_wins_with_a_note() {
 #[test]
 fn retried_tasks_count_their_last_attempt_and_keep_the_earlier_ones() {
     let dir = temp_dir("retried");
-    copy_run("retried", &dir);
+    copy_dir(&fixture("retried"), &dir);
     let out = hopbench(&[&dir]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let s = read_json(&dir.join("summary.json"));
@@ -490,7 +440,7 @@ fn out_elsewhere_gets_the_trajectory_images_copied() {
 #[test]
 fn a_bad_line_is_an_error_naming_file_and_line_and_nothing_is_written() {
     let dir = temp_dir("bad");
-    copy_run("bad", &dir);
+    copy_dir(&fixture("bad"), &dir);
     let out = hopbench(&[&dir]);
     assert_eq!(out.status.code(), Some(1));
     let file = dir.join("results.jsonl");
@@ -573,7 +523,7 @@ fn usage_errors_print_usage() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("report: give at least one run folder"));
-    assert!(text(&out.stderr).contains("usage: hopbench COMMAND"));
+    assert!(text(&out.stderr).contains("usage: hopbench report DIR... [--out OUT]"));
     let out = hopbench(&[Path::new("/nonexistent/run")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("not a folder: /nonexistent/run"));

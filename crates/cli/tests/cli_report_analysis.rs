@@ -8,56 +8,11 @@
     reason = "test helpers: a panic with the value is the failure report"
 )]
 
+mod report_support;
+
+use report_support::{copy_of, hopbench, read_json, text};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn hopbench(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hopbench"))
-        .arg("report")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join("tests/fixtures/report")
-        .join(name)
-}
-
-/// A copy of a fixture folder (and its subfolders), so the report can write into it.
-fn copy_of(name: &str) -> PathBuf {
-    let to = std::env::temp_dir().join(format!(
-        "hopbench-analysis-{}-{}",
-        std::process::id(),
-        name.replace('/', "-")
-    ));
-    let _ = std::fs::remove_dir_all(&to);
-    copy_dir(&fixture(name), &to);
-    to
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::path::Path;
 
 // tests/fixtures/report/analysis (model openai m1), by hand:
 //

@@ -119,3 +119,32 @@ fn help_lists_the_commands() {
     assert!(text.contains("validate PATH..."));
     assert!(text.contains("exit status"));
 }
+
+#[test]
+fn each_command_has_its_own_help_and_names_a_bad_option() {
+    for args in [
+        &["sandbox", "--help"][..],
+        &["help", "sandbox"],
+        &["sandbox", "-h"],
+    ] {
+        let out = hopbench(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            stdout(&out).starts_with(
+                "usage: hopbench sandbox [--port-base N] [--host ADDR] [--parent-pid PID]\n"
+            ),
+            "{args:?}: {}",
+            stdout(&out)
+        );
+    }
+
+    let bad = hopbench(&["validate", "--strict", "tasks"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("validate: unknown option --strict"));
+    assert!(stderr(&bad).contains("usage: hopbench validate PATH..."));
+
+    let value = hopbench(&["bench-memory", "--k=0"]);
+    assert_eq!(value.status.code(), Some(2));
+    assert!(stderr(&value).contains("bench-memory: --k: \"0\" is not a whole number from 1 to 10"));
+    assert!(stdout(&value).is_empty());
+}

@@ -171,6 +171,27 @@ pub fn opts(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `options` after a leading "no choice" entry (`""`, `any`), for a filter select.
+pub fn with_any(
+    any: &str,
+    options: impl IntoIterator<Item = (String, String)>,
+) -> Vec<(String, String)> {
+    std::iter::once((String::new(), any.to_string()))
+        .chain(options)
+        .collect()
+}
+
+/// An input showing the request's value of `name`, or `default` when it has none, so a
+/// results page repeats the search that led to it.
+pub fn bound_input(req: &Req, label: &str, name: &str, kind: &str, default: &str) -> String {
+    input(label, name, kind, req.get(name).unwrap_or(default))
+}
+
+/// A search form with one search box (`name` = `q`), as a site's header search.
+pub fn search_box(action: &str, label: &str, field: &str, name: &str, q: &str) -> String {
+    form(action, label, &[input(field, name, "search", q)], "Search")
+}
+
 /// A labelled text-like input (`type` text, search, date, number) prefilled from `value`.
 pub fn input(label: &str, name: &str, kind: &str, value: &str) -> String {
     format!(

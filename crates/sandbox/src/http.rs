@@ -1,6 +1,8 @@
 //! The request and response values the sites see. Sites are pure functions from `Req`
 //! to `Resp`, so they are tested without sockets and the server stays a thin loop.
 
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
 /// A parsed GET request: the decoded path segments and query parameters in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Req {
@@ -14,16 +16,12 @@ impl Req {
         // A fragment never reaches a server, but a hand-typed URL in a test may carry one.
         let target = target.split('#').next().unwrap_or_default();
         let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        let query = query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| {
-                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                (decode(k), decode(v))
-            })
+        // Form decoding: `+` is a space, bad escapes stay literal, bad UTF-8 is replaced.
+        let query = form_urlencoded::parse(query.as_bytes())
+            .into_owned()
             .collect();
         Req {
-            path: decode_path(path),
+            path: percent_decode_str(path).decode_utf8_lossy().into_owned(),
             query,
         }
     }
@@ -75,16 +73,14 @@ impl Req {
                 pairs.push((name.to_string(), value.to_string()));
             }
         }
-        let mut out = encode_path(&self.path);
-        let mut sep = '?';
-        for (k, v) in &pairs {
-            out.push(sep);
-            out.push_str(&encode(k));
-            out.push('=');
-            out.push_str(&encode(v));
-            sep = '&';
+        let path = encode_path(&self.path);
+        if pairs.is_empty() {
+            return path;
         }
-        out
+        let query = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&pairs)
+            .finish();
+        format!("{path}?{query}")
     }
 }
 
@@ -142,60 +138,23 @@ impl Resp {
     }
 }
 
-/// Percent-decodes a query component, `+` as space; invalid escapes stay literal.
-pub fn decode(s: &str) -> String {
-    decode_bytes(s, true)
-}
-
-fn decode_path(s: &str) -> String {
-    decode_bytes(s, false)
-}
-
-fn decode_bytes(s: &str, plus_is_space: bool) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' if plus_is_space => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push(h * 16 + l);
-                    i += 2;
-                }
-                _ => out.push(b'%'),
-            },
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn hex(b: u8) -> Option<u8> {
-    (b as char).to_digit(16).map(|d| d as u8)
-}
-
-/// Percent-encodes a query component: unreserved characters stay, space becomes `+`
-/// (what browsers send from a GET form, so our links look like submitted forms).
+/// Encodes a query component as a browser's GET form does (space as `+`), so our
+/// links look like submitted forms.
 pub fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            b' ' => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
+    form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
+
+/// Everything but RFC 3986's unreserved characters is escaped in a path segment.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
 
 /// Encodes a path, keeping its slashes.
 pub fn encode_path(path: &str) -> String {
     path.split('/')
-        .map(|seg| encode(seg).replace('+', "%20"))
+        .map(|seg| utf8_percent_encode(seg, SEGMENT).to_string())
         .collect::<Vec<_>>()
         .join("/")
 }
@@ -225,7 +184,22 @@ mod tests {
 
     #[test]
     fn bad_escapes_stay_literal() {
-        assert_eq!(decode("100%"), "100%");
-        assert_eq!(decode("%zz"), "%zz");
+        let r = Req::parse("/p?a=100%&b=%zz&c=%C3%A9+x");
+        assert_eq!((r.get("a"), r.get("b")), (Some("100%"), Some("%zz")));
+        assert_eq!(r.get("c"), Some("é x"));
+    }
+
+    #[test]
+    fn links_round_trip_through_parse() {
+        let r = Req::parse("/a b/é");
+        assert_eq!(
+            r.with("q", "red & blue+1"),
+            "/a%20b/%C3%A9?q=red+%26+blue%2B1"
+        );
+        let back = Req::parse(&r.with("q", "red & blue+1"));
+        assert_eq!(
+            (back.path.as_str(), back.get("q")),
+            ("/a b/é", Some("red & blue+1"))
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! records on a generated pool and prints the figures. It asserts nothing: a timed
 //! test would fail on a loaded machine, while a figure is read by a person.
 
+use super::args::{Args, Item};
 use super::{CliError, EXIT_OK};
 use hopbench::agent::FinishCause;
 use hopbench::memory::{
@@ -92,7 +93,7 @@ const SITES: &[&str] = &[
     "127.0.0.1:8610",
 ];
 
-struct Args {
+struct Settings {
     records: usize,
     k: u32,
     runs: usize,
@@ -195,20 +196,11 @@ fn time(runs: usize, mut f: impl FnMut()) -> (Duration, Duration, Option<Duratio
     )
 }
 
-#[cfg(unix)]
+/// None where the platform has no per-thread CPU clock: the figure then reads "n/a".
 fn thread_cpu_time() -> Option<Duration> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
-    ok.then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-}
-
-#[cfg(not(unix))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
+    cpu_time::ThreadTime::try_now()
+        .ok()
+        .map(|t| t.as_duration())
 }
 
 fn cpu(d: Option<Duration>) -> String {
@@ -264,38 +256,35 @@ fn record(i: usize, rng: &mut Lcg) -> MemoryRecord {
     }
 }
 
-fn parse(args: &[OsString]) -> Result<Args, CliError> {
-    let mut parsed = Args {
+fn parse(args: &[OsString]) -> Result<Settings, CliError> {
+    let mut parsed = Settings {
         records: 10_000,
         k: 3,
         runs: 21,
     };
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let name = arg.to_string_lossy();
-        let value = rest
-            .next()
-            .map(|v| v.to_string_lossy().into_owned())
-            .ok_or_else(|| usage(format!("{name} needs a number")))?;
-        let number: usize = value
-            .parse()
-            .map_err(|_| usage(format!("{name} takes a whole number (got {value})")))?;
-        match name.as_ref() {
-            "--records" if number >= 1 => parsed.records = number,
-            "--k" if (1..=10).contains(&number) => parsed.k = number as u32,
-            "--runs" if number >= 1 => parsed.runs = number,
-            "--records" | "--k" | "--runs" => {
-                return Err(usage(format!("{name} is out of range (got {number})")))
+    let mut args = Args::new(NAME, args);
+    let at_least_one = "a whole number of at least 1";
+    while let Some(item) = args.next()? {
+        match item {
+            Item::Option(o) if o == "--records" => {
+                parsed.records = args.number(&o, at_least_one, |n: &usize| *n >= 1)?;
             }
-            other => return Err(usage(format!("unknown option {other}"))),
+            Item::Option(o) if o == "--k" => {
+                parsed.k = args.number(&o, "a whole number from 1 to 10", |n: &u32| {
+                    (1..=10).contains(n)
+                })?;
+            }
+            Item::Option(o) if o == "--runs" => {
+                parsed.runs = args.number(&o, at_least_one, |n: &usize| *n >= 1)?;
+            }
+            Item::Option(o) => return Err(args.unknown(&o, "--records N, --k K, --runs R")),
+            Item::Value(v) => {
+                return Err(args.usage(format!(
+                    "unexpected argument {:?}: bench-memory takes only options",
+                    v.to_string_lossy()
+                )))
+            }
         }
     }
     Ok(parsed)
-}
-
-fn usage(message: String) -> CliError {
-    CliError::Usage {
-        command: NAME,
-        message,
-    }
 }

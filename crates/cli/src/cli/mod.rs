@@ -1,13 +1,16 @@
 //! The `hopbench` command line, as a table of subcommands: adding one (sandbox, run,
 //! report) is one entry in `COMMANDS` and one small module.
 
+mod args;
 mod bench_memory;
 mod report;
 mod sandbox;
+pub mod schema;
 mod signals;
 mod tasks;
 mod validate;
 
+use args::{Args, Item};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -52,6 +55,12 @@ pub const COMMANDS: &[Command] = &[
         run: report::run,
     },
     Command {
+        name: "schema",
+        args: "[--out FILE]",
+        summary: "print (or write) the task format's JSON Schema, generated from the task types",
+        run: schema::run,
+    },
+    Command {
         name: "bench-memory",
         args: "[--records N] [--k K] [--runs R]",
         summary:
@@ -60,8 +69,8 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "help",
-        args: "",
-        summary: "print this help",
+        args: "[COMMAND]",
+        summary: "print this help, or one command's (also: hopbench COMMAND --help)",
         run: help,
     },
 ];
@@ -96,6 +105,11 @@ pub fn run(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 other => other,
             };
             match COMMANDS.iter().find(|c| c.name == name) {
+                Some(command) if command.name != "help" && asks_for_help(rest) => {
+                    writeln!(out, "{}", command_help(command))
+                        .map(|()| EXIT_OK)
+                        .map_err(CliError::from)
+                }
                 Some(command) => (command.run)(rest, out),
                 None => Err(CliError::UnknownCommand(name.to_string())),
             }
@@ -111,6 +125,17 @@ pub fn run(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Err(CliError::Runtime(message)) => {
             let _ = writeln!(err, "hopbench: {message}");
             EXIT_FAILED
+        }
+        // A subcommand called wrongly: its own synopsis says how to call it.
+        Err(e @ CliError::Usage { command, .. }) => {
+            let synopsis = COMMANDS
+                .iter()
+                .find(|c| c.name == command)
+                .map_or_else(usage, |c| {
+                    format!("{}\n\n(hopbench help lists every command)", command_help(c))
+                });
+            let _ = writeln!(err, "hopbench: {e}\n\n{synopsis}");
+            EXIT_USAGE
         }
         Err(e) => {
             let _ = writeln!(err, "hopbench: {e}\n\n{}", usage());
@@ -140,26 +165,58 @@ fn run_sandbox(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
     sandbox::run(args, out)
 }
 
-fn help(_args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
-    writeln!(out, "{}", usage())?;
-    Ok(EXIT_OK)
+/// `hopbench help` lists the commands; `hopbench help COMMAND` shows one.
+fn help(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
+    let Some(name) = args.first() else {
+        writeln!(out, "{}", usage())?;
+        return Ok(EXIT_OK);
+    };
+    let name = name.to_string_lossy();
+    match COMMANDS.iter().find(|c| c.name == name) {
+        Some(command) => {
+            writeln!(out, "{}", command_help(command))?;
+            Ok(EXIT_OK)
+        }
+        None => Err(CliError::UnknownCommand(name.into_owned())),
+    }
+}
+
+/// `-h` or `--help` anywhere before a `--` (after it, they are paths).
+fn asks_for_help(args: &[OsString]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "-h" || a == "--help")
+}
+
+fn command_help(command: &Command) -> String {
+    format!(
+        "usage: hopbench {} {}
+
+{}",
+        command.name, command.args, command.summary
+    )
 }
 
 /// The task files or folders given to `validate` or `tasks`, all checked before the
-/// command prints anything, so a typo is not buried in output.
+/// command prints anything, so a typo is not buried in output. A path that starts with
+/// a dash follows `--`.
 fn task_paths(command: &'static str, args: &[OsString]) -> Result<Vec<PathBuf>, CliError> {
-    let usage = |message: String| CliError::Usage { command, message };
-    if args.is_empty() {
-        return Err(usage("give at least one task file or folder".to_string()));
+    let mut args = Args::new(command, args);
+    let mut paths = Vec::new();
+    while let Some(item) = args.next()? {
+        match item {
+            Item::Option(o) => return Err(args.unknown(&o, "")),
+            Item::Value(value) => {
+                let path = PathBuf::from(value);
+                if !path.exists() {
+                    return Err(args.usage(format!("path does not exist: {}", path.display())));
+                }
+                paths.push(path);
+            }
+        }
     }
-    let paths: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
-    for path in &paths {
-        if path.to_string_lossy().starts_with("--") {
-            return Err(usage(format!("unknown option {}", path.display())));
-        }
-        if !path.exists() {
-            return Err(usage(format!("path does not exist: {}", path.display())));
-        }
+    if paths.is_empty() {
+        return Err(args.usage("give at least one task file or folder".to_string()));
     }
     Ok(paths)
 }

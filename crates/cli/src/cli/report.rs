@@ -1,5 +1,6 @@
 //! `hopbench report DIR... [--out OUT]`: merge run folders and write the report.
 
+use super::args::{Args, Item};
 use super::{CliError, EXIT_OK};
 use crate::report::write_report;
 use std::ffi::OsString;
@@ -8,7 +9,7 @@ use std::path::PathBuf;
 
 const NAME: &str = "report";
 
-struct Args {
+struct Folders {
     dirs: Vec<PathBuf>,
     out: Option<PathBuf>,
 }
@@ -19,7 +20,10 @@ pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError
         .out
         .clone()
         .or_else(|| args.dirs.first().cloned())
-        .ok_or_else(|| usage_error("give at least one run folder"))?;
+        .ok_or_else(|| CliError::Usage {
+            command: NAME,
+            message: "give at least one run folder".to_string(),
+        })?;
     let written =
         write_report(&args.dirs, &target).map_err(|e| CliError::Runtime(e.to_string()))?;
     let summary = &written.summary;
@@ -42,38 +46,27 @@ pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError
     Ok(EXIT_OK)
 }
 
-fn parse(args: &[OsString]) -> Result<Args, CliError> {
+fn parse(args: &[OsString]) -> Result<Folders, CliError> {
     let mut dirs = Vec::new();
     let mut out = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let text = arg.to_string_lossy();
-        if text == "--out" {
-            let value = rest
-                .next()
-                .ok_or_else(|| usage_error("--out needs a folder"))?;
-            out = Some(PathBuf::from(value));
-        } else if let Some(value) = text.strip_prefix("--out=") {
-            out = Some(PathBuf::from(value));
-        } else if text.starts_with('-') {
-            return Err(usage_error(&format!("unknown option {text}")));
-        } else {
-            let dir = PathBuf::from(arg);
-            if !dir.is_dir() {
-                return Err(usage_error(&format!("not a folder: {}", dir.display())));
+    let mut args = Args::new(NAME, args);
+    while let Some(item) = args.next()? {
+        match item {
+            Item::Option(o) if o == "--out" => {
+                out = Some(PathBuf::from(args.value(&o, "a folder")?))
             }
-            dirs.push(dir);
+            Item::Option(o) => return Err(args.unknown(&o, "--out OUT")),
+            Item::Value(value) => {
+                let dir = PathBuf::from(value);
+                if !dir.is_dir() {
+                    return Err(args.usage(format!("not a folder: {}", dir.display())));
+                }
+                dirs.push(dir);
+            }
         }
     }
     if dirs.is_empty() {
-        return Err(usage_error("give at least one run folder"));
+        return Err(args.usage("give at least one run folder".to_string()));
     }
-    Ok(Args { dirs, out })
-}
-
-fn usage_error(message: &str) -> CliError {
-    CliError::Usage {
-        command: NAME,
-        message: message.to_string(),
-    }
+    Ok(Folders { dirs, out })
 }

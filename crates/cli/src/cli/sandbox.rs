@@ -3,6 +3,7 @@
 //! `--parent-pid`, until that process is gone), then stop every site and exit 0.
 //! Ports already served by the same sandbox: exit 3 (`EXIT_ALREADY_RUNNING`).
 
+use super::args::{Args, Item};
 use super::{CliError, EXIT_OK};
 use hopbench_sandbox::identity::{probe, Identity};
 use hopbench_sandbox::{Config, Sandbox, SandboxError, DEFAULT_PORT_BASE, SITES};
@@ -136,51 +137,37 @@ fn already_running(
 fn parse(args: &[OsString]) -> Result<Options, CliError> {
     let mut config = Config::default();
     let mut parent = None;
-    let mut it = args.iter().map(|a| a.to_string_lossy().into_owned());
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--port-base" => {
-                let value = it
-                    .next()
-                    .ok_or_else(|| usage("--port-base needs a number"))?;
-                config.port_base = value
-                    .parse()
-                    .ok()
-                    .filter(|p| *p > 0)
-                    .ok_or_else(|| usage(&format!("--port-base: {value:?} is not a port number (1-65535; default {DEFAULT_PORT_BASE})")))?;
+    let mut args = Args::new(NAME, args);
+    while let Some(item) = args.next()? {
+        match item {
+            Item::Option(o) if o == "--port-base" => {
+                config.port_base = args.number(
+                    &o,
+                    &format!("a port number (1-65535; default {DEFAULT_PORT_BASE})"),
+                    |p: &u16| *p > 0,
+                )?;
             }
-            "--host" => {
-                config.host = it
-                    .next()
-                    .ok_or_else(|| usage("--host needs an address, e.g. 127.0.0.1"))?;
+            Item::Option(o) if o == "--host" => {
+                config.host = args
+                    .value(&o, "an address, e.g. 127.0.0.1")?
+                    .to_string_lossy()
+                    .into_owned();
             }
-            "--parent-pid" => {
-                let value = it
-                    .next()
-                    .ok_or_else(|| usage("--parent-pid needs a process id"))?;
-                parent = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|p| *p > 1)
-                        .ok_or_else(|| usage(&format!("--parent-pid: {value:?} is not a process id")))?,
-                );
+            Item::Option(o) if o == "--parent-pid" => {
+                parent = Some(args.number(&o, "a process id", |p: &u32| *p > 1)?);
             }
-            other => {
-                return Err(usage(&format!(
-                    "unknown argument {other:?} (options: --port-base N, --host ADDR, --parent-pid PID)"
+            Item::Option(o) => {
+                return Err(args.unknown(&o, "--port-base N, --host ADDR, --parent-pid PID"))
+            }
+            Item::Value(v) => {
+                return Err(args.usage(format!(
+                    "unexpected argument {:?}: the sandbox takes only options",
+                    v.to_string_lossy()
                 )))
             }
         }
     }
     Ok(Options { config, parent })
-}
-
-fn usage(message: &str) -> CliError {
-    CliError::Usage {
-        command: NAME,
-        message: message.to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -216,5 +203,8 @@ mod tests {
         assert!(parse(&os(&["--parent-pid", "1"])).is_err());
         assert!(parse(&os(&["--parent-pid", "me"])).is_err());
         assert!(parse(&os(&["--verbose"])).is_err());
+        assert!(parse(&os(&["extra"])).is_err());
+        let joined = parse(&os(&["--port-base=9200", "--parent-pid=77"])).unwrap();
+        assert_eq!((joined.config.port_base, joined.parent), (9200, Some(77)));
     }
 }

@@ -9,24 +9,10 @@ pub fn stop_requested() -> bool {
     STOP.load(Ordering::SeqCst)
 }
 
-#[cfg(unix)]
-extern "C" fn on_signal(_: libc::c_int) {
-    // Only an atomic store: the one kind of work that is safe inside a signal handler.
-    STOP.store(true, Ordering::SeqCst);
-}
-
-#[cfg(unix)]
+/// Routes Ctrl-C (and SIGTERM on Unix) to the flag. When a handler cannot be set (one
+/// was set already), the signals keep their default: the process ends and the OS
+/// closes the ports, which is what happened before the handler existed.
 pub fn install() {
-    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: `on_signal` is async-signal-safe (one atomic store) and lives for the
-        // whole program; `signal` only registers it.
-        unsafe {
-            libc::signal(signal, handler);
-        }
-    }
+    // ctrlc runs the closure on its own thread, so it need not be async-signal-safe.
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
 }
-
-/// Elsewhere Ctrl-C keeps its default (the process ends and the OS closes the ports).
-#[cfg(not(unix))]
-pub fn install() {}

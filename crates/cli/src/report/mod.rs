@@ -17,7 +17,7 @@ pub use results::{read_results, ErrorKind, Located, ResultLine, ResultsError, To
 pub use stem::{attempt_file_stem, task_file_stem};
 pub use summary::{Counts, EarlierAttempt, Retries, Source, Summary, Totals};
 
-use html::index::{AttemptRow, TaskRow};
+use html::index::ResultRow;
 use run_config::{MemorySetting, RunConfig};
 use std::collections::BTreeMap;
 use std::fs;
@@ -80,35 +80,24 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
 
     let pages_dir = out.join(TRAJECTORIES);
     create_dir(&pages_dir)?;
-    let mut rows = Vec::with_capacity(merged.tasks.len());
-    let mut pages = 0;
-    for located in &merged.tasks {
-        let link = trajectory_page(located, &pages_dir, &mut summary.notes)?;
-        pages += usize::from(link.is_some());
-        rows.push(TaskRow {
-            result: &located.result,
-            trajectory: link,
-        });
-    }
+    let rows = linked_rows(&merged.tasks, &pages_dir, &mut summary.notes)?;
     // People's sessions get viewer pages too, linked from the human-vs-agent table.
     let mut human_links = BTreeMap::new();
-    for located in humans.iter().flat_map(|h| &h.tasks) {
-        if let Some(link) = trajectory_page(located, &pages_dir, &mut summary.notes)? {
-            pages += 1;
-            human_links.insert(located.result.id.clone(), link);
+    let human_tasks = humans.as_ref().map_or(&[][..], |h| &h.tasks[..]);
+    for row in linked_rows(human_tasks, &pages_dir, &mut summary.notes)? {
+        if let Some(link) = row.trajectory {
+            human_links.insert(row.result.id.clone(), link);
         }
     }
     // Earlier attempts keep their own pages: what a crashed attempt had done is part
     // of the record even though its result does not count.
-    let mut attempts = Vec::with_capacity(merged.earlier_attempts.len());
-    for located in &merged.earlier_attempts {
-        let link = trajectory_page(located, &pages_dir, &mut summary.notes)?;
-        pages += usize::from(link.is_some());
-        attempts.push(AttemptRow {
-            result: &located.result,
-            trajectory: link,
-        });
-    }
+    let attempts = linked_rows(&merged.earlier_attempts, &pages_dir, &mut summary.notes)?;
+    let pages = rows
+        .iter()
+        .chain(&attempts)
+        .filter(|r| r.trajectory.is_some())
+        .count()
+        + human_links.len();
 
     let summary_path = out.join("summary.json");
     let json = serde_json::to_string_pretty(&summary).map_err(|e| ReportError::Write {
@@ -195,6 +184,22 @@ fn split_by_memory(
 /// exists (`<stem>` of the line's attempt), copying its images along if the output is
 /// another folder; returns the link for report.html. Problems with one trajectory
 /// become notes, not failures.
+/// The table rows of `list`, each linked to the trajectory page written for it.
+fn linked_rows<'a>(
+    list: &'a [Located],
+    pages_dir: &Path,
+    notes: &mut Vec<String>,
+) -> Result<Vec<ResultRow<'a>>, ReportError> {
+    list.iter()
+        .map(|located| {
+            Ok(ResultRow {
+                result: &located.result,
+                trajectory: trajectory_page(located, pages_dir, notes)?,
+            })
+        })
+        .collect()
+}
+
 fn trajectory_page(
     located: &Located,
     pages_dir: &Path,

@@ -3,11 +3,13 @@
 //! is only in its picture ("which car is red?" needs the image).
 
 use super::{
-    by_slug, check_specs, cities, city_options, find_city, image, labelled, load, reference, City,
-    SandboxError,
+    by_slug, chosen_city, cities, city_options, find_city, image, labelled, load_pictured,
+    reference, City, SandboxError,
 };
 use crate::date::{span, Date};
-use crate::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::html::{
+    self, bound_input, esc, facet, form, img, input, money, opts, page, paginate, select,
+};
 use crate::http::{encode, Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -65,10 +67,12 @@ struct Cars {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let cars: Vec<Car> = load("cars.json", include_str!("../../data/cars.json"))?;
-    check_specs("cars.json", cars.iter().map(|c| (c.id.as_str(), &c.image)))?;
     Ok(Box::new(Cars {
-        cars,
+        cars: load_pictured(
+            "cars.json",
+            include_str!("../../data/cars.json"),
+            |c: &Car| (&c.id, &c.image),
+        )?,
         cities: cities()?,
     }))
 }
@@ -91,27 +95,14 @@ fn trip_query(req: &Req) -> String {
 
 impl Cars {
     fn search_form(&self, req: &Req) -> String {
-        let city = req
-            .get("city")
-            .and_then(|c| find_city(&self.cities, c))
-            .map_or("", |c| c.slug.as_str());
+        let city = chosen_city(&self.cities, req);
         form(
             "/cars/search",
             "Car search",
             &[
                 select("Pick-up city", "city", &city_options(&self.cities), city),
-                input(
-                    "Pick-up date",
-                    "pickup",
-                    "date",
-                    req.get("pickup").unwrap_or(""),
-                ),
-                input(
-                    "Drop-off date",
-                    "dropoff",
-                    "date",
-                    req.get("dropoff").unwrap_or(""),
-                ),
+                bound_input(req, "Pick-up date", "pickup", "date", ""),
+                bound_input(req, "Drop-off date", "dropoff", "date", ""),
             ],
             "Search cars",
         )

@@ -3,11 +3,12 @@
 //! sites do (`/events/search?city=tokyo` → `/events/tokyo`).
 
 use super::{
-    check_specs, cities, city_options, find_city, image, labelled, load, reference, City,
-    SandboxError,
+    cities, city_options, find_city, image, labelled, load_pictured, reference, City, SandboxError,
 };
 use crate::date::Date;
-use crate::html::{self, esc, facet, form, img, input, opts, page, paginate, select};
+use crate::html::{
+    self, bound_input, esc, facet, form, img, input, opts, page, paginate, select, with_any,
+};
 use crate::http::{encode, Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -86,13 +87,12 @@ struct Events {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let events: Vec<Event> = load("events.json", include_str!("../../data/events.json"))?;
-    check_specs(
-        "events.json",
-        events.iter().map(|e| (e.slug.as_str(), &e.image)),
-    )?;
     Ok(Box::new(Events {
-        events,
+        events: load_pictured(
+            "events.json",
+            include_str!("../../data/events.json"),
+            |e: &Event| (&e.slug, &e.image),
+        )?,
         cities: cities()?,
     }))
 }
@@ -106,14 +106,13 @@ fn category_name(slug: &str) -> &str {
 
 impl Events {
     fn search_form(&self, city: &str, req: &Req) -> String {
-        let mut cats = vec![(String::new(), "All categories".to_string())];
-        cats.extend(opts(CATEGORIES));
+        let cats = with_any("All categories", opts(CATEGORIES));
         form(
             "/events/search",
             "Event search",
             &[
                 select("City", "city", &city_options(&self.cities), city),
-                input("Date", "date", "date", req.get("date").unwrap_or("")),
+                bound_input(req, "Date", "date", "date", ""),
                 select(
                     "Category",
                     "category",

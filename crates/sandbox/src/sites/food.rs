@@ -2,10 +2,10 @@
 //! filters, sorting and pagination, and a page per restaurant.
 
 use super::{
-    by_slug, check_specs, cities, city_options, cmp_f64, find_city, image, labelled, load, City,
+    by_slug, cities, city_options, cmp_f64, find_city, image, labelled, load_pictured, City,
     SandboxError,
 };
-use crate::html::{self, esc, facet, form, img, page, paginate, select};
+use crate::html::{self, esc, facet, form, img, page, paginate, select, with_any};
 use crate::http::{encode, Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -60,13 +60,10 @@ struct Food {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let places: Vec<Restaurant> = load(
+    let places = load_pictured(
         "restaurants.json",
         include_str!("../../data/restaurants.json"),
-    )?;
-    check_specs(
-        "restaurants.json",
-        places.iter().map(|r| (r.slug.as_str(), &r.image)),
+        |r: &Restaurant| (&r.slug, &r.image),
     )?;
     Ok(Box::new(Food {
         places,
@@ -100,8 +97,7 @@ impl Food {
     }
 
     fn search_form(&self, city: &str, cuisine: &str) -> String {
-        let mut cuisines = vec![(String::new(), "Any cuisine".to_string())];
-        cuisines.extend(self.cuisines(None));
+        let cuisines = with_any("Any cuisine", self.cuisines(None));
         form(
             "/restaurants/search",
             "Restaurant search",

@@ -3,11 +3,13 @@
 //! reservation confirmation.
 
 use super::{
-    check_specs, cities, city_options, cmp_f64, find_city, image, labelled, load, reference, City,
-    SandboxError,
+    chosen_city, cities, city_options, cmp_f64, find_city, image, labelled, load_pictured,
+    reference, City, SandboxError,
 };
 use crate::date::{span, Date};
-use crate::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::html::{
+    self, bound_input, esc, facet, form, img, input, money, opts, page, paginate, select,
+};
 use crate::http::{Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -56,13 +58,12 @@ struct Hotels {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let hotels: Vec<Hotel> = load("hotels.json", include_str!("../../data/hotels.json"))?;
-    check_specs(
-        "hotels.json",
-        hotels.iter().map(|h| (h.slug.as_str(), &h.image)),
-    )?;
     Ok(Box::new(Hotels {
-        hotels,
+        hotels: load_pictured(
+            "hotels.json",
+            include_str!("../../data/hotels.json"),
+            |h: &Hotel| (&h.slug, &h.image),
+        )?,
         cities: cities()?,
     }))
 }
@@ -81,33 +82,15 @@ fn stay_query(req: &Req) -> String {
 
 impl Hotels {
     fn search_form(&self, req: &Req) -> String {
-        let city = req
-            .get("city")
-            .and_then(|c| find_city(&self.cities, c))
-            .map_or("", |c| c.slug.as_str());
+        let city = chosen_city(&self.cities, req);
         form(
             "/hotels/search",
             "Hotel search",
             &[
                 select("Destination", "city", &city_options(&self.cities), city),
-                input(
-                    "Check-in",
-                    "checkin",
-                    "date",
-                    req.get("checkin").unwrap_or(""),
-                ),
-                input(
-                    "Check-out",
-                    "checkout",
-                    "date",
-                    req.get("checkout").unwrap_or(""),
-                ),
-                input(
-                    "Guests",
-                    "guests",
-                    "number",
-                    req.get("guests").unwrap_or("2"),
-                ),
+                bound_input(req, "Check-in", "checkin", "date", ""),
+                bound_input(req, "Check-out", "checkout", "date", ""),
+                bound_input(req, "Guests", "guests", "number", "2"),
             ],
             "Search hotels",
         )

@@ -15,7 +15,7 @@ mod videos;
 mod wiki;
 
 use super::html;
-use super::http::Resp;
+use super::http::{Req, Resp};
 use super::shapes::{self, ImageSpec};
 use super::site::{Ctx, SiteDef};
 use super::SandboxError;
@@ -46,6 +46,18 @@ pub(crate) fn load<T: DeserializeOwned>(file: &'static str, text: &str) -> Resul
     })
 }
 
+/// Parses a compiled-in list of pictured records and checks each record's picture spec
+/// (`picture` gives the record's name for messages and its spec).
+pub(crate) fn load_pictured<T: DeserializeOwned>(
+    file: &'static str,
+    text: &str,
+    picture: fn(&T) -> (&str, &ImageSpec),
+) -> Result<Vec<T>, SandboxError> {
+    let items: Vec<T> = load(file, text)?;
+    check_specs(file, items.iter().map(picture))?;
+    Ok(items)
+}
+
 /// A city every travel site knows (`crates/sandbox/data/cities.json`).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct City {
@@ -74,9 +86,17 @@ pub(crate) fn find_city<'a>(cities: &'a [City], query: &str) -> Option<&'a City>
 
 /// `(slug, name)` options for a city select, with a leading "choose" entry.
 pub(crate) fn city_options(cities: &[City]) -> Vec<(String, String)> {
-    std::iter::once((String::new(), "Choose a city".to_string()))
-        .chain(cities.iter().map(|c| (c.slug.clone(), c.name.clone())))
-        .collect()
+    html::with_any(
+        "Choose a city",
+        cities.iter().map(|c| (c.slug.clone(), c.name.clone())),
+    )
+}
+
+/// The slug of the city the request names (`city=`), or `""`: the select's choice.
+pub(crate) fn chosen_city<'a>(cities: &'a [City], req: &Req) -> &'a str {
+    req.get("city")
+        .and_then(|c| find_city(cities, c))
+        .map_or("", |c| c.slug.as_str())
 }
 
 /// Serves `/img/<name>.png` from a lookup of specs by name; 404 otherwise.

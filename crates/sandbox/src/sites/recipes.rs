@@ -1,8 +1,10 @@
 //! HomeCook Recipes (allrecipes-like): search with cuisine and time filters, sorting,
 //! pagination, and recipe pages with a picture, ingredient quantities and steps.
 
-use super::{by_slug, check_specs, cmp_f64, image, labelled, load, matches_words, SandboxError};
-use crate::html::{self, esc, facet, form, img, input, opts, page, paginate, select};
+use super::{by_slug, cmp_f64, image, labelled, load_pictured, matches_words, SandboxError};
+use crate::html::{
+    self, bound_input, esc, facet, form, img, opts, page, paginate, select, with_any,
+};
 use crate::http::{encode, Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -81,12 +83,11 @@ impl Ingredient {
 struct Recipes(Vec<Recipe>);
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let recipes: Vec<Recipe> = load("recipes.json", include_str!("../../data/recipes.json"))?;
-    check_specs(
+    Ok(Box::new(Recipes(load_pictured(
         "recipes.json",
-        recipes.iter().map(|r| (r.slug.as_str(), &r.image)),
-    )?;
-    Ok(Box::new(Recipes(recipes)))
+        include_str!("../../data/recipes.json"),
+        |r: &Recipe| (&r.slug, &r.image),
+    )?)))
 }
 
 fn cuisine_name(slug: &str) -> &str {
@@ -98,13 +99,12 @@ fn cuisine_name(slug: &str) -> &str {
 
 impl Recipes {
     fn search_form(req: &Req) -> String {
-        let mut cuisines = vec![(String::new(), "Any cuisine".to_string())];
-        cuisines.extend(opts(CUISINES));
+        let cuisines = with_any("Any cuisine", opts(CUISINES));
         form(
             "/recipes/search",
             "Recipe search",
             &[
-                input("Search recipes", "q", "search", req.get("q").unwrap_or("")),
+                bound_input(req, "Search recipes", "q", "search", ""),
                 select(
                     "Cuisine",
                     "cuisine",

@@ -5,7 +5,7 @@
 use super::{
     check_specs, cities, find_city, image, labelled, load, matches_words, City, SandboxError,
 };
-use crate::html::{self, esc, facet, form, img, input, opts, page, paginate};
+use crate::html::{self, esc, facet, img, opts, page, paginate, search_box};
 use crate::http::{Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -140,11 +140,12 @@ impl Travel {
     }
 
     fn search_form(q: &str) -> String {
-        form(
+        search_box(
             "/search",
             "Search guides",
-            &[input("Search destinations and sights", "q", "search", q)],
-            "Search",
+            "Search destinations and sights",
+            "q",
+            q,
         )
     }
 

@@ -4,7 +4,7 @@
 
 use super::{check_specs, image_with, load, SandboxError};
 use crate::date::Date;
-use crate::html::{self, esc, facet, form, img, input, money, opts, page, paginate};
+use crate::html::{self, esc, facet, img, money, opts, page, paginate, search_box};
 use crate::http::{Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -112,11 +112,12 @@ impl Videos {
     }
 
     fn search_form(q: &str) -> String {
-        form(
+        search_box(
             "/results",
             "Video search",
-            &[input("Search videos", "search_query", "search", q)],
-            "Search",
+            "Search videos",
+            "search_query",
+            q,
         )
     }
 

@@ -3,10 +3,9 @@
 //! and category lists. City articles link out to the travel sites.
 
 use super::{
-    by_slug, check_specs, cities, find_city, image, labelled, load, matches_words, City,
-    SandboxError,
+    by_slug, cities, find_city, image, labelled, load_pictured, matches_words, City, SandboxError,
 };
-use crate::html::{self, esc, form, img, input, page, paginate};
+use crate::html::{self, esc, img, page, paginate, search_box};
 use crate::http::{encode, Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -80,13 +79,12 @@ struct Wiki {
 }
 
 fn build() -> Result<Box<dyn Site>, SandboxError> {
-    let articles: Vec<Article> = load("wiki.json", include_str!("../../data/wiki.json"))?;
-    check_specs(
-        "wiki.json",
-        articles.iter().map(|a| (a.slug.as_str(), &a.image)),
-    )?;
     Ok(Box::new(Wiki {
-        articles,
+        articles: load_pictured(
+            "wiki.json",
+            include_str!("../../data/wiki.json"),
+            |a: &Article| (&a.slug, &a.image),
+        )?,
         cities: cities()?,
     }))
 }
@@ -134,11 +132,12 @@ impl Wiki {
     }
 
     fn search_form(q: &str) -> String {
-        form(
+        search_box(
             "/search",
             "Search the encyclopedia",
-            &[input("Search articles", "q", "search", q)],
-            "Search",
+            "Search articles",
+            "q",
+            q,
         )
     }
 

@@ -9,22 +9,28 @@ use crate::report::summary::Summary;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// One task of the table; `trajectory` is the link to its viewer page, if written.
-pub struct TaskRow<'a> {
+/// One row of the task table or of the earlier attempts; `trajectory` is the link to
+/// its viewer page, if written.
+pub struct ResultRow<'a> {
     pub result: &'a ResultLine,
     pub trajectory: Option<String>,
 }
 
-/// An attempt a later one replaced; `trajectory` links to its own viewer page.
-pub struct AttemptRow<'a> {
-    pub result: &'a ResultLine,
-    pub trajectory: Option<String>,
+impl ResultRow<'_> {
+    /// The task id, linked to the trajectory page when there is one.
+    fn id_cell(&self) -> String {
+        let id = esc(&self.result.id);
+        match &self.trajectory {
+            Some(href) => format!("<a href=\"{}\">{id}</a>", esc(href)),
+            None => format!("{id} <span class=\"muted small\">(no trajectory)</span>"),
+        }
+    }
 }
 
 pub fn report_page(
     summary: &Summary,
-    tasks: &[TaskRow<'_>],
-    attempts: &[AttemptRow<'_>],
+    tasks: &[ResultRow<'_>],
+    attempts: &[ResultRow<'_>],
     human_links: &BTreeMap<String, String>,
 ) -> String {
     let mut body = String::new();
@@ -161,7 +167,7 @@ fn positions(body: &mut String, s: &Summary) {
     body.push_str("</tbody>\n</table>\n");
 }
 
-fn task_table(body: &mut String, tasks: &[TaskRow<'_>]) {
+fn task_table(body: &mut String, tasks: &[ResultRow<'_>]) {
     body.push_str(
         "<h2>Tasks</h2>\n<table id=\"tasks\">\n<thead><tr><th>task</th><th class=\"num\">hops</th>\
          <th>verdict</th><th class=\"num\">steps</th><th class=\"num\">tokens in / out</th>\
@@ -169,13 +175,7 @@ fn task_table(body: &mut String, tasks: &[TaskRow<'_>]) {
     );
     for row in tasks {
         let r = row.result;
-        let id = match &row.trajectory {
-            Some(href) => format!("<a href=\"{}\">{}</a>", esc(href), esc(&r.id)),
-            None => format!(
-                "{} <span class=\"muted small\">(no trajectory)</span>",
-                esc(&r.id)
-            ),
-        };
+        let id = row.id_cell();
         let note = error_or_reason(r);
         let attempt = if r.attempt > 1 {
             format!(
@@ -214,7 +214,7 @@ fn error_or_reason(r: &ResultLine) -> String {
 }
 
 /// The attempts that did not count, each with its error and a link to what it did.
-fn attempt_table(body: &mut String, attempts: &[AttemptRow<'_>]) {
+fn attempt_table(body: &mut String, attempts: &[ResultRow<'_>]) {
     if attempts.is_empty() {
         return;
     }
@@ -227,13 +227,7 @@ fn attempt_table(body: &mut String, attempts: &[AttemptRow<'_>]) {
     );
     for row in attempts {
         let r = row.result;
-        let id = match &row.trajectory {
-            Some(href) => format!("<a href=\"{}\">{}</a>", esc(href), esc(&r.id)),
-            None => format!(
-                "{} <span class=\"muted small\">(no trajectory)</span>",
-                esc(&r.id)
-            ),
-        };
+        let id = row.id_cell();
         let _ = writeln!(
             body,
             "<tr data-id=\"{}\" data-attempt=\"{}\"><td>{id}</td><td class=\"num\">{}</td>\

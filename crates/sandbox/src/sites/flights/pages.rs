@@ -1,7 +1,9 @@
 //! SkyHop's pages: search form, results, flight detail, booking, reference lists.
 
 use super::{Flight, Flights};
-use crate::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::html::{
+    self, bound_input, esc, facet, form, img, input, money, opts, page, paginate, select,
+};
 use crate::http::{Req, Resp};
 use crate::site::Ctx;
 use crate::sites::reference;
@@ -33,18 +35,8 @@ impl Flights {
             &[
                 select("From", "from", &self.airport_options(), from),
                 select("To", "to", &self.airport_options(), to),
-                input(
-                    "Departure date",
-                    "date",
-                    "date",
-                    req.get("date").unwrap_or(""),
-                ),
-                input(
-                    "Passengers",
-                    "passengers",
-                    "number",
-                    req.get("passengers").unwrap_or("1"),
-                ),
+                bound_input(req, "Departure date", "date", "date", ""),
+                bound_input(req, "Passengers", "passengers", "number", "1"),
             ],
             "Search flights",
         )

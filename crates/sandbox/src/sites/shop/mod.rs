@@ -6,7 +6,9 @@
 //! image questions ("what colour is the water bottle?") need the image.
 
 use super::{check_specs, cmp_f64, image, load, matches_words, SandboxError};
-use crate::html::{self, esc, facet, form, img, input, money, opts, page, paginate, select};
+use crate::html::{
+    self, esc, facet, form, img, input, money, opts, page, paginate, select, with_any,
+};
 use crate::http::{Req, Resp};
 use crate::shapes::ImageSpec;
 use crate::site::{Ctx, Site, SiteDef};
@@ -185,8 +187,8 @@ impl Shop {
     }
 
     fn search_form(&self, q: &str, category: &str) -> String {
-        let mut cats = vec![(String::new(), "All categories".to_string())];
-        cats.extend(
+        let cats = with_any(
+            "All categories",
             self.0
                 .categories
                 .iter()

@@ -1,0 +1,45 @@
+//! `hopbench schema [--out FILE]`: the task format's JSON Schema, generated from the
+//! core's task types; without `--out` it goes to stdout.
+
+use super::args::{Args, Item};
+use super::{CliError, EXIT_OK};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+const NAME: &str = "schema";
+
+/// The schema as the checked-in file holds it: pretty JSON and a final newline.
+pub fn task_schema_text() -> String {
+    let schema = hopbench::task::task_schema();
+    // A `Value` always serialises; the fallback only keeps `expect` out.
+    let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    format!("{text}\n")
+}
+
+pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
+    let mut target: Option<PathBuf> = None;
+    let mut args = Args::new(NAME, args);
+    while let Some(item) = args.next()? {
+        match item {
+            Item::Option(o) if o == "--out" => target = Some(args.value(&o, "a file")?.into()),
+            Item::Option(o) => return Err(args.unknown(&o, "--out FILE")),
+            Item::Value(v) => {
+                return Err(args.usage(format!(
+                    "unexpected argument {:?} (write to a file with --out FILE)",
+                    v.to_string_lossy()
+                )))
+            }
+        }
+    }
+    let text = task_schema_text();
+    match target {
+        None => out.write_all(text.as_bytes())?,
+        Some(path) => {
+            std::fs::write(&path, &text)
+                .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))?;
+            writeln!(out, "wrote {}", path.display())?;
+        }
+    }
+    Ok(EXIT_OK)
+}
