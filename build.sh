@@ -160,7 +160,8 @@ build_wasm() {
 
   say "wasm-bindgen --target web -> pkg/"
   rm -rf pkg
-  wasm-bindgen --target web --no-typescript --out-dir pkg --out-name "$CRATE" \
+  # Its .d.ts gives the exports' signatures to the extension's type check (not shipped).
+  wasm-bindgen --target web --out-dir pkg --out-name "$CRATE" \
     "target/$WASM_TARGET/release/$WASM_ARTIFACT.wasm"
 
   # npm binaryen, not Debian's: Debian's v108 emits wasm that fails at init.
@@ -216,10 +217,19 @@ report_size() {
   say "wasm size: $((raw / 1024)) KiB raw ($raw bytes), $((gz / 1024)) KiB gzipped ($gz bytes)"
 }
 
+# The shapes of the values the core gives JavaScript, from the Rust types (src/boundary.rs
+# and what it holds): the worker's JSDoc imports them, so tsc sees a renamed field.
+emit_core_types() {
+  say "hopbench types -> pkg/core-types.d.ts"
+  native_build
+  "$NATIVE_BIN" types --out pkg/core-types.d.ts >/dev/null
+}
+
 cmd_build() {
   ensure_build_tools
   check_versions_agree
   build_wasm
+  emit_core_types
   assemble_dist
   report_size
   say "done: load $ROOT/dist as an unpacked extension"

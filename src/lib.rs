@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod agent;
+pub mod boundary;
 pub mod condition;
 pub mod diagnosis;
 pub mod evaluator;
@@ -22,6 +23,9 @@ pub mod provider;
 mod serde_flat;
 pub mod task;
 pub mod tracker;
+/// TypeScript declarations of the glue's values (`hopbench types`); native tools only.
+#[cfg(feature = "ts")]
+pub mod typescript;
 
 /// The core's name and version ("hopbench 0.1.0"), as the extension and reports show it.
 pub const NAME_AND_VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"));

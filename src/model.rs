@@ -10,6 +10,7 @@ use crate::serde_flat::need;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Role {
     User,
     Assistant,
@@ -21,6 +22,7 @@ pub enum Role {
 #[serde(tag = "type", rename_all = "snake_case")]
 // Read through one flat struct (`crate::serde_flat`): parts are in every stored step.
 #[serde(try_from = "PartFields")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Part {
     Text { text: String },
     Image { mime: String, base64: String },
@@ -66,6 +68,7 @@ impl TryFrom<PartFields> for Part {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Message {
     pub role: Role,
     pub parts: Vec<Part>,
@@ -73,6 +76,7 @@ pub struct Message {
 
 /// Everything a provider needs besides its own settings (URL, model, key).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ModelRequest {
     /// The system prompt (role, rules, examples).
     pub system: String,
@@ -84,6 +88,7 @@ pub struct ModelRequest {
 
 /// Tokens counted by the provider for one call.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
@@ -91,6 +96,7 @@ pub struct Usage {
 
 /// The text the model produced, and what it cost.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ModelReply {
     pub text: String,
     pub usage: Usage,

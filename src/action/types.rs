@@ -72,6 +72,7 @@ impl ScrollDirection {
 /// for grouping actions (e.g. metrics per kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ActionKind {
     Click,
     Hover,

@@ -10,6 +10,7 @@ use crate::model::ModelRequest;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Command {
     /// Observe the session's current tab; answer with `observed`.
     Observe {
@@ -69,6 +70,7 @@ fn is_zero(n: &u32) -> bool {
 /// Why a run ended, for the driver's run status and for metrics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FinishCause {
     /// The agent issued `stop [answer]`.
     Answered,

@@ -18,6 +18,7 @@ pub enum PromptStyle {
 /// What the model gets besides the accessibility-tree text; the same names as the
 /// extension's observation modes (`extension/observe-settings.js`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ObservationMode {
     #[serde(rename = "text")]
     Text,

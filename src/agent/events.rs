@@ -11,6 +11,7 @@ use crate::model::ModelReply;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AgentEvent {
     /// The result of `observe`.
     Observed {
@@ -100,6 +101,7 @@ impl AgentEvent {
 
 /// One labelled image of the viewport.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ObservedImage {
     /// The element id painted on the image.
     pub id: u32,
@@ -108,6 +110,7 @@ pub struct ObservedImage {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Picture {
     pub mime: String,
     pub base64: String,
@@ -115,6 +118,7 @@ pub struct Picture {
 
 /// Why a model call failed for good, as the model client reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ModelFailure {
     pub kind: String,
     pub message: String,

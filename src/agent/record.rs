@@ -13,6 +13,7 @@ use crate::model::Usage;
 /// Every field is always present (`null` when it does not apply), so a trajectory
 /// viewer never has to guess the shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StepRecord {
     pub step: u32,
     pub observation: ObservationRecord,
@@ -41,6 +42,7 @@ pub struct StepRecord {
 
 /// Every stage of a modular step (see `agent::modular`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StagesRecord {
     /// `modular`.
     pub agent: String,
@@ -57,6 +59,7 @@ pub struct StagesRecord {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CandidateRecord {
     pub id: u32,
     pub line: String,
@@ -65,6 +68,7 @@ pub struct CandidateRecord {
 
 /// One stage's model call: what it was asked and what came back.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StageCall {
     pub stage: String,
     pub system: String,
@@ -87,6 +91,7 @@ impl StageCall {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ObservationRecord {
     pub text: String,
     pub url: String,
@@ -94,12 +99,14 @@ pub struct ObservationRecord {
 
 /// The prompt's text; images and screenshots are kept by the driver as media.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PromptRecord {
     pub system: String,
     pub user: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ReplyRecord {
     pub text: String,
     pub usage: Usage,
@@ -107,24 +114,28 @@ pub struct ReplyRecord {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ModelErrorRecord {
     pub error: ModelFailure,
     pub attempts: Vec<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionRecord {
     /// Canonical action text, e.g. `click [12]`.
     pub text: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActResult {
     pub effect: Value,
     pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Tokens {
     pub input: u64,
     pub output: u64,

@@ -29,6 +29,7 @@ pub struct AnswerCondition {
 
 /// The outcome of checking one answer, with the reason for a failure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AnswerCheck {
     pub passed: bool,
     /// Human-readable notes: which keyword was missing, what the judge said.

@@ -26,6 +26,7 @@ use super::triplet::{Element, Triplet};
 
 /// What the agent's stages produced at one step.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StepLog {
     /// The candidate elements offered, by section (batch). An agent that sees the
     /// whole observation has one section: every element of it.

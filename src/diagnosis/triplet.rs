@@ -12,6 +12,7 @@ use crate::task::ReferenceStep;
 /// (`'Tokyo'`), so an element read from an observation line and one written in a
 /// reference step compare equal exactly when replay would pick the same line.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Element {
     pub role: String,
     pub name: String,
@@ -54,6 +55,7 @@ impl Element {
 pub type Op = ActionKind;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Triplet {
     pub element: Option<Element>,
     pub op: Op,

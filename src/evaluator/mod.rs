@@ -30,6 +30,7 @@ pub struct HopCompletion {
 
 /// The last answer given and how it scored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AnswerRecord {
     pub text: String,
     pub step: u32,
@@ -44,6 +45,7 @@ pub struct AnswerRecord {
 
 /// What one event did to the queue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     /// Index of the last hop this event completed, if any.
     pub completed_hop: Option<usize>,

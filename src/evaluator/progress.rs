@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum HopState {
     Done { step: u32, time_ms: u64 },
     Current,
@@ -15,6 +16,7 @@ pub enum HopState {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 // Read through one flat struct (`crate::serde_flat`): progress is in every stored run.
 #[serde(try_from = "HopStatusFields")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HopStatus {
     pub index: usize,
     pub description: String,
@@ -63,6 +65,7 @@ impl TryFrom<HopStatusFields> for HopStatus {
 
 /// "k of N hops done", what is being worked on, and each hop's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Progress {
     pub done: usize,
     pub total: usize,
@@ -73,6 +76,7 @@ pub struct Progress {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Verdict {
     pub passed: bool,
     pub hops_done: usize,

@@ -12,6 +12,7 @@ pub const CONTAINMENT: &str =
     "exact containment (no judge model: the answer must contain the reference)";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Judgement {
     pub answer: String,
     pub reference: String,

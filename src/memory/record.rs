@@ -13,6 +13,7 @@ use crate::task::Task;
 /// How the run was judged. Only runs that went their own way to an end are kept:
 /// stopped or broken runs say nothing about the task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MemoryVerdict {
     #[serde(rename = "PASS")]
     Pass,
@@ -32,6 +33,7 @@ impl MemoryVerdict {
 /// One step: the action in memory form (`click {link 'Tokyo'}`; `None` for a step that
 /// gave no action) and the site it was taken on (`host[:port]`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MemoryStep {
     #[serde(default)]
     pub action: Option<String>,
@@ -41,6 +43,7 @@ pub struct MemoryStep {
 
 /// Unknown fields are ignored, so records written by a newer version still load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MemoryRecord {
     pub task_id: String,
     /// The task's subset: its id up to the last `/` (`mmina/shopping`), empty for ids

@@ -12,6 +12,7 @@ pub const MAX_MEMORY_K: u32 = 10;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MemoryPolicy {
     /// The last `k` finished tasks of the same subset (the paper's preset).
     #[default]

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 /// An axis-aligned rectangle in CSS pixels.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rect {
     pub x: f64,
     pub y: f64,

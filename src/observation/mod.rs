@@ -48,6 +48,7 @@ pub struct ObserveOptions {
 /// An image in the viewport, for the glue to take from the page and label.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ImageItem {
     pub id: u32,
     pub src: String,
@@ -68,6 +69,7 @@ pub struct ImageItem {
 
 /// An interactive element's visible box, in viewport coordinates.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Mark {
     pub id: u32,
     pub role: String,
@@ -76,6 +78,7 @@ pub struct Mark {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Stats {
     pub targets: usize,
     pub frames: usize,
@@ -87,6 +90,7 @@ pub struct Stats {
 
 /// One observation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Observation {
     /// Tabs line, blank line, tree: what the model reads.
     pub text: String,

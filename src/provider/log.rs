@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// One failed try.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Attempt {
     pub kind: ErrorKind,
     pub message: String,
@@ -20,6 +21,7 @@ pub struct Attempt {
 
 /// The error as shown to people: what happened and what to change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OutcomeError {
     pub kind: ErrorKind,
     pub message: String,
@@ -28,6 +30,7 @@ pub struct OutcomeError {
 
 /// `{ok: true, reply, attempts}` or `{ok: false, error, attempts}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CallOutcome {
     pub ok: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]

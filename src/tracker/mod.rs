@@ -29,6 +29,7 @@ pub enum TrackerError {
 
 /// What a session needs to know about its task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TaskSummary {
     pub id: String,
     pub intent: String,

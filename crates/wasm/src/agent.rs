@@ -7,33 +7,10 @@
 use super::js::to_js;
 use super::to_js_error;
 use hopbench::agent::{Agent, AgentConfig, AgentError, AgentEvent, Command};
+use hopbench::boundary::{AgentStarted, AgentStepped, MemoryShown};
 use hopbench::evaluator::Verdict;
-use hopbench::memory::{MemoryPolicy, MemoryRecord};
-use serde::Serialize;
+use hopbench::memory::MemoryRecord;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
-
-#[derive(Serialize)]
-struct Stepped<'a> {
-    state: String,
-    commands: &'a [Command],
-    /// Why an event changed nothing (stale, duplicate, after the end); `null` otherwise.
-    ignored: Option<String>,
-}
-
-/// What `agent_start` says of memory: the settings and the task ids it showed.
-#[derive(Serialize)]
-struct MemoryShown<'a> {
-    k: u32,
-    policy: MemoryPolicy,
-    tasks: &'a [String],
-}
-
-#[derive(Serialize)]
-struct Started<'a> {
-    #[serde(flatten)]
-    stepped: Stepped<'a>,
-    memory: MemoryShown<'a>,
-}
 
 /// `agent_start(taskText, fileName, config, memory?)` → `{state, commands, ignored:
 /// null, memory: {k, policy, tasks}}`. `config = {max_steps, prompt_style,
@@ -58,8 +35,8 @@ pub fn agent_start(
     };
     let (agent, commands) =
         Agent::start_with_memory(task_text, file_name, config, &pool).map_err(to_js_error)?;
-    let started = Started {
-        stepped: Stepped {
+    let started = AgentStarted {
+        stepped: AgentStepped {
             state: agent.to_json().map_err(to_js_error)?,
             commands: &commands,
             ignored: None,
@@ -101,7 +78,7 @@ fn stepped(
     commands: &[Command],
     ignored: Option<String>,
 ) -> Result<JsValue, JsError> {
-    let value = Stepped {
+    let value = AgentStepped {
         state: agent.to_json().map_err(to_js_error)?,
         commands,
         ignored,

@@ -7,9 +7,9 @@
 
 use super::js::{from_js, to_js};
 use super::to_js_error;
+use hopbench::boundary::{TrackerFed, TrackerStarted};
 use hopbench::judge::Judgement;
 use hopbench::tracker::Tracker;
-use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
 /// JS numbers are f64; times are milliseconds since the session started.
@@ -21,26 +21,12 @@ fn ms(time_ms: f64) -> u64 {
     }
 }
 
-#[derive(Serialize)]
-struct Started<'a> {
-    state: String,
-    task: &'a hopbench::tracker::TaskSummary,
-    progress: hopbench::evaluator::Progress,
-}
-
-#[derive(Serialize)]
-struct Fed {
-    state: String,
-    outcome: hopbench::evaluator::Outcome,
-    progress: hopbench::evaluator::Progress,
-}
-
 /// `{state, task: {id, intent, start_urls}, progress}` from a task file's text in any
 /// supported format; `file_name` names it in errors (and gives MMInA its subset).
 #[wasm_bindgen]
 pub fn tracker_start(task_text: &str, file_name: &str) -> Result<JsValue, JsError> {
     let tracker = Tracker::from_task_text(task_text, file_name).map_err(to_js_error)?;
-    to_js(&Started {
+    to_js(&TrackerStarted {
         state: tracker.to_json().map_err(to_js_error)?,
         task: &tracker.task,
         progress: tracker.progress(),
@@ -95,7 +81,7 @@ pub fn tracker_answer(
 }
 
 fn fed(tracker: &Tracker, outcome: hopbench::evaluator::Outcome) -> Result<JsValue, JsError> {
-    to_js(&Fed {
+    to_js(&TrackerFed {
         state: tracker.to_json().map_err(to_js_error)?,
         outcome,
         progress: tracker.progress(),

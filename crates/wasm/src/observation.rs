@@ -2,20 +2,12 @@
 //! `JSON.stringify` in JS, one borrowed serde_json parse here: cheaper than converting
 //! a JS object graph of many thousand nodes field by field) and gets a JS object back.
 
-use hopbench::observation::{observe_json, IdRegistry, Observation, ObserveOptions};
-use serde::Serialize;
+use hopbench::boundary::ObserveResult;
+use hopbench::observation::{observe_json, IdRegistry, ObserveOptions};
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
 use super::js::to_js;
 use super::to_js_error;
-
-#[derive(Serialize)]
-struct ObserveResult<'a> {
-    #[serde(flatten)]
-    observation: &'a Observation,
-    /// The updated ids, for the worker to store and pass to the next call.
-    registry: &'a IdRegistry,
-}
 
 /// `observe(inputJson, registryJson?, optionsJson?)` → (plain objects from JSON, so
 /// `None` is `null`: `targetId: null` = the tab itself, as in the stored registry)

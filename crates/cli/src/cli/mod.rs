@@ -8,6 +8,7 @@ mod sandbox;
 pub mod schema;
 mod signals;
 mod tasks;
+pub mod types;
 mod validate;
 
 use args::{Args, Item};
@@ -59,6 +60,13 @@ pub const COMMANDS: &[Command] = &[
         args: "[--out FILE]",
         summary: "print (or write) the task format's JSON Schema, generated from the task types",
         run: schema::run,
+    },
+    Command {
+        name: "types",
+        args: "[--out FILE]",
+        summary:
+            "print (or write) TypeScript declarations of the values the wasm core gives JavaScript",
+        run: types::run,
     },
     Command {
         name: "bench-memory",

@@ -18,8 +18,19 @@ pub fn task_schema_text() -> String {
 }
 
 pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
+    emit(NAME, args, out, task_schema_text)
+}
+
+/// A generated file's command (`schema`, `types`): `--out FILE` writes it there,
+/// without it the text goes to stdout.
+pub(super) fn emit(
+    name: &'static str,
+    args: &[OsString],
+    out: &mut dyn Write,
+    text: impl FnOnce() -> String,
+) -> Result<u8, CliError> {
     let mut target: Option<PathBuf> = None;
-    let mut args = Args::new(NAME, args);
+    let mut args = Args::new(name, args);
     while let Some(item) = args.next()? {
         match item {
             Item::Option(o) if o == "--out" => target = Some(args.value(&o, "a file")?.into()),
@@ -32,7 +43,7 @@ pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError
             }
         }
     }
-    let text = task_schema_text();
+    let text = text();
     match target {
         None => out.write_all(text.as_bytes())?,
         Some(path) => {
