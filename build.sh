@@ -122,6 +122,27 @@ ensure_node_modules() {
   printf '%s' "$want" >"$stamp"
 }
 
+# kubernetes-validate (PyPI, pinned): the Kubernetes API schemas the deploy/k8s manifests
+# are checked against in tests/e2e/scale-shards.test.mjs; no cluster needed.
+K8S_VALIDATE_VERSION=1.37.0
+K8S_VALIDATE_VENV="$ROOT/target/tools/kubernetes-validate"
+ensure_kubernetes_validate() {
+  local have=""
+  if [[ -x "$K8S_VALIDATE_VENV/bin/kubernetes-validate" ]]; then
+    have="$("$K8S_VALIDATE_VENV/bin/kubernetes-validate" --version 2>/dev/null || true)"
+  fi
+  if [[ "$have" == *"$K8S_VALIDATE_VERSION"* ]]; then
+    skip "kubernetes-validate $K8S_VALIDATE_VERSION present"
+    return
+  fi
+  has python3 || missing "python3 (for kubernetes-validate)" "apt-get install -y python3 python3-venv"
+  say "installing kubernetes-validate $K8S_VALIDATE_VERSION into $K8S_VALIDATE_VENV"
+  python3 -m venv "$K8S_VALIDATE_VENV" ||
+    missing "python3's venv module" "apt-get install -y python3-venv"
+  "$K8S_VALIDATE_VENV/bin/pip" install --quiet --disable-pip-version-check \
+    "kubernetes-validate==$K8S_VALIDATE_VERSION"
+}
+
 # Debian's chromium + chromium-driver for the e2e tests.
 ensure_browser() {
   if [[ -x "$CHROMIUM" ]] && has chromedriver; then
@@ -301,6 +322,7 @@ cmd_test() {
   ensure_rust
   ensure_rust_lint_tools
   ensure_browser
+  ensure_kubernetes_validate
   run_stage fmt cargo fmt --check
   run_stage clippy cargo clippy --workspace --all-targets -- -D warnings
   run_stage clippy-wasm cargo clippy -p hopbench -p "$WASM_PACKAGE" --lib --target "$WASM_TARGET" -- -D warnings
