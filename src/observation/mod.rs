@@ -43,6 +43,11 @@ pub struct ObserveOptions {
     /// Chromium of the published benchmarks did not; off by default to keep the
     /// format and its token cost. Images always show their URL.
     pub link_urls: bool,
+    /// The compact format for models with a small context (`docs/observation.md`
+    /// "Compact"): no indentation, text as bare lines without ids, whitespace
+    /// collapsed, fewer properties. Every element an agent can act on keeps its
+    /// `[id] role 'name'` line. Off by default: MMInA's format is the benchmark's.
+    pub compact: bool,
 }
 
 /// An image in the viewport, for the glue to take from the page and label.

@@ -20,6 +20,19 @@ const DROPPED_PROPERTIES: [&str; 7] = [
     "invalid",
 ];
 
+/// Properties the compact format drops as well: they describe the widget's kind or
+/// state of focus, not what it holds or whether it is checked, selected or expanded.
+const COMPACT_DROPPED_PROPERTIES: [&str; 5] = [
+    "focused",
+    "autocomplete",
+    "hasPopup",
+    "roledescription",
+    "orientation",
+];
+
+/// Properties the compact format prints only when true: false is every widget's normal.
+const COMPACT_DROPPED_WHEN_FALSE: [&str; 4] = ["required", "disabled", "busy", "modal"];
+
 /// Roles skipped when nameless and without properties (children move up a level).
 /// `image` is Chromium 156's spelling of `img`; `none` is what ignored nodes carry.
 const SKIPPED_WHEN_EMPTY: [&str; 13] = [
@@ -77,6 +90,8 @@ pub struct Walker<'p, 'i, 'a> {
     /// Byte ranges in `text` of the last three kept lines, for the StaticText rule.
     recent: [(usize, usize); 3],
     props: String,
+    /// The compact format's whitespace-collapsed name, reused from line to line.
+    collapsed: String,
 }
 
 /// Per-node facts the walk passes down.
@@ -108,6 +123,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             lines: 0,
             recent: [(0, 0); 3],
             props: String::new(),
+            collapsed: String::new(),
         }
     }
 
@@ -211,11 +227,33 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         // (`<label><input> Flexible dates</label>` named " Flexible dates"), and an
         // agent's `{checkbox 'Flexible dates'}` must find it in every release. Text runs
         // keep their spacing, as MMInA shows them.
-        let name = if role == "StaticText" {
+        // Compact: NBSP and runs of whitespace become one space (a name spread over
+        // lines in the HTML reads the same, in fewer tokens).
+        let mut collapsed = std::mem::take(&mut self.collapsed);
+        let name = if self.options.compact {
+            collapse_whitespace(&mut collapsed, raw_name);
+            collapsed.as_str()
+        } else if role == "StaticText" {
             raw_name
         } else {
             raw_name.trim()
         };
+        let kept = self.write_line(node, role, name, at, backend, bounds, in_view);
+        self.collapsed = collapsed;
+        kept
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_line(
+        &mut self,
+        node: &AxNode,
+        role: &str,
+        name: &str,
+        at: At,
+        backend: Option<i64>,
+        bounds: Option<Rect>,
+        in_view: bool,
+    ) -> bool {
         let is_image = role == "image" || role == "img";
         let Some(target) = self.page.targets.get(at.target) else {
             return false;
@@ -239,26 +277,42 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         if role == "StaticText" && (name.trim().is_empty() || self.seen_recently(name)) {
             return false;
         }
+        // Compact: a page's or frame's root repeats the tab's title or its iframe's
+        // name, and a nameless container (`main ''`, `form ''`) says nothing an agent
+        // reads or acts on.
+        if self.options.compact
+            && !interactive
+            && (role == "RootWebArea" || (name.is_empty() && !has_props))
+        {
+            return false;
+        }
         let Some(backend) = backend else {
             return false;
         };
-        let id = self.registry.id_for(&target.input.target_id, backend);
         if self.lines > 0 {
             self.text.push('\n');
         }
         let line_start = self.text.len();
-        for _ in 0..at.depth {
-            self.text.push('\t');
+        if self.options.compact && role == "StaticText" {
+            // Text is read, not acted on: a bare line, no id, role or quotes. One that
+            // would look like an element line (`[3] ...`) gets a backslash first.
+            if name.starts_with('[') {
+                self.text.push('\\');
+            }
+            self.text.push_str(name);
+            self.remember_line(line_start);
+            return true;
+        }
+        let id = self.registry.id_for(&target.input.target_id, backend);
+        if !self.options.compact {
+            for _ in 0..at.depth {
+                self.text.push('\t');
+            }
         }
         let _ = write!(self.text, "[{id}] {role} ");
         push_py_repr(&mut self.text, name);
         self.text.push_str(&self.props);
-        self.recent = [
-            self.recent[1],
-            self.recent[2],
-            (line_start, self.text.len()),
-        ];
-        self.lines += 1;
+        self.remember_line(line_start);
         if let (Some(rect), true) = (bounds, in_view) {
             let shown = rect
                 .intersection(&self.viewport)
@@ -314,12 +368,21 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             {
                 interactive = true;
             }
-            if DROPPED_PROPERTIES.contains(&name) || (name == "url" && !keep_url) {
+            if DROPPED_PROPERTIES.contains(&name)
+                || (name == "url" && !keep_url)
+                || (self.options.compact && COMPACT_DROPPED_PROPERTIES.contains(&name))
+            {
                 continue;
             }
             let Some(value) = &prop.value.value else {
                 continue;
             };
+            if self.options.compact
+                && COMPACT_DROPPED_WHEN_FALSE.contains(&name)
+                && matches!(value, super::input::AxScalar::Bool(false))
+            {
+                continue;
+            }
             let mark = self.props.len();
             self.props.push(' ');
             self.props.push_str(name);
@@ -336,11 +399,36 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         (any, src, interactive)
     }
 
+    /// Counts the line that starts at `line_start` and ends the text, and keeps it
+    /// among the last three (the StaticText rule looks there).
+    fn remember_line(&mut self, line_start: usize) {
+        self.recent = [
+            self.recent[1],
+            self.recent[2],
+            (line_start, self.text.len()),
+        ];
+        self.lines += 1;
+    }
+
     fn seen_recently(&self, text: &str) -> bool {
         self.recent.iter().any(|(start, end)| {
             self.text
                 .get(*start..*end)
                 .is_some_and(|line| line.contains(text))
         })
+    }
+}
+
+/// `text` with each run of whitespace (NBSP included) as one space, trimmed, into `out`.
+fn collapse_whitespace(out: &mut String, text: &str) {
+    out.clear();
+    for word in text
+        .split(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
     }
 }
