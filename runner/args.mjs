@@ -1,8 +1,12 @@
 // Command-line options of `./build.sh run` (and `./build.sh demo`), parsed into one
 // plain object. A usage error throws UsageError; run.mjs prints it with the usage.
 
+import { endpointProblem } from './remote-browser.mjs';
+
 export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini']);
 export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
+/** How the page's text is written: MMInA's format, or the compact one (fewer tokens). */
+export const OBSERVATION_FORMATS = Object.freeze(['mmina', 'compact']);
 
 /** The variable an API key is read from when --api-key-env is not given. */
 export const DEFAULT_KEY_ENV = Object.freeze({
@@ -42,9 +46,17 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --retry-errors        re-run every recorded ERROR, not just infrastructure errors
   --no-retry-errors     re-run no recorded ERROR, infrastructure errors included
   --parallel N          tasks at once, each in its own headless browser (default 1)
+  --browser-endpoint URL
+                        drive a Chromium already running with this dist/ loaded
+                        (ws://.../devtools/browser/... or http://host:port), instead
+                        of launching one; repeat it for several browsers, one task
+                        at a time in each (--parallel is their number)
   --shard i/n           run only tasks i, i+n, i+2n, ... (1 <= i <= n)
   --max-steps N         agent steps per task (default: the extension's, 30)
   --observation MODE    text, text+images (the extension's default), text+screenshot or som
+  --observation-format F
+                        mmina (the benchmark's text, default) or compact (fewer tokens:
+                        no indent, text without ids; every element to act on kept)
   --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
   --agent NAME          prompt (default: one prompt per step) or modular (SeeAct-style:
                         candidate ranking, plan in words, lettered grounding, selection)
@@ -75,6 +87,7 @@ const VALUE_OPTIONS = {
   '--api-key-env': 'apiKeyEnv',
   '--out': 'out',
   '--parallel': 'parallel',
+  '--observation-format': 'observationFormat',
   '--shard': 'shard',
   '--max-steps': 'maxSteps',
   '--observation': 'observation',
@@ -101,6 +114,7 @@ export const SITES_MODES = Object.freeze(['task', 'any']);
  */
 export function parseArgs(argv, defaults = {}) {
   const raw = {};
+  const browserEndpoints = [];
   let help = false;
   let retryErrors = null;
   for (let i = 0; i < argv.length; i += 1) {
@@ -117,6 +131,13 @@ export function parseArgs(argv, defaults = {}) {
       continue;
     }
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
+    if (name === '--browser-endpoint') {
+      // The one option given once per browser.
+      const value = inline ?? argv[(i += 1)];
+      if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+      browserEndpoints.push(value);
+      continue;
+    }
     const key = VALUE_OPTIONS[name];
     if (!key) throw new UsageError(`unknown argument: ${arg}`);
     const value = inline ?? argv[(i += 1)];
@@ -125,7 +146,7 @@ export function parseArgs(argv, defaults = {}) {
     raw[key] = value;
   }
   if (help) return { help: true };
-  return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure');
+  return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure', browserEndpoints);
 }
 
 function splitOnce(arg) {
@@ -133,7 +154,7 @@ function splitOnce(arg) {
   return [arg.slice(0, at), arg.slice(at + 1)];
 }
 
-function validate(raw, retryErrors) {
+function validate(raw, retryErrors, browserEndpoints = []) {
   if (!raw.tasks) throw new UsageError('--tasks PATH is required');
   const provider = raw.provider ?? 'replay';
   if (!PROVIDERS.includes(provider)) {
@@ -163,6 +184,10 @@ function validate(raw, retryErrors) {
   if (raw.sites !== undefined && !SITES_MODES.includes(raw.sites)) {
     throw new UsageError(`--sites must be one of ${SITES_MODES.join(', ')} (got ${raw.sites})`);
   }
+  const parallel = parseParallel(raw, browserEndpoints);
+  if (raw.observationFormat !== undefined && !OBSERVATION_FORMATS.includes(raw.observationFormat)) {
+    throw new UsageError(`--observation-format must be one of ${OBSERVATION_FORMATS.join(', ')} (got ${raw.observationFormat})`);
+  }
   return {
     help: false,
     tasks: raw.tasks,
@@ -173,7 +198,9 @@ function validate(raw, retryErrors) {
     out: raw.out,
     retryErrors,
     retries: wholeNumber(raw.retries ?? String(DEFAULT_RETRIES), '--retries'),
-    parallel: positiveInt(raw.parallel ?? '1', '--parallel'),
+    parallel,
+    browserEndpoints,
+    observationFormat: raw.observationFormat,
     shard: raw.shard === undefined ? null : parseShard(raw.shard),
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
     observation: raw.observation,
@@ -184,6 +211,28 @@ function validate(raw, retryErrors) {
     ...variant,
     ...memory,
   };
+}
+
+/**
+ * Lanes: --parallel, or one per --browser-endpoint (each browser runs one task at a
+ * time; a --parallel that says otherwise is a contradiction, not a hint).
+ */
+function parseParallel(raw, endpoints) {
+  for (const endpoint of endpoints) {
+    const problem = endpointProblem(endpoint);
+    if (problem) throw new UsageError(`--browser-endpoint: ${problem}`);
+  }
+  if (new Set(endpoints).size !== endpoints.length) {
+    throw new UsageError('--browser-endpoint: the same browser is named twice (one lane per browser)');
+  }
+  const parallel = positiveInt(raw.parallel ?? String(Math.max(1, endpoints.length)), '--parallel');
+  if (endpoints.length > 0 && parallel !== endpoints.length) {
+    throw new UsageError(
+      `--parallel ${parallel} with ${endpoints.length} --browser-endpoint: one task at a time per browser, ` +
+        'so leave --parallel out (or give as many endpoints)',
+    );
+  }
+  return parallel;
 }
 
 /** `--grounding`, `--select` → {grounding, select}: the modular agent's variant. */

@@ -18,17 +18,19 @@ export const MAX_DEATHS_IN_A_ROW = 3;
  * @param {{ lanes: number, retries: number,
  *   overrides: object | ((task: object) => object), timeoutMs: number,
  *   setup?: (driver: object, first: boolean) => Promise<void>,
+ *   endpoints?: string[] | null,
  *   record: (task: object, done: object) => void,
  *   progress: ReturnType<import('./progress.mjs').makeProgress>,
  *   interrupt: ReturnType<import('./interrupt.mjs').watchInterrupt>,
  *   outage?: (sinceMs: number) => string | null }} options `outage`: an infrastructure
- *   failure outside the browser since the given time (the demo's sandbox stopping)
+ *   failure outside the browser since the given time (the demo's sandbox stopping);
+ *   `endpoints`: lane i drives the browser already running at endpoints[i]
  * @returns {Promise<{ stopped: string | null }>} why the batch stopped early, if it did
  */
 export async function runBatch(runs, options) {
   const { progress, interrupt } = options;
   const queue = runs.map((r, i) => ({ ...r, index: i + 1, retriesLeft: options.retries }));
-  const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup }));
+  const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup, endpoint: options.endpoints?.[i] ?? null }));
   let stopped = null;
   const closeAll = () => Promise.all(lanes.map((lane) => lane.close()));
   interrupt.onInterrupt(closeAll);
@@ -108,7 +110,11 @@ async function ensureBrowser(lane, progress, stop) {
     const relaunch = lane.launches > 0;
     try {
       await lane.launch();
-      progress.note(`browser ${lane.number} ${relaunch ? 'relaunched' : 'started'} (pid ${lane.pid ?? 'unknown'})`);
+      progress.note(
+        lane.endpoint
+          ? `browser ${lane.number} ${relaunch ? 'reconnected' : 'connected'} (${lane.endpoint})`
+          : `browser ${lane.number} ${relaunch ? 'relaunched' : 'started'} (pid ${lane.pid ?? 'unknown'})`,
+      );
     } catch (error) {
       // A first start that fails is the setup's problem (no dist/, no Chromium, a
       // broken extension): the run stops with that error, as it always did.

@@ -90,6 +90,7 @@ export function runOverrides(options) {
   const overrides = { provider: options.provider };
   if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
   if (options.observation !== undefined) overrides.observation_mode = options.observation;
+  if (options.observationFormat !== undefined) overrides.observation_format = options.observationFormat;
   if (options.agent && options.agent !== 'prompt') overrides.agent = options.agent;
   if (options.grounding !== undefined) overrides.grounding = options.grounding;
   if (options.select !== undefined) overrides.select = options.select;

@@ -19,6 +19,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchWithExtension } from './browser.mjs';
+import { connectWithExtension } from './remote-browser.mjs';
 import { openDriver } from './extension.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
 
@@ -51,12 +52,16 @@ export class Lane {
 
   /**
    * @param {number} number 1-based, for messages
-   * @param {{ setup?: (driver: object, first: boolean) => Promise<void> }} options
-   *   `setup` runs on each fresh browser's driver (SAVE_SETTINGS for a model run)
+   * @param {{ setup?: (driver: object, first: boolean) => Promise<void>,
+   *   endpoint?: string|null }} options
+   *   `setup` runs on each fresh browser's driver (SAVE_SETTINGS for a model run);
+   *   `endpoint`: drive the browser already running there (--browser-endpoint)
+   *   instead of launching one; the lane then never ends that browser
    */
-  constructor(number, { setup } = {}) {
+  constructor(number, { setup, endpoint = null } = {}) {
     this.number = number;
     this.setup = setup;
+    this.endpoint = endpoint;
     this.pid = null;
     /** Browser deaths (and failed launches) since this lane last finished a task. */
     this.deathsInARow = 0;
@@ -74,7 +79,7 @@ export class Lane {
 
   /** Starts a fresh browser on a fresh profile; resolves once the extension answers. */
   async launch() {
-    this.#profile = newRunnerProfile();
+    this.#profile = this.endpoint ? null : newRunnerProfile();
     this.#dead = null;
     this.#death = new Promise((resolve) => {
       this.#resolveDeath = resolve;
@@ -83,15 +88,18 @@ export class Lane {
     const died = this.#dying(this.#generation);
     let browser;
     try {
-      browser = await launchWithExtension({
-        extensionDir: distDir,
-        chromiumPath,
-        profileDir: this.#profile,
-        onContext: (context) => context.on('close', () => died(this.#browserGone())),
-        callerHandlesSignals: true,
-      });
+      const onContext = (context) => context.on('close', () => died(this.#browserGone()));
+      browser = this.endpoint
+        ? await connectWithExtension({ endpoint: this.endpoint, extensionDir: distDir, onContext })
+        : await launchWithExtension({
+          extensionDir: distDir,
+          chromiumPath,
+          profileDir: this.#profile,
+          onContext,
+          callerHandlesSignals: true,
+        });
       this.#browser = browser;
-      this.pid = await browserPid(browser);
+      this.pid = this.endpoint ? null : await browserPid(browser);
       const driver = await openDriver(browser);
       driver.page.on('crash', () => died("the extension's process crashed (its service worker and pages went with it)"));
       // A browser that dies closes its pages first, then the context: the page's
@@ -157,14 +165,20 @@ export class Lane {
   async salvage(runId) {
     await this.#closeBrowser();
     let recovery = null;
+    let recoveryPage = null;
     try {
-      recovery = await launchWithExtension({
-        extensionDir: distDir,
-        chromiumPath,
-        profileDir: this.#profile,
-        callerHandlesSignals: true,
-      });
+      // A browser of our own starts again on its profile; one we were given is
+      // reached again where it was (its farm may have restarted it).
+      recovery = this.endpoint
+        ? await connectWithExtension({ endpoint: this.endpoint, extensionDir: distDir })
+        : await launchWithExtension({
+          extensionDir: distDir,
+          chromiumPath,
+          profileDir: this.#profile,
+          callerHandlesSignals: true,
+        });
       const driver = await openDriver(recovery);
+      recoveryPage = driver.page;
       // The restarted worker resumes the run at once and, finding its session gone,
       // ends it. A command that needs no session (a model call) would go on: Stop it.
       let run = await driver.getRun(runId);
@@ -178,6 +192,7 @@ export class Lane {
     } catch (error) {
       return { run: null, trajectory: null, error: firstLine(error) };
     } finally {
+      if (this.endpoint) await recoveryPage?.close().catch(() => undefined);
       await closeWithin(recovery, null);
     }
   }
@@ -210,12 +225,18 @@ export class Lane {
     // Closing is not dying: whatever this browser reports from now on is ignored.
     this.#generation += 1;
     const browser = this.#browser;
+    const driver = this.#driver;
     this.#browser = null;
     this.#driver = null;
+    // A browser we were given stays up: only the runner's own page goes.
+    if (this.endpoint) await driver?.page.close().catch(() => undefined);
     await closeWithin(browser, this.pid);
   }
 
   #browserGone() {
+    if (this.endpoint) {
+      return `the browser at ${this.endpoint} went away: closed, crashed, or the connection dropped`;
+    }
     return `the browser (pid ${this.pid ?? 'unknown'}) died: killed, crashed or out of memory`;
   }
 

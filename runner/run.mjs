@@ -126,6 +126,7 @@ function runPlanned(runs, options, key, out, redact, interrupt, outage) {
         };
   return runBatch(runs, {
     lanes: options.parallel,
+    endpoints: options.browserEndpoints.length > 0 ? options.browserEndpoints : null,
     retries: options.retries,
     // With memory, each task's START_RUN carries the records finished so far.
     overrides: options.memory > 0 ? () => withMemory(runOverrides(options), out) : runOverrides(options),

@@ -66,6 +66,27 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
   }
 });
 
+test('options: browser endpoints set the lanes; the observation format', () => {
+  const ws1 = 'ws://127.0.0.1:9222/devtools/browser/a';
+  const two = parseArgs(['--tasks', 't', '--browser-endpoint', ws1, '--browser-endpoint=http://10.0.0.2:9222']);
+  assert.deepEqual(two.browserEndpoints, [ws1, 'http://10.0.0.2:9222']);
+  assert.equal(two.parallel, 2, 'one lane per browser');
+  assert.deepEqual(parseArgs(['--tasks', 't']).browserEndpoints, []);
+  assert.equal(parseArgs(['--tasks', 't', '--observation-format', 'compact']).observationFormat, 'compact');
+  assert.equal(parseArgs(['--tasks', 't']).observationFormat, undefined, 'the extension default (MMInA) unless asked');
+  const bad = [
+    [['--tasks', 't', '--browser-endpoint', ws1, '--parallel', '3'], /--parallel 3 with 1 --browser-endpoint/],
+    [['--tasks', 't', '--browser-endpoint', 'localhost:9222'], /--browser-endpoint: .*ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//],
+    [['--tasks', 't', '--browser-endpoint', 'not a url'], /--browser-endpoint: "not a url" is not a URL/],
+    [['--tasks', 't', '--browser-endpoint', ws1, '--browser-endpoint', ws1], /named twice/],
+    [['--tasks', 't', '--browser-endpoint'], /--browser-endpoint needs a value/],
+    [['--tasks', 't', '--observation-format', 'tiny'], /--observation-format must be one of mmina, compact \(got tiny\)/],
+  ];
+  for (const [argv, message] of bad) {
+    assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
+  }
+});
+
 test('the API key: read from the named variable, an unset named variable is an error', () => {
   const env = { MY_KEY: 'sk-secret-123456', OPENAI_API_KEY: '' };
   const opts = (extra) => ({ provider: 'openai', ...extra });

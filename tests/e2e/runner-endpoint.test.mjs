@@ -1,0 +1,148 @@
+// `--browser-endpoint`: the runner drives Chromium instances it did not start (a browser
+// farm's, say), here two started by the test with dist/ loaded and a DevTools port. The
+// tasks are shared between them, each browser keeps the runs it ran, and both are
+// still running, with no page of the runner's left open, when the runner is done. A
+// browser without the extension is refused with what to do.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { BASE_ARGS, chromiumArgs } from '../../runner/browser.mjs';
+import { builtExtension } from '../../runner/remote-browser.mjs';
+import { startSandbox } from '../../runner/sandbox.mjs';
+import { copyBundledTasks } from './bundled-tasks.mjs';
+import { freePortBase, processRunning } from './free-ports.mjs';
+import { hopbenchBin } from './native.mjs';
+import { chromiumPath, distDir } from './paths.mjs';
+import { readLines, runRunner } from './runner-process.mjs';
+
+const TASKS = ['sb-01-beanie-colour', 'sb-03-tower-height', 'sb-07-euro-to-pound', 'sb-14-sandals-colour'];
+
+/**
+ * @typedef {{ pid: number, endpoint: string, profile: string,
+ *   child: import('node:child_process').ChildProcess }} Started
+ */
+
+/**
+ * Chromium as someone else would run it: its own profile, a DevTools port, and (unless
+ * `plain`) the built extension loaded. Resolves with the WebSocket it prints.
+ * @param {string} dir @param {string} name @param {{ plain?: boolean }} [options]
+ * @returns {Promise<Started>}
+ */
+function startChromium(dir, name, { plain = false } = {}) {
+  const profile = join(dir, name);
+  mkdirSync(profile);
+  const args = [
+    ...(plain ? BASE_ARGS : chromiumArgs(distDir)),
+    '--remote-debugging-address=127.0.0.1',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    'about:blank',
+  ];
+  const child = spawn(chromiumPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${name}: no DevTools endpoint within 20 s:\n${err}`)), 20_000);
+    child.stderr?.setEncoding('utf8').on('data', (d) => {
+      err += d;
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+      if (match && child.pid) {
+        clearTimeout(timer);
+        resolve({ pid: child.pid, endpoint: match[1], profile, child });
+      }
+    });
+    child.on('error', reject);
+  });
+}
+
+/**
+ * The runs a browser's extension holds, read through one of its own pages.
+ * @param {string} endpoint
+ * @returns {Promise<{ pages: string[], taskIds: string[] }>}
+ */
+async function browserRecord(endpoint) {
+  const browser = await chromium.connectOverCDP(endpoint);
+  try {
+    const [context] = browser.contexts();
+    const pages = context.pages().map((p) => p.url());
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${builtExtension(distDir).id}/popup.html`);
+    const taskIds = await page.evaluate(async () => {
+      const messages = await import('./messages.js');
+      const reply = await chrome.runtime.sendMessage(messages.listRuns());
+      return reply.runs.map((/** @type {{ task: { id: string } }} */ r) => r.task.id);
+    });
+    await page.close();
+    return { pages, taskIds };
+  } finally {
+    await browser.close();
+  }
+}
+
+describe('the runner on browsers it did not start (--browser-endpoint)', { timeout: 300_000 }, () => {
+  /** @type {string} */
+  let dir;
+  /** @type {number} */
+  let base;
+  /** @type {{ stop: () => Promise<void> } | undefined} */
+  let sandbox;
+  /** @type {Started[]} */
+  const browsers = [];
+  /** @type {string} */
+  let tasksDir;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-endpoint-'));
+    base = await freePortBase();
+    sandbox = await startSandbox(hopbenchBin(), () => undefined, ['--port-base', String(base)]);
+    tasksDir = join(dir, 'tasks');
+    mkdirSync(tasksDir);
+    copyBundledTasks(TASKS, tasksDir, base);
+    browsers.push(await startChromium(dir, 'farm-1'), await startChromium(dir, 'farm-2'));
+  });
+
+  after(async () => {
+    for (const b of browsers) if (processRunning(b.pid)) process.kill(b.pid, 'SIGKILL');
+    await sandbox?.stop();
+    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('two running browsers share the tasks; both keep running afterwards', async () => {
+    const out = join(dir, 'out');
+    const [a, b] = browsers;
+    const run = await runRunner(['--tasks', tasksDir, '--out', out, '--browser-endpoint', a.endpoint, '--browser-endpoint', b.endpoint]);
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, new RegExp(`^browser 1 connected \\(${escape(a.endpoint)}\\)$`, 'm'));
+    assert.match(run.stdout, new RegExp(`^browser 2 connected \\(${escape(b.endpoint)}\\)$`, 'm'));
+    const lines = readLines(join(out, 'results.jsonl'));
+    assert.deepEqual(lines.map((l) => l.verdict), TASKS.map(() => 'PASS'), JSON.stringify(lines));
+
+    for (const browser of browsers) assert.ok(processRunning(browser.pid), `browser ${browser.pid} was ended by the runner`);
+    const records = [await browserRecord(a.endpoint), await browserRecord(b.endpoint)];
+    for (const [i, record] of records.entries()) {
+      assert.ok(record.taskIds.length >= 1, `browser ${i + 1} ran no task: ${JSON.stringify(records)}`);
+      // Only what the browser had before the runner came: its own blank tab.
+      assert.deepEqual(record.pages, ['about:blank'], `browser ${i + 1} was left with pages of the run`);
+    }
+    const ranIds = records.flatMap((r) => r.taskIds).sort();
+    assert.deepEqual(ranIds, lines.map((l) => l.id).sort(), 'each task ran once, in one of the two browsers');
+  });
+
+  test('a browser without the extension is refused, saying what to do', async () => {
+    const plain = await startChromium(dir, 'plain', { plain: true });
+    browsers.push(plain);
+    const run = await runRunner(['--tasks', tasksDir, '--out', join(dir, 'out-plain'), '--browser-endpoint', plain.endpoint]);
+    assert.notEqual(run.status, 0, run.stdout);
+    assert.match(run.stderr + run.stdout, /no hopbench extension in the browser at ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\/\S+: start it with --load-extension=DIST/);
+    assert.ok(processRunning(plain.pid), 'the refused browser was ended');
+  });
+});
+
+/** @param {string} text */
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
