@@ -45,4 +45,27 @@
 
 /** A memory record as stored. @typedef {{ runId: string, finishedAt: number, record: unknown }} MemoryRow */
 
+/** The wasm core module (pkg-shim.d.ts). @typedef {typeof import('../pkg/hopbench.js')} Core */
+/** Resolves to the initialised core (background.js coreModule). @typedef {() => Promise<Core>} ReadyCore */
+
+/**
+ * What the driver keeps of a step until it is recorded (run-commands.js stepInfo).
+ * @typedef {{ startedAt: number, timings: Record<string, number>,
+ *   media: Record<string, unknown> }} StepInfo
+ */
+
+/**
+ * The settings a run keeps from its start (run-handlers.js).
+ * @typedef {{ keepWindow: boolean, agent?: import('./run-model.js').AgentSettings,
+ *   observation?: import('../messages.js').ObserveOptions } & Record<string, unknown>} RunOptions
+ */
+
+/**
+ * The driver's record of a running run in chrome.storage.local (run-state.js).
+ * @typedef {{ runId: string, sessionId: string, state: string,
+ *   pending: import('./core-types.js').AgentCommand[], actStarted: number | null, tries: number,
+ *   steps: Record<string, StepInfo>, options: RunOptions, browserLife?: unknown,
+ *   stopFed?: boolean }} RunRecord
+ */
+
 export {};
