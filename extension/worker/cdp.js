@@ -55,10 +55,9 @@ export async function detach(tabId) {
 /**
  * Sends one CDP command to the tab, or to one of its child sessions.
  * @param {number} tabId
- * @param {string} method e.g. 'Accessibility.getFullAXTree'
-* @template {Method} M
- * @param {M} method
- * @param {CommandParameters[M]} [params]
+ * @template {Method} M
+ * @param {M} method e.g. 'Accessibility.getFullAXTree'
+ * @param {NoInfer<CommandParameters[M]>} [params]
  * @param {string} [sessionId] a child session (out-of-process iframe)
  * @returns {Promise<CommandReturnValues[M]>}
  */

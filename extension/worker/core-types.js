@@ -91,6 +91,9 @@
 /** `agent_start` → the first state and commands, and the memory the prompt shows.
  * @typedef {AgentStepped & { memory: { k: number, policy: string, tasks: string[] } }} AgentStarted */
 
+/** An event fed to the agent machine (`observed`, `model_replied`, `acted`, ...; serde tag `kind`).
+ * @typedef {{ kind: string } & Record<string, unknown>} AgentEvent */
+
 /** A memory record (src/agent/memory.rs); the worker stores it as it came.
  * @typedef {Record<string, unknown>} MemoryRecord */
 

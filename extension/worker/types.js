@@ -64,7 +64,7 @@
  * The driver's record of a running run in chrome.storage.local (run-state.js).
  * @typedef {{ runId: string, sessionId: string, state: string,
  *   pending: import('./core-types.js').AgentCommand[], actStarted: number | null, tries: number,
- *   steps: Record<string, StepInfo>, options: RunOptions, browserLife?: unknown,
+ *   steps: Record<string, StepInfo>, options: RunOptions, browserLife?: string,
  *   stopFed?: boolean }} RunRecord
  */
 
