@@ -35,8 +35,8 @@ export function withSessions(fn) {
     if (JSON.stringify(sessions) !== before) {
       await chrome.storage.session.set({ [SESSIONS_KEY]: sessions });
     }
-return result;
-  }));
+    return result;
+  });
 }
 
 /**
