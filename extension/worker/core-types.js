@@ -25,7 +25,7 @@
  * @typedef {{ state: string, outcome: TrackerOutcome, progress: Progress }} TrackerFed */
 
 /** The evaluator's `Outcome` of one event: which hop, if any, it completed.
- * @typedef {{ completed_hop?: number | null, completed_hops?: number } & Record<string, unknown>} TrackerOutcome */
+ * @typedef {{ completed_hop?: number | null, completed_hops?: number[] } & Record<string, unknown>} TrackerOutcome */
 
 /** A question for the judge (src/judge `JudgeRequest`).
  * @typedef {{ answer: string, reference: string }} JudgeRequest */
