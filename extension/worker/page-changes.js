@@ -57,7 +57,7 @@ export function onPageChangeReports(listener) {
 
 /**
  * What a report says the tab shows: `{documentId, url}` (storable as JSON).
- * @param {ChangeDetails} details
+ * @param {{ documentId?: string, url: string }} details
  * @returns {Page}
  */
 export function pageOf(details) {
@@ -67,7 +67,7 @@ export function pageOf(details) {
 /**
  * Whether `details` reports something other than `last` (a `pageOf` value or null).
  * @param {Page | null | undefined} last
- * @param {ChangeDetails} details
+ * @param {{ documentId?: string, url: string }} details
  */
 export function isPageChange(last, details) {
   if (!last) return true;
