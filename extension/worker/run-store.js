@@ -178,7 +178,7 @@ export function putStep(runId, step, record) {
  * so recording the same step twice never counts its tokens twice.
  * @param {string} runId
  * @param {number} step
- * @param {{ progress?: import('./types.js').Progress } & Record<string, unknown>} record
+ * @param {{ progress?: import('./types.js').Progress | null } & Record<string, unknown>} record
  * @returns {Promise<Run>}
  */
 export function recordStep(runId, step, record) {
@@ -355,7 +355,9 @@ export async function exportRunData(runId) {
  * done yet, no verdict, the clock started now. `task` is the task as kept with the
  * run (with its file name and text); `fields` adds what differs (id, provider,
  * session, settings, ...).
- * @param {{ task: import('./types.js').RunTask, progress: import('./types.js').Progress } & Record<string, unknown>} fields
+ * @param {{ task: import('./types.js').RunTask, progress: import('./types.js').Progress, id: string }
+ *   & Record<string, unknown>} fields
+ * @returns {Run}
  */
 export function newRunSummary({ task, progress, ...fields }) {
   return {

@@ -14,9 +14,13 @@ const LOCK = 'hopbench.sessions';
 /**
  * @typedef {{ id: string, windowId: number, tabIds: number[], currentTabId: number|null,
  *   step: number, startedAt: number, taskId: string, closed: boolean,
-*   answer: {text: string, step: number}|null, pausedMs?: number, pausedAt?: number | null }} Session
+*   answer: {text: string, step: number}|null, pausedMs?: number, pausedAt?: number | null,
+ *   human?: HumanState }} Session
  *   `tabIds` is the session's tab order (tab_focus indexes into it); `step` counts the
- *   actions started; `startedAt` is wall-clock ms (survives worker restarts).
+ *   actions started; `startedAt` is wall-clock ms (survives worker restarts); `human`
+ *   marks a person's session (human-session.js).
+ * @typedef {{ runId: string, phase: 'ready' | 'recording' | 'paused' | 'ended', keepWindow: boolean,
+ *   endedFrom?: string }} HumanState
  */
 
 /**
