@@ -7,3 +7,7 @@ interface LockManager {
   request<T>(name: string, callback: (lock: Lock | null) => T): Promise<Awaited<T>>;
   request<T>(name: string, options: LockOptions, callback: (lock: Lock | null) => T): Promise<Awaited<T>>;
 }
+
+// The page recorder's object in its isolated world (worker/recorder-page.js).
+// eslint-disable-next-line no-var
+declare var __hopbenchRecorder: { assign(...pairs: unknown[]): number; idOf(handle: number): number | null } | undefined;

@@ -53,7 +53,7 @@
   function marked(token) {
     const el = findMarked(document, token);
     if (!el) throw new Error('marked element not in this frame');
-return /** @type {Field} */ (el);
+  return /** @type {Field} */ (el);
   }
 
   /**

@@ -210,7 +210,7 @@ function saveRegistry(tabId, registry) {
  * @returns {Partial<ObservationSettings>}
  */
 function definedOnly(options) {
-/** @type {Record<string, unknown>} */
+  /** @type {Record<string, unknown>} */
   const out = {};
   for (const key of /** @type {const} */ (['mode', 'wholePage', 'imageMaxSide', 'linkUrls'])) {
     if (options[key] !== undefined) out[key] = options[key];
