@@ -41,7 +41,7 @@
  * @typedef {{ text: string, usage: Usage }} ModelReply */
 
 /** One failed try of a model call.
- * @typedef {{ kind: string, message: string, delay_ms?: number }} Attempt */
+ * @typedef {{ kind: string, message: string, delay_ms: number | null }} Attempt */
 
 /** Why a model call failed, and what the person may change.
  * @typedef {{ kind: string, message: string, hint: string }} OutcomeError */

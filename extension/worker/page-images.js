@@ -42,7 +42,7 @@ const STATE_FN = `function () {
  */
 export async function pageImages(tabId, items) {
   const sessions = await sessionsFor(tabId, items);
-/** @type {Map<string | undefined, Promise<unknown>>} */
+  /** @type {Map<string | undefined, Promise<unknown>>} */
   const enabled = new Map();
   const enable = (/** @type {string | undefined} */ sessionId) => {
     let done = enabled.get(sessionId);
