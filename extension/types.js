@@ -30,15 +30,27 @@
  */
 
 /**
+ * What the worker reported of an action (worker/actions.js effects, and the recorder's
+ * for a person's session); every field is optional, each action sets its own.
+ * @typedef {{ recorded?: string, typed?: { kind?: string, text?: string, checked?: boolean,
+ *   value?: string | null, path?: string, ms?: number }, pressedEnter?: boolean, element?: string,
+ *   path?: string, reason?: string, pressed?: string, moved?: boolean | string,
+ *   scroller?: string | null, answer?: string, answerError?: string, answerScored?: unknown,
+ *   closedTabId?: number, index?: number, url?: string, navigated?: boolean, note?: string }} Effect
+ */
+
+/**
  * A recorded step as GET_RUN `withSteps` gives it (worker/run-store.js, with `words`).
+ * @typedef {import('./worker/core-types.js').Attempt} Attempt
  * @typedef {{ runId: string, step: number, started_at?: number,
- *   observation?: { text?: string, url?: string, images?: unknown[], screenshot?: string | null,
- *     page_screenshot?: string | null } & Record<string, unknown>,
- *   action?: { text: string } | null, result?: { effect?: unknown, error?: string | null } | null,
- *   reply?: { text?: string } | string | null, model_error?: unknown, judgements?: unknown[],
- *   progress?: Progress | null, tokens?: { input: number, output: number } | null,
- *   note?: string | null, timings?: Record<string, number | null>,
- *   words: ActionWords | null } & Record<string, unknown>} StepView
+ *   observation?: { text?: string, url?: string, images?: unknown[], screenshot?: unknown,
+ *     page_screenshot?: unknown } & Record<string, unknown>,
+ *   action?: { text: string } | null, result?: { effect?: Effect | null, error?: string | null } | null,
+ *   reply?: { text: string, attempts?: Attempt[] } | null,
+ *   model_error?: { error?: import('./worker/core-types.js').OutcomeError, attempts?: Attempt[] } | null,
+ *   judgements?: import('./worker/core-types.js').Judgement[], progress?: Progress | null,
+ *   tokens?: { input: number, output: number } | null, note?: string | null,
+ *   timings?: Record<string, number | null>, words?: ActionWords | null } & Record<string, unknown>} StepView
  */
 
 /**

@@ -4,16 +4,22 @@
 // which is why they all live in this one file. Fields the JavaScript never reads are
 // left out or kept loose (`unknown`), so the core may grow without touching this file.
 
-/** One hop as the tracker reports it (src/evaluator/progress.rs `HopStatus`).
- * @typedef {{ index: number, description: string, state: unknown }} HopStatus */
+/** One hop as the tracker reports it (src/evaluator/progress.rs `HopStatus`, its
+ * `HopState` flattened: `step` and `time_ms` belong to `done`).
+ * @typedef {{ index: number, description: string, state: 'done' | 'current' | 'waiting',
+ *   step?: number, time_ms?: number }} HopStatus */
 
 /** "k of N hops done" (src/evaluator/progress.rs `Progress`).
  * @typedef {{ done: number, total: number, at_end: boolean, current: string | null,
  *   hops: HopStatus[] }} Progress */
 
+/** The answer a task was scored with (src/evaluator `AnswerRecord`).
+ * @typedef {{ text: string, step: number, time_ms: number, check: unknown,
+ *   judgements?: Judgement[] }} AnswerRecord */
+
 /** The task's final score (src/evaluator/progress.rs `Verdict`).
  * @typedef {{ passed: boolean, hops_done: number, hops_total: number, hop_steps: number[],
- *   answer: unknown, reason: string }} Verdict */
+ *   answer: AnswerRecord | null, reason: string }} Verdict */
 
 /** What the tracker made of a task (src/tracker `TaskSummary`).
  * @typedef {{ id: string, intent: string, start_urls: string[] }} TaskSummary */
