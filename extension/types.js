@@ -75,4 +75,10 @@
  *   endpoint: { provider: string, base_url: string, model: string }, outcome: CallOutcome }} ConnectionReply
  */
 
+/**
+ * A reply with the fields its message gets (messages.js lists them per message).
+ * @template T
+ * @typedef {import('./messages.js').Reply & T} ReplyOf
+ */
+
 export {};
