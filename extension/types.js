@@ -76,6 +76,20 @@
  */
 
 /**
+ * GET_DUEL's reply (worker/duel.js).
+ * @typedef {import('./messages.js').Reply & { duel: { id: string, agentRunId: string, humanRunId: string },
+ *   agent: RunView, human: RunView, agentSteps: StepView[], humanSteps: StepView[],
+ *   comparison: import('./worker/core-types.js').RunComparison | null }} DuelReply
+ */
+
+/**
+ * An exported run (worker/run-store.js exportRunData), as EXPORT_RUN's `trajectory`.
+ * @typedef {{ format: string, version: number, exportedAt: string,
+ *   run: Record<string, unknown> & { answer?: string | null }, task: { text: string, fileName?: string } & Record<string, unknown>,
+ *   settings: unknown, steps: StepView[], media: Record<string, unknown> }} Trajectory
+ */
+
+/**
  * A reply with the fields its message gets (messages.js lists them per message).
  * @template T
  * @typedef {import('./messages.js').Reply & T} ReplyOf

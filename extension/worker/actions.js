@@ -20,7 +20,7 @@ import { addTab, pickSession, withSessions } from './session.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, beginSettle } from './settle.js';
 
 /**
-* @typedef {{ core: import('./types.js').Core, sessionId: string, tabId: number,
+ * @typedef {{ core: import('./types.js').Core, sessionId: string, tabId: number,
  *   action: import('./core-types.js').Action | undefined, element?: import('./element.js').Ref,
  *   session: import('./session.js').Session }} ActContext `action` is undefined only for a
  *   malformed message, which runAction refuses
@@ -333,7 +333,7 @@ export const ACTIONS = Object.freeze({
 /**
  * Runs one action and waits for the page to settle.
  * @param {ActContext} ctx
-* @param {{ recordAnswer: RecordAnswer, settleTimeoutMs?: number }} deps
+ * @param {{ recordAnswer: RecordAnswer, settleTimeoutMs?: number }} deps
  * @returns {Promise<{effect: unknown, error?: string, settle: import('./settle.js').Settle | null}>}
  */
 export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_SETTLE_TIMEOUT_MS }) {

@@ -115,6 +115,6 @@
 
 /** `compare_runs` → the hop-by-hop comparison of two runs.
  * @typedef {{ hops: { hop: number, description: string, a: unknown, b: unknown }[],
- *   diverged_at: unknown, summary: unknown }} RunComparison */
+ *   diverged_at: number | null, summary: string }} RunComparison */
 
 export {};

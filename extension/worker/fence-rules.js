@@ -24,7 +24,7 @@ const ALLOW = /** @type {chrome.declarativeNetRequest.RuleActionType} */ ('allow
  * top-level navigation, and one higher-priority allow per origin.
  * @param {number} firstId
  * @param {string[]} origins canonical origins (`new URL(u).origin`)
-* @param {number[]} excludedTabIds
+ * @param {number[]} excludedTabIds
  * @returns {chrome.declarativeNetRequest.Rule[]}
  */
 export function fenceRules(firstId, origins, excludedTabIds) {

@@ -73,7 +73,7 @@ async function sessionOfRun(runId) {
 
 /**
  * Opens the task's window for a person and records it as a run (not yet started).
-* `bounds` places the window (side by side); `current: false` leaves `runs.current`.
+ * `bounds` places the window (side by side); `current: false` leaves `runs.current`.
  * @param {Core} core
  * @param {{ taskText: string, fileName: string, keepWindow?: boolean,
  *   bounds?: import('../messages.js').Bounds, current?: boolean, duelId?: string | null,
@@ -290,7 +290,7 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
  * A person's answered session seeds procedural memory like an agent's finished run
  * (`by_person` in the record; no answer, no conditions). A record that cannot be made
  * is left out with a warning: the run itself is already stored and scored.
-* @param {Core} core the wasm core
+ * @param {Core} core the wasm core
  * @param {string} runId
  * @param {{ passed: boolean, hop_steps: number[] }} verdict the tracker's verdict
  * @param {number} finishedAt

@@ -85,9 +85,9 @@ async function captureWithRetries(tabId) {
 
 /**
  * @param {number} tabId
-* @param {ImageItem[]} items from the core
+ * @param {ImageItem[]} items from the core
  * @param {{maxSide: number, screenshot: () => Promise<string>, viewportWidth: number}} how
-* @returns {Promise<{images: LabelledImage[], notLoaded: ImageNotLoaded[]}>}
+ * @returns {Promise<{images: LabelledImage[], notLoaded: ImageNotLoaded[]}>}
  */
 export async function labelledImages(tabId, items, { maxSide, screenshot, viewportWidth }) {
   /** @type {Promise<ImageBitmap> | undefined} */

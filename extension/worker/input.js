@@ -93,7 +93,7 @@ function describeKey(name, shift) {
 
 /**
  * Parses `Control+k`, `Shift+Tab`, `Enter`, `Meta+Shift+p`. Throws on an unknown key.
-* @param {string} combo
+ * @param {string} combo
  * @returns {{ modifiers: Modifier[], key: Key }}
  */
 export function parseKeyCombo(combo) {

@@ -11,7 +11,7 @@ import { SNAPSHOT_PARAMS, childFrameIds, targetInput, viewportOf } from './obser
 /**
  * @param {number} tabId
  * @param {{attached?: boolean}} [how] `attached: true` when the caller just attached
-* @returns {Promise<{targets: TargetInput[], viewport: ReturnType<typeof viewportOf>, axMs: number}>}
+ * @returns {Promise<{targets: TargetInput[], viewport: ReturnType<typeof viewportOf>, axMs: number}>}
  */
 export async function gatherTab(tabId, { attached = false } = {}) {
   if (!attached) await attach(tabId);

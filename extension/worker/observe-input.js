@@ -98,7 +98,7 @@ export function viewportOf(metrics) {
 }
 
 /**
-* @param {{targetId: string|null, axTrees: { nodes: AXNode[] }[], snapshot: Snapshot,
+ * @param {{targetId: string|null, axTrees: { nodes: AXNode[] }[], snapshot: Snapshot,
  *          owner?: Owner | null}} target
  */
 export function targetInput({ targetId, axTrees, snapshot, owner }) {

@@ -31,9 +31,9 @@ export const REGISTRY_KEY = (/** @type {number} */ tabId) => `observe.registry.$
 
 /**
  * @param {number} tabId
-* @param {ObserveOptions} [options] overrides of the stored settings; `tabIds`
+ * @param {ObserveOptions} [options] overrides of the stored settings; `tabIds`
  *   are the tabs of the tabs line (a session's tabs), default: the tab's window
-* @returns {Promise<Observation>} `imagesNotLoaded`: viewport images the page itself could not
+ * @returns {Promise<Observation>} `imagesNotLoaded`: viewport images the page itself could not
  *   load (text+images mode); they are reported, never fetched again
  */
 export async function observeTab(tabId, options = {}) {

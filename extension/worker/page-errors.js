@@ -52,7 +52,7 @@ export function registerPageErrorListeners() {
 /**
  * The session's failed page loads, oldest first. Read under the session lock, so a
  * failure Chrome reported before this call is in the list.
-* @param {string} sessionId
+ * @param {string} sessionId
  * @returns {Promise<PageError[]>}
  */
 export function pageErrorsOf(sessionId) {

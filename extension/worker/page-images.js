@@ -37,7 +37,7 @@ const STATE_FN = `function () {
 
 /**
  * @param {number} tabId
-* @param {ImageItem[]} items the core's image items
+ * @param {ImageItem[]} items the core's image items
  * @returns {Promise<Map<number, ImageSource>>} by image id
  */
 export async function pageImages(tabId, items) {

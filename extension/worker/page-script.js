@@ -20,7 +20,7 @@ const ACT_SCRIPT = 'content/act.js';
 /**
  * Runs `__hopbenchAct[name](...args)` in the chosen frames.
  * @param {number} tabId
-* @template {ActName} N
+ * @template {ActName} N
  * @param {N} name
  * @param {Parameters<ActApi[N]>} args
  * @param {{ allFrames: true } | { frameIds: number[] }} [where] default: the main frame

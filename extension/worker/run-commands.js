@@ -54,7 +54,7 @@ async function tabLoaded(tabId, timeoutMs) {
 }
 
 /**
-* @typedef {{ core: import('./types.js').Core, record: RunRecord, signal: AbortSignal,
+ * @typedef {{ core: import('./types.js').Core, record: RunRecord, signal: AbortSignal,
  *   modelCall: (request: unknown, signal: AbortSignal) => Promise<import('./core-types.js').CallOutcome>,
  *   judgeCall: (question: import('./core-types.js').JudgeRequest, signal: AbortSignal) => Promise<import('./core-types.js').Judgement> }} RunContext
  *   `record` is the driver's record (run-state.js); `steps[step]` collects what only

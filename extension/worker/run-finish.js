@@ -12,7 +12,7 @@ import { endTaskSession } from './session-handlers.js';
 import { readSessions } from './session.js';
 
 /**
-* @param {import('./types.js').ReadyCore} readyCore
+ * @param {import('./types.js').ReadyCore} readyCore
  * @param {import('./types.js').RunRecord} record the driver record (run-state.js)
  * @param {RunEnd} end
  */

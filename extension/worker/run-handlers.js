@@ -95,7 +95,7 @@ function startRun(readyCore, msg) {
  * Starts an agent run: `{runId, sessionId}`. `bounds` places its window, `held` starts
  * it paused before its first step (a side-by-side session releases it when the person
  * presses Start), `duelId` links it to that session, `current: false` leaves
-* `runs.current` to the person's run.
+ * `runs.current` to the person's run.
  * @param {ReadyCore} readyCore
  * @param {{ taskText: string, fileName: string, overrides: import('../messages.js').RunOverrides }} msg
  * @param {{ bounds?: import('../messages.js').Bounds, held?: boolean, duelId?: string | null,

@@ -18,7 +18,7 @@ import { mediaId } from './run-store.js';
  * @param {{ images: {id: number, dataUrl: string}[], screenshot?: string, som?: string }} obs
  *   what observeTab returned
  * @param {string | null} pageShot a screenshot data URL for the record only, or null
-* @returns {{ rows: import('./types.js').MediaItem[], refs: { images: string[], screenshot: string | null,
+ * @returns {{ rows: import('./types.js').MediaItem[], refs: { images: string[], screenshot: string | null,
  *   page_screenshot: string | null }, images: {id: number, mime: string, base64: string}[],
  *   screenshot: {mime: string, base64: string} | null }} the store rows, the record's
  *   references, and the pictures for the machine's `observed` event

@@ -59,7 +59,7 @@ import {
 /**
  * Imports the task, opens its window (placed by `bounds` when given) and hop tracker:
  * `{session, task, progress}`. `id` names the session when the caller prepared
-* something for it (a run's fence).
+ * something for it (a run's fence).
  * @param {Core} core
  * @param {{ taskText: string, fileName: string, bounds?: import('../messages.js').Bounds }} task
  * @param {{ id?: string }} [options]
@@ -189,7 +189,7 @@ export async function actInSession(core, msg) {
  * @param {Core} core
  * @param {number} tabId
  * @param {ActRequest} msg
-* @returns {Promise<{ action?: Action, element?: ElementRef & { id?: number }, error?: undefined } | { error: string }>}
+ * @returns {Promise<{ action?: Action, element?: ElementRef & { id?: number }, error?: undefined } | { error: string }>}
  */
 async function actionAndElement(core, tabId, msg) {
   if (msg.actionText === undefined) return { action: msg.action, element: msg.element };

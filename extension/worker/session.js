@@ -14,7 +14,7 @@ const LOCK = 'hopbench.sessions';
 /**
  * @typedef {{ id: string, windowId: number, tabIds: number[], currentTabId: number|null,
  *   step: number, startedAt: number, taskId: string, closed: boolean,
-*   answer: {text: string, step: number}|null, pausedMs?: number, pausedAt?: number | null,
+ *   answer: {text: string, step: number}|null, pausedMs?: number, pausedAt?: number | null,
  *   human?: HumanState }} Session
  *   `tabIds` is the session's tab order (tab_focus indexes into it); `step` counts the
  *   actions started; `startedAt` is wall-clock ms (survives worker restarts); `human`
@@ -84,7 +84,7 @@ export function sessionOfTab(sessions, tabId) {
 
 /**
  * Milliseconds since the session started, less the time it was paused (a person's
-* session: `pausedMs` so far, and the pause going on since `pausedAt`).
+ * session: `pausedMs` so far, and the pause going on since `pausedAt`).
  * @param {Session} session
  * @param {number} [now]
  */
@@ -98,7 +98,7 @@ export function elapsedMs(session, now = Date.now()) {
  * entries (the hop tracker) are written with the session, under the same lock, so the
  * start pages' navigations (which may commit before windows.create returns) find both.
  * `bounds` (`{left, top, width, height}`) places the window, e.g. half of the screen.
-* @param {{ id: string, startUrls: string[], taskId: string, extra?: Record<string, unknown>,
+ * @param {{ id: string, startUrls: string[], taskId: string, extra?: Record<string, unknown>,
  *   bounds?: { left?: number, top?: number, width?: number, height?: number } }} spec
  * @returns {Promise<Session>}
  */

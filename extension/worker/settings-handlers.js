@@ -147,7 +147,7 @@ async function testConnection(coreModule, msg) {
  * extension's own pages and worker. The setting persists; asking again at every start
  * and before every save is cheap and covers updates. Where Chrome cannot restrict it
  * (`setAccessLevel` missing for `local`, or refused), keys are not stored at all:
-* Settings says why. Resolves to `{restricted: true}` or `{restricted: false, error}`.
+ * Settings says why. Resolves to `{restricted: true}` or `{restricted: false, error}`.
  * @returns {Promise<{ restricted: true, error?: undefined } | { restricted: false, error: string }>}
  */
 export async function restrictStorageToExtension() {

@@ -47,7 +47,7 @@ function listening(event, fn) {
 /**
  * Starts watching a tab before the action, so requests and navigations the action
  * starts are all seen. Call `finish()` after the action.
-* @param {number} tabId
+ * @param {number} tabId
  * @returns {Promise<Settler>}
  */
 export async function beginSettle(tabId) {
