@@ -85,7 +85,8 @@
 /**
  * An exported run (worker/run-store.js exportRunData), as EXPORT_RUN's `trajectory`.
  * @typedef {{ format: string, version: number, exportedAt: string,
- *   run: Record<string, unknown> & { answer?: string | null }, task: { text: string, fileName?: string } & Record<string, unknown>,
+ *   run: Record<string, unknown> & { answer?: string | null, startedAt: number, taskId: string },
+ *   task: { text: string, id: string, fileName?: string } & Record<string, unknown>,
  *   settings: unknown, steps: StepView[], media: Record<string, unknown> }} Trajectory
  */
 
