@@ -20,8 +20,7 @@ const SESSIONS_KEY = 'hopbench.sessions';
 
 /**
  * @typedef {import('./authoring.js').HopProposal} HopProposal
- * @typedef {{ id: string, status: string, answer?: string | null,
- *   task?: { text?: string, hops?: Array<{ condition?: { value?: unknown } }> } }} AuthoredRun
+ * @typedef {{ id: string, status: string }} AuthoredRun what the bar needs of the run shown
  * @typedef {import('./types.js').Trajectory} Trajectory
  */
 /**
