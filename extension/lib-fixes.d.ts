@@ -9,5 +9,4 @@ interface LockManager {
 }
 
 // The page recorder's object in its isolated world (worker/recorder-page.js).
-// eslint-disable-next-line no-var
 declare var __hopbenchRecorder: { assign(...pairs: unknown[]): number; idOf(handle: number): number | null } | undefined;

@@ -46,6 +46,5 @@ export interface ActApi {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __hopbenchAct: ActApi | undefined;
 }

@@ -127,7 +127,7 @@ function callCore(fn) {
     return fn();
   } catch (error) {
     if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-    throw new Error(core.take_last_panic() ?? `core crashed: ${error.message}`);
+    throw new Error(core.take_last_panic() ?? `core crashed: ${error.message}`, { cause: error });
   }
 }
 
