@@ -349,7 +349,7 @@ export function mergeAgentSettings(stored, incoming) {
     model: endpoint('model'),
     judge: incoming.judge === undefined ? stored.judge : endpoint('judge'),
   };
-    for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent', 'modular_grounding', 'modular_select']) {
+  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent', 'modular_grounding', 'modular_select']) {
     if (incoming[field] !== undefined) settings[field] = incoming[field];
   }
   // Fields as the page sent them: checked by agentSettingsProblems before storing.

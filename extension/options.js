@@ -325,7 +325,7 @@ function showOutcome(box, reply) {
     const wait = a.delay_ms === null ? '' : `, tried again after ${a.delay_ms / 1000} s`;
     return paragraph('attempt', `Try ${i + 1}: ${a.kind}: ${a.message}${wait}`);
   });
-    if (outcome.ok && outcome.reply) {
+  if (outcome.ok && outcome.reply) {
     const { text, usage } = outcome.reply;
     box.dataset.state = 'success';
     box.replaceChildren(
@@ -334,7 +334,7 @@ function showOutcome(box, reply) {
       paragraph('usage', `${usage.input_tokens} input and ${usage.output_tokens} output tokens`),
       ...retries,
     );
-} else {
+  } else {
     const error = outcome.error ?? { kind: 'unknown', message: 'the call failed and said nothing', hint: '' };
     box.dataset.state = 'error';
     box.dataset.kind = error.kind;

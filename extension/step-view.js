@@ -200,9 +200,9 @@ export class StepList {
    * Shows `steps` (in order); `media` maps media ids to data URLs already loaded;
    * `progress` is the run's hop queue now (GET_RUN's), which says which step
    * completed each hop.
-     * @param {StepView[]} steps
-     * @param {Map<string, string>} media
-     * @param {Progress | null} [progress]
+   * @param {StepView[]} steps
+   * @param {Map<string, string>} media
+   * @param {Progress | null} [progress]
    */
   update(steps, media, progress = null) {
     let previousDone = 0;
@@ -233,7 +233,7 @@ export class StepList {
 
   /**
    * Sets the source of thumbnails whose picture arrived since they were built.
-     * @param {Map<string, string>} media
+   * @param {Map<string, string>} media
    */
   fillThumbnails(media) {
     for (const img of this.root.querySelectorAll('img.step-thumb:not([src])')) {

@@ -31,10 +31,10 @@
   const shadowOf = (/** @type {Element} */ el) => chrome.dom?.openOrClosedShadowRoot?.(/** @type {HTMLElement} */ (el)) ?? el.shadowRoot;
 
   /**
-     * @param {Document | ShadowRoot} root
-     * @param {string} token
-     * @returns {Element | null}
-     */
+   * @param {Document | ShadowRoot} root
+   * @param {string} token
+   * @returns {Element | null}
+   */
   function findMarked(root, token) {
     const direct = root.querySelector(`[${MARK}="${CSS.escape(token)}"]`);
     if (direct) return direct;
@@ -47,19 +47,19 @@
   }
 
   /**
-     * @param {string} token
-     * @returns {Field}
-     */
+   * @param {string} token
+   * @returns {Field}
+   */
   function marked(token) {
     const el = findMarked(document, token);
     if (!el) throw new Error('marked element not in this frame');
-  return /** @type {Field} */ (el);
+    return /** @type {Field} */ (el);
   }
 
   /**
    * `el` or a node inside it, crossing shadow boundaries (composed tree).
-     * @param {Element} el
-     * @param {Node} node
+   * @param {Element} el
+   * @param {Node} node
    */
   function composedContains(el, node) {
     /** @type {Node | null} */
@@ -70,8 +70,8 @@
 
   /**
    * The innermost element at a point, looking inside shadow roots.
-     * @param {number} x
-     * @param {number} y
+   * @param {number} x
+   * @param {number} y
    */
   function deepElementFromPoint(x, y) {
     let hit = document.elementFromPoint(x, y);
@@ -117,12 +117,12 @@
   }
 
   /**
-     * @param {Element} el
-     * @param {typeof MouseEvent | typeof PointerEvent} Type
-     * @param {string} type
-     * @param {MouseEventInit} init
-     * @param {PointerEventInit} [extra]
-     */
+   * @param {Element} el
+   * @param {typeof MouseEvent | typeof PointerEvent} Type
+   * @param {string} type
+   * @param {MouseEventInit} init
+   * @param {PointerEventInit} [extra]
+   */
   function fire(el, Type, type, init, extra = {}) {
     // mouseenter/pointerenter do not bubble (UI Events spec).
     const bubbles = !type.endsWith('enter') && !type.endsWith('leave');
@@ -168,8 +168,8 @@
    * inputs (React and alike) wrap `value` on the instance to track what they set; a
    * change made through the native setter is seen by them as a user edit.
    * https://github.com/facebook/react/issues/10135
-     * @param {Field} el
-     * @param {string} value
+   * @param {Field} el
+   * @param {string} value
    */
   function setNativeValue(el, value) {
     for (let proto = Object.getPrototypeOf(el); proto; proto = Object.getPrototypeOf(proto)) {
@@ -181,9 +181,9 @@
   }
 
   /**
-     * @param {Element} el
-     * @param {string | null} data
-     */
+   * @param {Element} el
+   * @param {string | null} data
+   */
   function fireInputAndChange(el, data) {
     el.dispatchEvent(
       new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data }),
@@ -199,9 +199,9 @@
   const PICKED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
   /**
-     * @param {HTMLSelectElement} el
-     * @param {string} text
-     */
+   * @param {HTMLSelectElement} el
+   * @param {string} text
+   */
   function typeIntoSelect(el, text) {
     const wanted = text.trim().toLowerCase();
     const options = [...el.options];
@@ -220,9 +220,9 @@
   }
 
   /**
-     * @param {HTMLInputElement} el
-     * @param {string} text
-     */
+   * @param {HTMLInputElement} el
+   * @param {string} text
+   */
   function typeIntoToggle(el, text) {
     const want = TRUTHY.has(text.trim().toLowerCase());
     // A click toggles it with every event a user's click produces (click, input, change).
@@ -246,9 +246,9 @@
   };
 
   /**
-     * @param {Field} el
-     * @returns {Typer | null}
-     */
+   * @param {Field} el
+   * @returns {Typer | null}
+   */
   function typerFor(el) {
     if (el instanceof HTMLSelectElement) return 'select';
     if (el instanceof HTMLTextAreaElement) return 'keys';
@@ -272,7 +272,7 @@
 
   /**
    * Keys go to the focused element: the field itself, or inside a rich editor.
-     * @param {Field} el
+   * @param {Field} el
    */
   function hasTypingFocus(el) {
     const active = deepActiveElement();
@@ -285,7 +285,7 @@
 
   /**
    * The nearest ancestor of the viewport's centre that can scroll vertically.
-     * @param {number} dy
+   * @param {number} dy
    */
   function scrollerAtCentre(dy) {
     for (let el = deepElementFromPoint(innerWidth / 2, innerHeight / 2); el; el = el.parentElement) {

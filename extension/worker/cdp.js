@@ -117,7 +117,7 @@ export function registerCdpListeners() {
   chrome.debugger.onEvent.addListener((source, method, raw) => {
     const params = /** @type {{ sessionId?: string, targetInfo?: { type: string, targetId: string, url: string } } | undefined} */ (raw);
     if (source.tabId === undefined) return;
-      if (method === 'Target.attachedToTarget' && params?.targetInfo?.type === 'iframe' && params.sessionId !== undefined) {
+    if (method === 'Target.attachedToTarget' && params?.targetInfo?.type === 'iframe' && params.sessionId !== undefined) {
       /** @type {ChildSession} */
       const child = {
         sessionId: params.sessionId,

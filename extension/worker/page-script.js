@@ -50,7 +50,7 @@ export async function callActScript(tabId, name, args, where = { frameIds: [0] }
       }
     },
   });
-    return results.map((r) => ({
+  return results.map((r) => ({
     frameId: r.frameId,
     ...(r.result ?? { ok: false, error: 'the frame returned nothing (navigated away?)' }),
   }));

@@ -349,7 +349,7 @@ function pageRecorder(bindingName) {
 
   globalThis.__hopbenchRecorder = {
     /** The worker's ids for the elements of its last observation (args: id, el, id, el...). */
-      assign(...pairs) {
+    assign(...pairs) {
       for (let i = 0; i + 1 < pairs.length; i += 2) ids.set(/** @type {object} */ (pairs[i + 1]), /** @type {number} */ (pairs[i]));
       return pairs.length / 2;
     },

@@ -12,7 +12,7 @@ import { loadSiteSettings } from '../site-settings.js';
  * @param {S} settings
  */
 export function withoutKeys(settings) {
-const strip = (/** @type {object | null | undefined} */ model) => {
+  const strip = (/** @type {object | null | undefined} */ model) => {
     if (!model) return model;
     return Object.fromEntries(Object.entries(model).filter(([key]) => key !== 'api_key'));
   };
