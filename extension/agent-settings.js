@@ -4,7 +4,25 @@
 
 export const AGENT_SETTINGS_KEY = 'settings.agent';
 
+/**
+ * One model endpoint. `plain_http_ok`: the http origin the person confirmed the key may
+ * travel to unencrypted.
+ * @typedef {{ provider: string, base_url: string, model: string, api_key: string,
+ *   temperature: number, max_tokens: number, plain_http_ok?: string }} Endpoint
+ * @typedef {{ model: Endpoint, judge: Endpoint | null, max_steps: number, prompt_style: string,
+ *   max_tries: number, call_timeout_ms: number, memory_k: number, memory_policy: string,
+ *   agent: string, modular_grounding: string, modular_select: string }} AgentSettings
+ * @typedef {{ label: string, baseUrl: string, model: string, keyRequired: boolean,
+ *   maxTemperature: number }} Provider
+ * @typedef {{ field: string, message: string, confirm?: string }} Problem
+ * @typedef {(field: string, message: string, extra?: { confirm?: string }) => unknown} AddProblem
+ * @typedef {Partial<Endpoint> & { clear_api_key?: boolean }} EndpointInput what a page
+ *   sends: `api_key` only when a new key was typed
+ * @typedef {{ model?: EndpointInput | null, judge?: EndpointInput | null } & Record<string, unknown>} SettingsInput
+ */
+
 /** The three APIs, with the defaults an empty field falls back to. */
+/** @type {Readonly<Record<string, Provider>>} */
 export const PROVIDERS = Object.freeze({
   openai: Object.freeze({
     label: 'OpenAI-compatible (OpenAI, Ollama, LM Studio, vLLM, OpenRouter)',
@@ -50,11 +68,16 @@ export const LIMITS = Object.freeze({
   memory_k: [0, 10],
 });
 
+/**
+ * @param {string} [provider]
+ * @returns {Endpoint}
+ */
 export function defaultEndpoint(provider = 'openai') {
   const p = PROVIDERS[provider];
   return { provider, base_url: p.baseUrl, model: p.model, api_key: '', temperature: 0, max_tokens: 1024 };
 }
 
+/** @type {Readonly<AgentSettings>} */
 export const DEFAULT_AGENT_SETTINGS = Object.freeze({
   model: Object.freeze(defaultEndpoint('openai')),
   /** Same shape as `model`, or null: then the agent's model judges fuzzy answers. */
@@ -77,6 +100,7 @@ const ENDPOINT_FIELDS = ['provider', 'base_url', 'model', 'api_key', 'temperatur
 // --- keys over plain http -------------------------------------------------------------
 
 /** Loopback: a key sent there never leaves the machine, so plain http is fine. */
+/** @param {string} hostname */
 export function isLoopbackHost(hostname) {
   const host = hostname.toLowerCase();
   return (
@@ -92,6 +116,10 @@ export function isLoopbackHost(hostname) {
  * is not loopback), or null. Anyone on the network path could read such a key, so it
  * is only sent once the person has confirmed that origin (`plain_http_ok`).
  */
+/**
+ * @param {Partial<Endpoint> | null | undefined} endpoint
+ * @returns {string | null}
+ */
 export function plainHttpKeyOrigin(endpoint) {
   if (!endpoint?.api_key || !isHttpUrl(endpoint.base_url)) return null;
   const url = new URL(endpoint.base_url);
@@ -99,6 +127,7 @@ export function plainHttpKeyOrigin(endpoint) {
 }
 
 /** The message for an unconfirmed plain-http key, for Settings and for refused calls. */
+/** @param {string} origin */
 export function plainHttpKeyMessage(origin) {
   return (
     `the API key would travel unencrypted over plain http to ${origin}, where anyone on the ` +
@@ -113,9 +142,13 @@ export function plainHttpKeyMessage(origin) {
  * `field` the path the options page marks (`model.base_url`, `max_steps`, ...). A
  * problem the person may resolve by confirming carries `confirm` (the http origin an
  * unencrypted key would go to); the page asks, then sends `plain_http_ok`.
+ * @param {AgentSettings} settings
+ * @returns {Problem[]}
  */
 export function agentSettingsProblems(settings) {
+  /** @type {Problem[]} */
   const problems = [];
+  /** @type {AddProblem} */
   const add = (field, message, extra = {}) => problems.push({ field, message, ...extra });
   endpointProblems(settings.model, 'model', add);
   if (settings.judge !== null) endpointProblems(settings.judge, 'judge', add);
@@ -149,6 +182,8 @@ const KEYED_OPENAI_HOSTS = Object.freeze(['api.openai.com', 'openrouter.ai']);
  * What stops the agent's model from being called at all, beyond a valid form: the
  * defaults point at api.openai.com without a key, which would spend every try of
  * the first step on a 401. Empty when a run can call the model.
+ * @param {AgentSettings} settings
+ * @returns {Problem[]}
  */
 export function modelReadinessProblems(settings) {
   const problems = agentSettingsProblems(settings).filter((p) => !p.field.startsWith('judge'));
@@ -165,17 +200,25 @@ export function modelReadinessProblems(settings) {
   return problems;
 }
 
-/** `field: message` lines, for errors shown as text. */
+/**
+ * `field: message` lines, for errors shown as text.
+ * @param {Problem[]} problems
+ */
 export function describeProblems(problems) {
   return problems.map((p) => `${p.field}: ${p.message}`).join('; ');
 }
 
+/**
+ * @param {Partial<Endpoint> | null} endpoint
+ * @param {string} prefix
+ * @param {AddProblem} add
+ */
 function endpointProblems(endpoint, prefix, add) {
   if (typeof endpoint !== 'object' || endpoint === null) {
     add(prefix, 'must be an object with provider, base_url, model and api_key');
     return;
   }
-  const provider = PROVIDERS[endpoint.provider];
+  const provider = PROVIDERS[endpoint.provider ?? ''];
   if (!Object.hasOwn(PROVIDERS, endpoint.provider ?? '')) {
     add(`${prefix}.provider`, `must be one of ${Object.keys(PROVIDERS).join(', ')} (got ${JSON.stringify(endpoint.provider)})`);
   }
@@ -189,7 +232,7 @@ function endpointProblems(endpoint, prefix, add) {
   if (typeof endpoint.api_key !== 'string' || /[^\x21-\x7e]/.test(endpoint.api_key)) {
     add(`${prefix}.api_key`, 'may hold only visible ASCII characters (no spaces or line breaks); paste it again');
   } else if (provider?.keyRequired && endpoint.api_key === '') {
-    add(`${prefix}.api_key`, `${PROVIDERS[endpoint.provider].label} needs an API key`);
+    add(`${prefix}.api_key`, `${provider.label} needs an API key`);
   }
   const exposed = plainHttpKeyOrigin(endpoint);
   if (exposed && endpoint.plain_http_ok !== exposed) {
@@ -203,13 +246,23 @@ function endpointProblems(endpoint, prefix, add) {
   integerIn(endpoint.max_tokens, `${prefix}.max_tokens`, add, LIMITS.max_tokens);
 }
 
-function integerIn(value, field, add, range = LIMITS[field]) {
+/**
+ * @param {unknown} value
+ * @param {string} field
+ * @param {AddProblem} add
+ * @param {readonly number[]} [range]
+ */
+function integerIn(value, field, add, range = LIMITS[/** @type {keyof typeof LIMITS} */ (field)]) {
   const [min, max] = range;
-  if (!Number.isInteger(value) || value < min || value > max) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     add(field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
   }
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is string}
+ */
 function isHttpUrl(value) {
   if (typeof value !== 'string') return false;
   try {
@@ -220,6 +273,7 @@ function isHttpUrl(value) {
   }
 }
 
+/** @param {unknown} value */
 export function originOf(value) {
   return isHttpUrl(value) ? new URL(value).origin : '';
 }
@@ -229,9 +283,10 @@ export function originOf(value) {
 /**
  * Settings without keys: each endpoint has `api_key_set` and, for keys long enough
  * that 4 characters give little away, `api_key_last4` to tell keys apart.
+ * @param {AgentSettings} settings
  */
 export function maskAgentSettings(settings) {
-  const mask = (endpoint) => {
+  const mask = (/** @type {Endpoint | null} */ endpoint) => {
     if (endpoint === null) return null;
     const { api_key: key, ...rest } = endpoint;
     return { ...rest, api_key_set: key !== '', api_key_last4: key.length >= 12 ? key.slice(-4) : '' };
@@ -248,19 +303,27 @@ export function maskAgentSettings(settings) {
  *
  * A saved key is kept only while provider and server stay the same: sending one
  * service's key to another server (a typo'd or local URL) would hand it to a stranger.
+ * @param {AgentSettings} stored
+ * @param {SettingsInput} incoming
+ * @returns {{ settings: AgentSettings, notes: Problem[] }}
  */
 export function mergeAgentSettings(stored, incoming) {
+  /** @type {Problem[]} */
   const notes = [];
-  const endpoint = (name) => {
+  /** @returns {Endpoint | null} */
+  const endpoint = (/** @type {'model' | 'judge'} */ name) => {
     const next = incoming[name];
     if (next === null) return null;
     const before = stored[name];
     const provider = next?.provider ?? before?.provider ?? 'openai';
     // Fields the page left out keep their saved value, unless the provider changed.
     const base = before?.provider === provider ? before : defaultEndpoint(provider);
+    // Any field may come from the page: checked by agentSettingsProblems before storing.
+    /** @type {Record<string, unknown>} */
     const merged = { ...base, api_key: '' };
     for (const field of ENDPOINT_FIELDS) {
-      if (field !== 'api_key' && next?.[field] !== undefined) merged[field] = next[field];
+      const value = next?.[/** @type {keyof EndpointInput} */ (field)];
+      if (field !== 'api_key' && value !== undefined) merged[field] = value;
     }
     if (typeof merged.base_url === 'string') merged.base_url = merged.base_url.trim();
     if (typeof merged.model === 'string') merged.model = merged.model.trim();
@@ -278,8 +341,9 @@ export function mergeAgentSettings(stored, incoming) {
         message: `the saved key was for ${originOf(before.base_url) || before.base_url}, so it was not kept for ${originOf(merged.base_url) || merged.base_url}; enter the key for this server`,
       });
     }
-    return merged;
+    return /** @type {Endpoint} */ (merged);
   };
+  /** @type {Record<string, unknown>} */
   const settings = {
     ...stored,
     model: endpoint('model'),
@@ -288,14 +352,20 @@ export function mergeAgentSettings(stored, incoming) {
   for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent', 'modular_grounding', 'modular_select']) {
     if (incoming[field] !== undefined) settings[field] = incoming[field];
   }
-  return { settings, notes };
+  // Fields as the page sent them: checked by agentSettingsProblems before storing.
+  return { settings: /** @type {AgentSettings} */ (settings), notes };
 }
 
 // --- storage (service worker only: these return the keys) -------------------------
 
-/** The full settings, keys included, merged over the defaults. */
+/**
+ * The full settings, keys included, merged over the defaults.
+ * @returns {Promise<AgentSettings>}
+ */
 export async function loadAgentSettings() {
+  /** @type {Partial<AgentSettings>} */
   const stored = (await chrome.storage.local.get(AGENT_SETTINGS_KEY))[AGENT_SETTINGS_KEY] ?? {};
+  /** @type {AgentSettings} */
   const settings = {
     ...DEFAULT_AGENT_SETTINGS,
     ...stored,
@@ -308,14 +378,13 @@ export async function loadAgentSettings() {
 /**
  * Merges, validates and stores what a page sent. Throws an Error carrying
  * `problems` when anything is invalid; nothing is stored then.
+ * @param {SettingsInput} incoming
  */
 export async function saveAgentSettings(incoming) {
   const { settings, notes } = mergeAgentSettings(await loadAgentSettings(), incoming);
   const problems = agentSettingsProblems(settings);
   if (problems.length > 0) {
-    const error = new Error(`settings not saved: ${describeProblems(problems)}`);
-    error.problems = problems;
-    throw error;
+    throw Object.assign(new Error(`settings not saved: ${describeProblems(problems)}`), { problems });
   }
   await chrome.storage.local.set({ [AGENT_SETTINGS_KEY]: settings });
   return { settings, notes };

@@ -65,8 +65,12 @@ async function readyCore() {
  * Runs a core call; if Rust panicked (the wasm traps with a RuntimeError), rethrows
  * with the panic message the hook recorded. After a panic the instance may hold
  * leaked memory; the worker restarts with a fresh one when Chrome next stops it.
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
  */
 function withPanicMessage(fn) {
+  /** @type {T} */
   let result;
   try {
     result = fn();
@@ -74,15 +78,21 @@ function withPanicMessage(fn) {
     throw panicMessage(error);
   }
   // Async exports (model_call) reject with the trap instead of throwing it.
-  return result instanceof Promise ? result.catch((error) => Promise.reject(panicMessage(error))) : result;
+  return result instanceof Promise
+    ? /** @type {T} */ (result.catch((error) => Promise.reject(panicMessage(error))))
+    : result;
 }
 
+/** @param {unknown} error */
 function panicMessage(error) {
   if (!(error instanceof WebAssembly.RuntimeError)) return error;
   return new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
 }
 
-/** The initialised core module, for handlers and listeners outside this file. */
+/**
+ * The initialised core module, for handlers and listeners outside this file.
+ * @returns {Promise<import('./worker/types.js').Core>}
+ */
 async function coreModule() {
   await readyCore();
   return withPanicGuard(core);
@@ -91,18 +101,22 @@ async function coreModule() {
 /**
  * The core module with every export wrapped by withPanicMessage, so modules that call
  * the core directly (hops.js) report panics with their message too.
+ * @template {object} M
+ * @param {M} module
+ * @returns {M}
  */
 function withPanicGuard(module) {
   return new Proxy(module, {
     get(target, name) {
-      const value = target[name];
+      const value = /** @type {Record<string | symbol, unknown>} */ (target)[name];
       if (typeof value !== 'function') return value;
-      return (...args) => withPanicMessage(() => value(...args));
+      return (/** @type {unknown[]} */ ...args) => withPanicMessage(() => value(...args));
     },
   });
 }
 
 // Handlers keyed by message type: each validates its message, then does one thing.
+/** @type {Readonly<import('./messages.js').Handlers>} */
 const HANDLERS = Object.freeze({
   [POPUP_TO_WORKER.GET_CORE_STATUS]: {
     isValid: isGetCoreStatus,
@@ -113,7 +127,7 @@ const HANDLERS = Object.freeze({
   },
   [POPUP_TO_WORKER.CORE_CALL]: {
     isValid: isCoreCall,
-    handle: async (msg) => {
+    handle: async (/** @type {import('./messages.js').CoreCall} */ msg) => {
       const call = Object.hasOwn(CORE_CALLS, msg.fn) ? CORE_CALLS[msg.fn] : undefined;
       if (!call) throw new Error(`core function not callable from pages: ${msg.fn}`);
       await readyCore();
@@ -123,7 +137,7 @@ const HANDLERS = Object.freeze({
   // --- observation ---
   [PAGE_TO_WORKER.OBSERVE_TAB]: {
     isValid: isObserveTab,
-    handle: async (msg) => {
+    handle: async (/** @type {import('./messages.js').ObserveTab} */ msg) => {
       await readyCore();
       return okReply({ observation: await observeForPage(msg.tabId, msg.options) });
     },

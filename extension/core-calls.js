@@ -4,7 +4,7 @@
 // `default` (init) and memory helpers, which a page message must never reach.
 // Each entry checks its own arguments, then calls the export.
 
-/** @type {Record<string, (core: object, args: unknown[]) => unknown>} */
+/** @type {Record<string, (core: import('./worker/types.js').Core, args: unknown[]) => unknown>} */
 export const CORE_CALLS = Object.freeze({
   core_version: (core, args) => {
     expectArgs('core_version', args, 0);
@@ -43,10 +43,22 @@ export const CORE_CALLS = Object.freeze({
   },
 });
 
+/**
+ * @param {unknown} file
+ * @returns {file is { fileName: string, text: string }}
+ */
 function isTaskFile(file) {
-  return typeof file === 'object' && file !== null && typeof file.fileName === 'string' && typeof file.text === 'string';
+  return (
+    typeof file === 'object' && file !== null &&
+    'fileName' in file && typeof file.fileName === 'string' && 'text' in file && typeof file.text === 'string'
+  );
 }
 
+/**
+ * @param {string} fn
+ * @param {unknown[]} args
+ * @param {number} count
+ */
 function expectArgs(fn, args, count) {
   if (args.length !== count) {
     throw new Error(`${fn} takes ${count} argument(s), got ${args.length}`);

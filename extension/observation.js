@@ -4,21 +4,31 @@
 
 import { errorText, isReply, observeTab } from './messages.js';
 import { loadObservationSettings } from './observe-settings.js';
+import { byId } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./worker/observe.js').Observation} Observation */
+
+const $ = (/** @type {string} */ id) => byId(id);
 const tabId = Number(new URLSearchParams(location.search).get('tab'));
 
+/**
+ * @param {string} state
+ * @param {string} message
+ */
 function show(state, message) {
   $('observation').dataset.state = state;
   $('status').textContent = message;
 }
 
-/** The tabs line lists the observed tab's window without this page's own tab. */
+/**
+ * The tabs line lists the observed tab's window without this page's own tab.
+ * @returns {Promise<number[]>}
+ */
 async function otherTabIds() {
   const self = await chrome.tabs.getCurrent();
   const observed = await chrome.tabs.get(tabId);
   const tabs = await chrome.tabs.query({ windowId: observed.windowId });
-  return tabs.map((t) => t.id).filter((id) => id !== self?.id);
+  return tabs.flatMap((t) => (t.id === undefined || t.id === self?.id ? [] : [t.id]));
 }
 
 /**
@@ -30,7 +40,11 @@ async function observe() {
   show('loading', 'Observing…');
   let reply;
   try {
-    const options = { mode: $('mode').value, wholePage: $('whole-page').checked, tabIds: await otherTabIds() };
+    const options = {
+      mode: byId('mode', HTMLSelectElement).value,
+      wholePage: byId('whole-page', HTMLInputElement).checked,
+      tabIds: await otherTabIds(),
+    };
     reply = await chrome.runtime.sendMessage(observeTab(tabId, options));
   } catch (error) {
     show('error', `could not observe tab ${tabId}: ${errorText(error)}`);
@@ -39,13 +53,16 @@ async function observe() {
   if (!isReply(reply)) {
     show('error', `unexpected reply from the service worker: ${JSON.stringify(reply)}`);
   } else if (!reply.ok) {
-    show('error', reply.error);
+    show('error', reply.error ?? '');
   } else {
-    render(reply.observation);
-    show('ready', `Observed in ${reply.observation.timings.totalMs} ms (${reply.observation.mode}).`);
+    // OBSERVE_TAB's reply: `{ ok, observation }` (messages.js).
+    const observation = /** @type {Observation} */ (reply.observation);
+    render(observation);
+    show('ready', `Observed in ${observation.timings.totalMs} ms (${observation.mode}).`);
   }
 }
 
+/** @param {Observation} obs */
 function render(obs) {
   $('target-title').textContent = obs.title;
   $('target-url').textContent = obs.url;
@@ -64,7 +81,7 @@ function render(obs) {
   const picture = obs.som ?? obs.screenshot;
   $('screenshot-section').hidden = !picture;
   if (picture) {
-    $('screenshot').src = picture;
+    byId('screenshot', HTMLImageElement).src = picture;
     $('screenshot-title').textContent = obs.som ? 'Set-of-marks screenshot' : 'Screenshot';
   }
   const rows = Object.entries({ ...obs.timings, axNodes: obs.stats.axNodes, inputBytes: obs.stats.inputBytes });
@@ -81,6 +98,7 @@ function render(obs) {
   );
 }
 
+/** @param {import('./worker/observe.js').LabelledImage} image */
 function figure(image) {
   const fig = document.createElement('figure');
   fig.dataset.id = String(image.id);
@@ -99,8 +117,8 @@ async function start() {
     return;
   }
   const settings = await loadObservationSettings();
-  $('mode').value = settings.mode;
-  $('whole-page').checked = settings.wholePage;
+  byId('mode', HTMLSelectElement).value = settings.mode;
+  byId('whole-page', HTMLInputElement).checked = settings.wholePage;
   $('controls').addEventListener('submit', (event) => {
     event.preventDefault();
     observe().catch((error) => show('error', errorText(error)));

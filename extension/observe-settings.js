@@ -4,9 +4,14 @@
 
 export const OBSERVATION_SETTINGS_KEY = 'settings.observation';
 
+/**
+ * @typedef {{ mode: string, imageMaxSide: number, wholePage: boolean, linkUrls: boolean }} ObservationSettings
+ */
+
 /** What a model is given with the accessibility-tree text. */
 export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
 
+/** @type {Readonly<ObservationSettings>} */
 export const DEFAULT_OBSERVATION_SETTINGS = Object.freeze({
   mode: 'text+images',
   /** Longest side, in pixels, of each image handed to the model. */
@@ -17,8 +22,13 @@ export const DEFAULT_OBSERVATION_SETTINGS = Object.freeze({
   linkUrls: false,
 });
 
-/** Checks one settings object; returns the problems found (empty when valid). */
+/**
+ * Checks one settings object; returns the problems found (empty when valid).
+ * @param {ObservationSettings} settings
+ * @returns {string[]}
+ */
 export function settingsProblems(settings) {
+  /** @type {string[]} */
   const problems = [];
   if (!OBSERVATION_MODES.includes(settings.mode)) {
     problems.push(`mode must be one of ${OBSERVATION_MODES.join(', ')} (got ${settings.mode})`);
@@ -27,19 +37,25 @@ export function settingsProblems(settings) {
   if (!Number.isInteger(side) || side < 32 || side > 4096) {
     problems.push(`imageMaxSide must be a whole number of pixels from 32 to 4096 (got ${side})`);
   }
-  for (const flag of ['wholePage', 'linkUrls']) {
+  for (const flag of /** @type {const} */ (['wholePage', 'linkUrls'])) {
     if (typeof settings[flag] !== 'boolean') problems.push(`${flag} must be true or false`);
   }
   return problems;
 }
 
+/** @returns {Promise<ObservationSettings>} */
 export async function loadObservationSettings() {
   const stored = await chrome.storage.local.get(OBSERVATION_SETTINGS_KEY);
+  /** @type {ObservationSettings} */
   const merged = { ...DEFAULT_OBSERVATION_SETTINGS, ...(stored[OBSERVATION_SETTINGS_KEY] ?? {}) };
   // A stored value that no longer validates falls back to the default, not to an error.
   return settingsProblems(merged).length === 0 ? merged : { ...DEFAULT_OBSERVATION_SETTINGS };
 }
 
+/**
+ * @param {Partial<ObservationSettings>} changes
+ * @returns {Promise<ObservationSettings>}
+ */
 export async function saveObservationSettings(changes) {
   const next = { ...(await loadObservationSettings()), ...changes };
   const problems = settingsProblems(next);

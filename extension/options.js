@@ -12,47 +12,91 @@ import {
   saveSettings,
   testConnection,
 } from './messages.js';
+import { byId } from './dom.js';
 
-const form = document.getElementById('settings');
-const saveStatus = document.getElementById('save-status');
-const judgeEnabled = document.getElementById('judge-enabled');
-const judgeFields = document.getElementById('judge-fields');
+/**
+ * @typedef {import('./types.js').SettingsReply} SettingsReply
+ * @typedef {import('./types.js').ConnectionReply} ConnectionReply
+ * @typedef {import('./types.js').MaskedEndpoint} MaskedEndpoint
+ * @typedef {import('./agent-settings.js').Problem} Problem
+ * @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Control
+ * @typedef {ReturnType<typeof read>} Fields
+ */
+
+/**
+ * A form field of the page (an input, select or text area).
+ * @param {string} id
+ * @returns {Control}
+ */
+function control(id) {
+  const found = byId(id);
+  if (found instanceof HTMLInputElement || found instanceof HTMLSelectElement || found instanceof HTMLTextAreaElement) return found;
+  throw new Error(`#${id} is not a form field`);
+}
+
+const form = byId('settings', HTMLFormElement);
+const saveStatus = byId('save-status');
+const judgeEnabled = byId('judge-enabled', HTMLInputElement);
+const judgeFields = byId('judge-fields');
 const ENDPOINTS = ['model', 'judge'];
 
 // --- building the two endpoint blocks ------------------------------------------------
 
+/** @param {string} prefix */
 function buildEndpoint(prefix) {
-  const container = document.getElementById(`${prefix}-endpoint`);
-  const fragment = document.getElementById('endpoint-template').content.cloneNode(true);
+  const container = byId(`${prefix}-endpoint`);
+  const fragment = /** @type {DocumentFragment} */ (byId('endpoint-template', HTMLTemplateElement).content.cloneNode(true));
   for (const label of fragment.querySelectorAll('label[data-for]')) {
+    if (!(label instanceof HTMLLabelElement)) continue;
     label.htmlFor = `${prefix}-${label.dataset.for}`;
   }
   for (const input of fragment.querySelectorAll('[data-field]')) {
+    if (!(input instanceof HTMLInputElement || input instanceof HTMLSelectElement)) continue;
     input.id = `${prefix}-${input.dataset.field}`;
     input.name = input.id;
   }
   container.append(fragment);
-  field(prefix, 'provider').addEventListener('change', (event) => switchProvider(prefix, event));
+field(prefix, 'provider').addEventListener('change', () => switchProvider(prefix));
 }
 
+/**
+ * @param {string} prefix
+ * @param {string} name
+ */
 function field(prefix, name) {
-  return document.getElementById(`${prefix}-${name}`);
+  return control(`${prefix}-${name}`);
 }
 
-/** A new provider brings its own defaults, unless the person typed their own. */
+/**
+ * @param {string} prefix
+ * @param {string} name
+ */
+function input(prefix, name) {
+  return byId(`${prefix}-${name}`, HTMLInputElement);
+}
+
+/**
+ * A new provider brings its own defaults, unless the person typed their own.
+ * @param {string} prefix
+ */
 function switchProvider(prefix) {
   const provider = field(prefix, 'provider').value;
+  /** @param {'baseUrl' | 'model'} name @param {string} value */
   const isSomeDefault = (name, value) =>
     value.trim() === '' || Object.values(PROVIDERS).some((p) => p[name] === value.trim());
   const baseUrl = field(prefix, 'base_url');
   const model = field(prefix, 'model');
   if (isSomeDefault('baseUrl', baseUrl.value)) baseUrl.value = PROVIDERS[provider].baseUrl;
   if (isSomeDefault('model', model.value)) model.value = PROVIDERS[provider].model;
-  field(prefix, 'temperature').max = String(PROVIDERS[provider].maxTemperature);
+  input(prefix, 'temperature').max = String(PROVIDERS[provider].maxTemperature);
 }
 
 // --- form <-> settings -------------------------------------------------------------
 
+/**
+ * @param {string} prefix
+ * @param {MaskedEndpoint | null} endpoint
+ */
 function fillEndpoint(prefix, endpoint) {
   const e = endpoint ?? defaultEndpoint('openai');
   field(prefix, 'provider').value = e.provider;
@@ -60,14 +104,18 @@ function fillEndpoint(prefix, endpoint) {
   field(prefix, 'model').value = e.model;
   field(prefix, 'temperature').value = String(e.temperature);
   field(prefix, 'max_tokens').value = String(e.max_tokens);
-  field(prefix, 'temperature').max = String(PROVIDERS[e.provider]?.maxTemperature ?? 2);
-  showKeyState(prefix, e);
+  input(prefix, 'temperature').max = String(PROVIDERS[e.provider]?.maxTemperature ?? 2);
+  showKeyState(prefix, endpoint ?? null);
 }
 
+/**
+ * @param {string} prefix
+ * @param {MaskedEndpoint | null} endpoint
+ */
 function showKeyState(prefix, endpoint) {
-  const key = field(prefix, 'api_key');
+  const key = input(prefix, 'api_key');
   key.value = '';
-  field(prefix, 'clear_api_key').checked = false;
+  input(prefix, 'clear_api_key').checked = false;
   if (endpoint?.api_key_set) {
     const tail = endpoint.api_key_last4 ? ` ending in …${endpoint.api_key_last4}` : '';
     key.placeholder = `saved key${tail}; leave empty to keep it`;
@@ -78,23 +126,28 @@ function showKeyState(prefix, endpoint) {
   }
 }
 
-const lines = (id) => document.getElementById(id).value.split('\n');
+const lines = (/** @type {string} */ id) => control(id).value.split('\n');
 
+/** @param {import('./site-settings.js').SiteSettings} sites */
 function fillSites(sites) {
-  document.getElementById('sites-fence').checked = sites.fence;
-  document.getElementById('sites-allow').value = sites.allow.join('\n');
-  document.getElementById('sites-deny').value = sites.deny.join('\n');
+  byId('sites-fence', HTMLInputElement).checked = sites.fence;
+  control('sites-allow').value = sites.allow.join('\n');
+  control('sites-deny').value = sites.deny.join('\n');
 }
 
-/** Where Chrome cannot keep keys from content scripts, none are stored: say so up front. */
+/**
+ * Where Chrome cannot keep keys from content scripts, none are stored: say so up front.
+ * @param {import('./types.js').KeyStorage} keyStorage
+ */
 function showKeyStorage(keyStorage) {
-  const warning = document.getElementById('key-storage');
+  const warning = byId('key-storage');
   warning.hidden = keyStorage.restricted;
   warning.textContent = keyStorage.restricted
     ? ''
     : `API keys cannot be stored in this browser: ${keyStorage.error}. Update Chrome; models that need no key (a local server) still work.`;
 }
 
+/** @param {SettingsReply} reply */
 function fill({ settings, observation, sites, keyStorage }) {
   fillSites(sites);
   showKeyStorage(keyStorage);
@@ -102,24 +155,32 @@ function fill({ settings, observation, sites, keyStorage }) {
   judgeEnabled.checked = settings.judge !== null;
   judgeFields.hidden = !judgeEnabled.checked;
   fillEndpoint('judge', settings.judge);
-  document.getElementById('max_steps').value = String(settings.max_steps);
-  document.getElementById('prompt_style').value = settings.prompt_style;
-  document.getElementById('max_tries').value = String(settings.max_tries);
-  document.getElementById('call_timeout_s').value = String(settings.call_timeout_ms / 1000);
-  document.getElementById('agent').value = settings.agent;
-  document.getElementById('modular_grounding').value = settings.modular_grounding;
-  document.getElementById('modular_select').value = settings.modular_select;
-  document.getElementById('memory_k').value = String(settings.memory_k);
-  document.getElementById('memory_policy').value = settings.memory_policy;
-  document.getElementById('observation-mode').value = observation.mode;
+  control('max_steps').value = String(settings.max_steps);
+  control('prompt_style').value = settings.prompt_style;
+  control('max_tries').value = String(settings.max_tries);
+  control('call_timeout_s').value = String(settings.call_timeout_ms / 1000);
+  control('agent').value = settings.agent;
+  control('modular_grounding').value = settings.modular_grounding;
+  control('modular_select').value = settings.modular_select;
+  control('memory_k').value = String(settings.memory_k);
+  control('memory_policy').value = settings.memory_policy;
+  control('observation-mode').value = observation.mode;
 }
 
-/** Number inputs: an empty or unreadable field stays visible to validation as NaN. */
+/**
+ * Number inputs: an empty or unreadable field stays visible to validation as NaN.
+ * @param {Control} input
+ */
 function numberOf(input) {
   return input.value.trim() === '' ? NaN : Number(input.value);
 }
 
+/**
+ * @param {string} prefix
+ * @returns {import('./agent-settings.js').EndpointInput}
+ */
 function readEndpoint(prefix) {
+  /** @type {import('./agent-settings.js').EndpointInput} */
   const endpoint = {
     provider: field(prefix, 'provider').value,
     base_url: field(prefix, 'base_url').value,
@@ -129,7 +190,7 @@ function readEndpoint(prefix) {
   };
   const key = field(prefix, 'api_key').value.trim();
   if (key !== '') endpoint.api_key = key;
-  if (field(prefix, 'clear_api_key').checked) endpoint.clear_api_key = true;
+  if (input(prefix, 'clear_api_key').checked) endpoint.clear_api_key = true;
   return endpoint;
 }
 
@@ -138,19 +199,19 @@ function read() {
     settings: {
       model: readEndpoint('model'),
       judge: judgeEnabled.checked ? readEndpoint('judge') : null,
-      max_steps: numberOf(document.getElementById('max_steps')),
-      prompt_style: document.getElementById('prompt_style').value,
-      max_tries: numberOf(document.getElementById('max_tries')),
-      call_timeout_ms: Math.round(numberOf(document.getElementById('call_timeout_s')) * 1000),
-      agent: document.getElementById('agent').value,
-      modular_grounding: document.getElementById('modular_grounding').value,
-      modular_select: document.getElementById('modular_select').value,
-      memory_k: numberOf(document.getElementById('memory_k')),
-      memory_policy: document.getElementById('memory_policy').value,
+      max_steps: numberOf(control('max_steps')),
+      prompt_style: control('prompt_style').value,
+      max_tries: numberOf(control('max_tries')),
+      call_timeout_ms: Math.round(numberOf(control('call_timeout_s')) * 1000),
+      agent: control('agent').value,
+      modular_grounding: control('modular_grounding').value,
+      modular_select: control('modular_select').value,
+      memory_k: numberOf(control('memory_k')),
+      memory_policy: control('memory_policy').value,
     },
-    observation: { mode: document.getElementById('observation-mode').value },
+    observation: { mode: control('observation-mode').value },
     sites: {
-      fence: document.getElementById('sites-fence').checked,
+      fence: byId('sites-fence', HTMLInputElement).checked,
       allow: lines('sites-allow'),
       deny: lines('sites-deny'),
     },
@@ -159,6 +220,10 @@ function read() {
 
 // --- talking to the worker ---------------------------------------------------------
 
+/**
+ * @param {unknown} message
+ * @returns {Promise<import('./messages.js').Reply>}
+ */
 async function send(message) {
   let reply;
   try {
@@ -169,17 +234,27 @@ async function send(message) {
   return isReply(reply) ? reply : { ok: false, error: `unexpected reply: ${JSON.stringify(reply)}` };
 }
 
-/** The page's field for a settings path such as `model.base_url` or `max_steps`. */
+/**
+ * The page's field for a settings path such as `model.base_url` or `max_steps`.
+ * @param {string} path
+ */
 function inputFor(path) {
+  /** @type {Record<string, string>} */
   const ids = { call_timeout_ms: 'call_timeout_s', 'observation.mode': 'observation-mode' };
+  // A problem of a field this page does not show marks nothing.
   return document.getElementById(ids[path] ?? path.replace('.', '-'));
 }
 
+/** @param {Problem[]} problems */
 function markProblems(problems) {
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
   for (const problem of problems) inputFor(problem.field)?.setAttribute('aria-invalid', 'true');
 }
 
+/**
+ * @param {string} state
+ * @param {string[]} lines
+ */
 function showStatus(state, lines) {
   saveStatus.dataset.state = state;
   saveStatus.replaceChildren(...lines.map((line) => Object.assign(document.createElement('span'), { textContent: line })));
@@ -189,12 +264,15 @@ function showStatus(state, lines) {
  * A key over plain http to another machine is stored (and sent) only once the person
  * confirms that origin; the worker names it in the problem's `confirm`. True when
  * every such problem was confirmed (the fields are then set in `fields`).
+ * @param {Problem[]} problems
+ * @param {Fields} fields
  */
 function confirmPlainHttp(problems, fields) {
   for (const problem of problems) {
     const question = `${problem.message}.\n\nSend the ${problem.field.split('.')[0]} API key to ${problem.confirm} over plain http anyway?`;
     if (!window.confirm(question)) return false;
-    fields.settings[problem.field.split('.')[0]].plain_http_ok = problem.confirm;
+    const endpoint = fields.settings[/** @type {'model' | 'judge'} */ (problem.field.split('.')[0])];
+    if (endpoint) endpoint.plain_http_ok = problem.confirm;
   }
   return true;
 }
@@ -203,34 +281,43 @@ function confirmPlainHttp(problems, fields) {
 async function save() {
   showStatus('saving', ['Saving…']);
   const fields = read();
-  let reply = await send(saveSettings(fields));
+  let reply = /** @type {SettingsReply} */ (await send(saveSettings(fields)));
   const confirmable = reply.problems ?? [];
   if (!reply.ok && confirmable.length > 0 && confirmable.every((p) => p.confirm)) {
-    if (confirmPlainHttp(confirmable, fields)) reply = await send(saveSettings(fields));
+    if (confirmPlainHttp(confirmable, fields)) reply = /** @type {SettingsReply} */ (await send(saveSettings(fields)));
   }
   if (!reply.ok) {
     const problems = reply.problems ?? [];
     markProblems(problems);
-    const lines = problems.length > 0 ? problems.map((p) => `${p.field}: ${p.message}`) : [reply.error];
+    const lines = problems.length > 0 ? problems.map((p) => `${p.field}: ${p.message}`) : [reply.error ?? ''];
     showStatus('error', ['Not saved:', ...lines]);
     return false;
   }
-  markProblems(reply.notes);
+  const notes = reply.notes ?? [];
+  markProblems(notes);
   fill(reply);
-  showStatus('saved', ['Saved.', ...reply.notes.map((n) => `${n.field}: ${n.message}`)]);
+  showStatus('saved', ['Saved.', ...notes.map((n) => `${n.field}: ${n.message}`)]);
   return true;
 }
 
 // --- test connection ----------------------------------------------------------------
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function paragraph(className, text) {
   return Object.assign(document.createElement('p'), { className, textContent: text });
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {ConnectionReply} reply
+ */
 function showOutcome(box, reply) {
   if (!reply.ok) {
     box.dataset.state = 'error';
-    box.replaceChildren(paragraph('message', reply.error));
+    box.replaceChildren(paragraph('message', reply.error ?? ''));
     return;
   }
   const { outcome, endpoint } = reply;
@@ -238,7 +325,7 @@ function showOutcome(box, reply) {
     const wait = a.delay_ms === null ? '' : `, tried again after ${a.delay_ms / 1000} s`;
     return paragraph('attempt', `Try ${i + 1}: ${a.kind}: ${a.message}${wait}`);
   });
-  if (outcome.ok) {
+  if (outcome.ok && outcome.reply) {
     const { text, usage } = outcome.reply;
     box.dataset.state = 'success';
     box.replaceChildren(
@@ -248,18 +335,20 @@ function showOutcome(box, reply) {
       ...retries,
     );
   } else {
+    const error = outcome.error ?? { kind: 'unknown', message: 'the call failed and said nothing', hint: '' };
     box.dataset.state = 'error';
-    box.dataset.kind = outcome.error.kind;
+    box.dataset.kind = error.kind;
     box.replaceChildren(
-      paragraph('message', outcome.error.message),
-      paragraph('hint', outcome.error.hint),
+      paragraph('message', error.message),
+      paragraph('hint', error.hint),
       ...retries,
     );
   }
 }
 
+/** @param {'model' | 'judge'} which */
 async function runTest(which) {
-  const box = document.getElementById(`test-${which}-result`);
+  const box = byId(`test-${which}-result`);
   delete box.dataset.kind;
   box.dataset.state = 'testing';
   box.replaceChildren(paragraph('message', 'Saving, then sending a short request…'));
@@ -269,7 +358,7 @@ async function runTest(which) {
     box.replaceChildren(paragraph('message', 'Not tested: the settings could not be saved (see below).'));
     return;
   }
-  showOutcome(box, await send(testConnection({ which })));
+  showOutcome(box, /** @type {ConnectionReply} */ (await send(testConnection({ which }))));
 }
 
 // --- start ------------------------------------------------------------------------
@@ -284,16 +373,17 @@ async function start() {
     save();
   });
   for (const button of form.querySelectorAll('button[data-which]')) {
+    if (!(button instanceof HTMLButtonElement)) continue;
     button.addEventListener('click', async () => {
       button.disabled = true;
       try {
-        await runTest(button.dataset.which);
+        await runTest(/** @type {'model' | 'judge'} */ (button.dataset.which));
       } finally {
         button.disabled = false;
       }
     });
   }
-  const reply = await send(getSettings());
+  const reply = /** @type {SettingsReply} */ (await send(getSettings()));
   if (!reply.ok) {
     form.dataset.state = 'error';
     showStatus('error', [`Could not load the settings: ${reply.error}`]);

@@ -20,8 +20,12 @@ const SESSIONS_KEY = 'hopbench.sessions';
 
 /**
  * @typedef {import('./authoring.js').HopProposal} HopProposal
- * @typedef {{ id: string, status: string, answer?: string | null,
- *   task?: { text?: string, hops?: Array<{ condition?: { value?: unknown } }> } }} AuthoredRun
+ * @typedef {{ id: string, status: string }} AuthoredRun what the bar needs of the run shown
+ * @typedef {import('./types.js').Trajectory} Trajectory
+ */
+/**
+ * @template T
+ * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
  */
 
 /**
@@ -38,7 +42,7 @@ export async function startAuthoring({ keepWindow }) {
 
 /** @param {string} runId @returns {Promise<HopProposal[]>} */
 async function marksOf(runId) {
-  return (await chrome.storage.local.get(marksKey(runId)))[marksKey(runId)] ?? [];
+  return /** @type {HopProposal[] | undefined} */ ((await chrome.storage.local.get(marksKey(runId)))[marksKey(runId)]) ?? [];
 }
 
 /**
@@ -48,7 +52,9 @@ async function marksOf(runId) {
  */
 async function currentUrl(runId) {
   /** @type {Record<string, { currentTabId?: number | null, human?: { runId?: string } }>} */
-  const sessions = (await chrome.storage.session.get(SESSIONS_KEY))[SESSIONS_KEY] ?? {};
+  const sessions = /** @type {Record<string, { currentTabId?: number | null, human?: { runId?: string } }> | undefined} */ (
+    (await chrome.storage.session.get(SESSIONS_KEY))[SESSIONS_KEY]
+  ) ?? {};
   const session = Object.values(sessions).find((s) => s.human?.runId === runId);
   const tabId = session?.currentTabId;
   if (typeof tabId !== 'number') throw new Error('the session has no current page');
@@ -120,22 +126,26 @@ function wire(run, ui) {
     $('author-marks').replaceChildren(...latest.map((m, i) => el('li', {}, hopOf(m, i + 1).description)));
   });
   $('author-save').onclick = guarded('save the task', async () => {
-    const { trajectory } = await ask(exportRun({ runId }));
+    const { trajectory } = /** @type {ReplyOf<{ trajectory: Trajectory }>} */ (await ask(exportRun({ runId })));
     const draftFile = JSON.parse(trajectory.task.text);
     if (!isDraft(draftFile)) throw new Error('this run was not started as a new task by doing');
-    /** @type {Array<{ action?: { text?: string }, observation?: { text?: string } }>} */
     const steps = trajectory.steps;
     const recorded = steps
       .filter((s) => s.action?.text)
       .map((s) => ({ action: String(s.action?.text), observation: s.observation?.text ?? '' }));
-    const { value } = await ask(coreCall('reference_of', [recorded]));
+    // src/agent/to_reference.rs: the steps as reference_trajectory steps, and what is wrong.
+    const { value } = /** @type {ReplyOf<{ value: { reference: string[], problems: { step: number, message: string }[] } }>} */ (
+      await ask(coreCall('reference_of', [recorded]))
+    );
     if (value.problems.length > 0) {
       throw new Error(value.problems.map((/** @type {{ step: number, message: string }} */ p) => `step ${p.step}: ${p.message}`).join('; '));
     }
     const task = authoredTask(draftFile, await marksOf(runId), trajectory.run.answer ?? null, value.reference);
     const text = `${JSON.stringify(task, null, 2)}\n`;
     // The core reads it as it will read the saved file: a task it refuses is not saved.
-    const { value: checked } = await ask(coreCall('task_overviews', [[{ fileName: 'authored.json', text }]]));
+    const { value: checked } = /** @type {ReplyOf<{ value: { error?: string }[] }>} */ (
+      await ask(coreCall('task_overviews', [[{ fileName: 'authored.json', text }]]))
+    );
     const problem = checked?.[0]?.error;
     if (problem) throw new Error(`the task does not validate: ${problem}`);
     const name = `${String(task.id).replace(/[^\w.-]+/g, '_')}.json`;
@@ -145,6 +155,6 @@ function wire(run, ui) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 0);
-    ui.showStatus(`Saved ${name}: ${task.hops?.length ?? 0} hops, ${value.reference.length} reference steps.`);
+    ui.showStatus(`Saved ${name}: ${Array.isArray(task.hops) ? task.hops.length : 0} hops, ${value.reference.length} reference steps.`);
   });
 }

@@ -9,14 +9,30 @@ import { activeMs } from './panel-human.js';
 import { clockText, outcomeLabel, stepsText } from './run-status.js';
 import { agentName, el, taskCard } from './run-view.js';
 
+/**
+ * @typedef {import('./types.js').RunView} RunView
+ * @typedef {import('./types.js').DuelReply} DuelReply
+ */
+
+/** @type {Record<string, string>} */
 const MARKS = { done: '✓', current: '▶', waiting: '·' };
 
-/** The agent's elapsed time: from its release at Start; nothing while held. */
+/**
+ * The agent's elapsed time: from its release at Start; nothing while held.
+ * @param {RunView} run
+ * @param {number} [now]
+ */
 function agentMs(run, now = Date.now()) {
   if (run.paused === 'paused' && run.step === 0) return 0;
   return Math.max(0, (run.finishedAt ?? now) - run.startedAt);
 }
 
+/**
+ * @param {string} label
+ * @param {RunView} run
+ * @param {number} ms
+ * @param {{ tokens?: boolean }} [options]
+ */
 function sideFigures(label, run, ms, { tokens = false } = {}) {
   const status = run.status === 'running' ? (run.paused === 'paused' && run.step === 0 ? 'waiting for Start' : 'running') : outcomeLabel(run);
   return el(
@@ -31,10 +47,13 @@ function sideFigures(label, run, ms, { tokens = false } = {}) {
   );
 }
 
-/** Hop by hop: the person's and the agent's mark and step. */
+/**
+ * Hop by hop: the person's and the agent's mark and step.
+ * @param {DuelReply} reply
+ */
 function hopTable(reply) {
   const { human, agent, comparison } = reply;
-  const cell = (run, index) => {
+  const cell = (/** @type {RunView} */ run, /** @type {number} */ index) => {
     const hop = run.progress?.hops[index];
     if (!hop) return el('td', {}, '—');
     // A run that ended will not do the hops it has not done: a cross, not "current".
@@ -59,7 +78,10 @@ function hopTable(reply) {
   );
 }
 
-/** Both sides' steps in the order they happened, each marked with who took it. */
+/**
+ * Both sides' steps in the order they happened, each marked with who took it.
+ * @param {DuelReply} reply
+ */
 function timeline(reply) {
   const entries = [
     ...reply.humanSteps.map((s) => ({ who: 'You', side: 'human', s })),
@@ -85,9 +107,10 @@ function timeline(reply) {
 /**
  * Renders the duel of `run` (the person's run): `{header, body}` to put in the panel's
  * verdict slot and run slot, and the ids of both runs (the panel watches both).
+ * @param {{ duelId: string | null }} run
  */
 export async function duelView(run) {
-  const reply = await ask(getDuel({ duelId: run.duelId }));
+  const reply = /** @type {DuelReply} */ (await ask(getDuel({ duelId: run.duelId ?? '' })));
   const { human, agent, comparison } = reply;
   const ended = human.status !== 'running' && agent.status !== 'running';
   const header = el(

@@ -8,11 +8,22 @@
 import { ask } from './ask.js';
 import { errorText, humanControl, humanFinish, startHuman } from './messages.js';
 import { clockText } from './run-status.js';
+import { byId } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @typedef {import('./types.js').RunView} RunView
+ * @typedef {import('./types.js').HumanView} HumanView
+ * @typedef {{ refresh: () => unknown, showError: (text: string) => void }} PanelHooks
+ */
+
+const $ = (/** @type {string} */ id) => byId(id);
 const KEEP_AWAKE_MS = 20_000;
 
-/** Active time of a person's session: from Start, less the pauses. */
+/**
+ * Active time of a person's session: from Start, less the pauses.
+ * @param {Partial<HumanView> | null | undefined} human
+ * @param {number} [now]
+ */
 export function activeMs(human, now = Date.now()) {
   if (!human?.startedAt) return 0;
   if (human.activeMs !== undefined && human.phase === 'ended') return human.activeMs;
@@ -20,14 +31,19 @@ export function activeMs(human, now = Date.now()) {
   return Math.max(0, now - human.startedAt - paused);
 }
 
+/** @type {ReturnType<typeof setInterval> | number} */
 let ticker = 0;
+/** @type {ReturnType<typeof setInterval> | number} */
 let keepAwake = 0;
 
 /**
  * Shows the controls of the human run `run` (or hides them for an agent run).
  * `refresh()` re-reads the run; `showError(text)` reports a failure.
+ * @param {RunView} run
+ * @param {PanelHooks} hooks
  */
 export function showHumanControls(run, { refresh, showError }) {
+  /** @type {Partial<HumanView> | null} */
   const human = run.provider === 'human' && run.status === 'running' ? (run.human ?? { phase: 'ready' }) : null;
   clearInterval(ticker);
   clearInterval(keepAwake);
@@ -48,14 +64,24 @@ export function showHumanControls(run, { refresh, showError }) {
   wire(run.id, { refresh, showError });
 }
 
+/** @type {string | null} */
 let wiredFor = null;
+/** @type {Record<string, { event: string, fn: (event?: Event) => Promise<void> }>} */
 let handlers = {};
 
 /** Binds the buttons to the shown run (once per run). */
+/**
+ * @param {string} runId
+ * @param {PanelHooks} hooks
+ */
 function wire(runId, { refresh, showError }) {
   if (wiredFor === runId) return;
   wiredFor = runId;
-  const guarded = (what, fn) => async (event) => {
+  /**
+   * @param {string} what
+   * @param {() => Promise<unknown>} fn
+   */
+  const guarded = (what, fn) => async (/** @type {Event | undefined} */ event) => {
     event?.preventDefault();
     try {
       await fn();
@@ -70,14 +96,14 @@ function wire(runId, { refresh, showError }) {
     'answer-form': {
       event: 'submit',
       fn: guarded('answer', async () => {
-        const answer = $('answer').value.trim();
+        const answer = byId('answer', HTMLInputElement).value.trim();
         if (!answer) throw new Error('type your answer first (N/A if the task cannot be done)');
-        $('answer-submit').disabled = true;
+        byId('answer-submit', HTMLButtonElement).disabled = true;
         try {
           await ask(humanFinish({ runId, answer }));
-          $('answer').value = '';
+          byId('answer', HTMLInputElement).value = '';
         } finally {
-          $('answer-submit').disabled = false;
+          byId('answer-submit', HTMLButtonElement).disabled = false;
         }
       }),
     },
@@ -85,18 +111,32 @@ function wire(runId, { refresh, showError }) {
   for (const [id, type] of Object.entries(handlers)) $(id).addEventListener(type.event, type.fn);
 }
 
-/** Pause (true) or Resume (false) a person's session. */
+/**
+ * Pause (true) or Resume (false) a person's session.
+ * @param {string} runId
+ * @param {boolean} paused
+ */
 export function pauseHuman(runId, paused) {
   return ask(humanControl({ runId, command: paused ? 'pause' : 'resume' }));
 }
 
-/** Give up: the session ends without an answer. */
+/**
+ * Give up: the session ends without an answer.
+ * @param {string} runId
+ */
 export function giveUp(runId) {
   return ask(humanFinish({ runId, answer: null }));
 }
 
-/** "Do it myself": opens the chosen task's window for the person; resolves to the run id. */
+/**
+ * "Do it myself": opens the chosen task's window for the person; resolves to the run id.
+ * @param {{ taskText: string, fileName: string }} chosen
+ * @param {{ keepWindow: boolean }} options
+ * @returns {Promise<string>}
+ */
 export async function doItMyself(chosen, { keepWindow }) {
-  const { runId } = await ask(startHuman({ taskText: chosen.taskText, fileName: chosen.fileName, keepWindow }));
+  const { runId } = /** @type {import('./types.js').ReplyOf<{ runId: string }>} */ (
+    await ask(startHuman({ taskText: chosen.taskText, fileName: chosen.fileName, keepWindow }))
+  );
   return runId;
 }

@@ -9,10 +9,18 @@
 import { ask } from './ask.js';
 import { coreCall } from './messages.js';
 
+/**
+ * @typedef {{ fileName: string, text: string }} TaskFile
+ * @typedef {{ overview?: import('./worker/core-types.js').TaskOverview, error?: string }} OverviewOrError
+ */
+
 const IMPORTED_KEY = 'popup.imported';
 export const BUNDLED_INDEX = 'tasks/index.json';
 
-/** `[{path}]` of the bundled tasks; empty when the build bundled none. */
+/**
+ * `[{path}]` of the bundled tasks; empty when the build bundled none.
+ * @returns {Promise<{ path: string }[]>}
+ */
 export async function bundledTasks() {
   if (!(await packageHasFile(BUNDLED_INDEX))) return [];
   const response = await fetch(chrome.runtime.getURL(BUNDLED_INDEX));
@@ -26,6 +34,8 @@ export async function bundledTasks() {
  * Whether the extension's folder holds `path`. Asked of the package directory rather
  * than by fetching, because Chrome logs a fetch of a missing extension file as an
  * error, and having no bundled tasks is normal.
+ * @param {string} path
+ * @returns {Promise<boolean>}
  */
 function packageHasFile(path) {
   return new Promise((resolve) => {
@@ -35,24 +45,31 @@ function packageHasFile(path) {
   });
 }
 
+/** @param {string} path */
 export async function bundledTaskText(path) {
   const response = await fetch(chrome.runtime.getURL(`tasks/${path}`));
   if (!response.ok) throw new Error(`bundled task ${path} is missing from the build (HTTP ${response.status})`);
   return response.text();
 }
 
-/** `[{fileName, text}]` imported so far in this browser session. */
+/**
+ * `[{fileName, text}]` imported so far in this browser session.
+ * @returns {Promise<TaskFile[]>}
+ */
 export async function importedTasks() {
-  return (await chrome.storage.session.get(IMPORTED_KEY))[IMPORTED_KEY] ?? [];
+  return /** @type {TaskFile[] | undefined} */ ((await chrome.storage.session.get(IMPORTED_KEY))[IMPORTED_KEY]) ?? [];
 }
 
 /**
  * The core's overview of each `{fileName, text}`: `{overview}` (id, intent, hops,
  * sites, replayable, format) or `{error}` naming the file and the problem.
+ * @param {TaskFile[]} files
+ * @returns {Promise<OverviewOrError[]>}
  */
 export async function taskOverviews(files) {
   if (files.length === 0) return [];
-  return (await ask(coreCall('task_overviews', [files]))).value;
+  // core-calls.js task_overviews: one `{overview}` or `{error}` per file.
+  return /** @type {OverviewOrError[]} */ ((await ask(coreCall('task_overviews', [files]))).value);
 }
 
 /**
@@ -60,6 +77,8 @@ export async function taskOverviews(files) {
  * (replacing earlier imports of the same name). `fileName` keeps the folder path
  * (`normal/3.json`): MMInA takes the subset from it. Returns `{imported, refused}`:
  * the fileNames listed, and `[{fileName, error}]` for the files the core refused.
+ * @param {FileList | File[]} fileList
+ * @returns {Promise<{ imported: string[], refused: { fileName: string, error: string }[] }>}
  */
 export async function importFiles(fileList) {
   const files = [...fileList].filter((f) => f.name.toLowerCase().endsWith('.json'));
@@ -76,7 +95,7 @@ export async function importFiles(fileList) {
     try {
       await chrome.storage.session.set({ [IMPORTED_KEY]: [...kept, ...good] });
     } catch (error) {
-      throw new Error(`cannot keep ${good.length} imported files (${error.message}): import a smaller folder`);
+      throw new Error(`cannot keep ${good.length} imported files (${/** @type {Error} */ (error).message}): import a smaller folder`, { cause: error });
     }
   }
   return { imported: good.map((t) => t.fileName), refused };

@@ -6,9 +6,20 @@ import { ask } from './ask.js';
 import { CURRENT_RUN_KEY, RUN_RECORD_KEY, errorText, getCoreStatus, getRun, startRun, stopRun } from './messages.js';
 import { runStatusText } from './run-status.js';
 import { setupTaskPicker } from './task-picker.js';
+import { byId } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @template T
+ * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
+ */
 
+const $ = (/** @type {string} */ id) => byId(id);
+const button = (/** @type {string} */ id) => byId(id, HTMLButtonElement);
+
+/**
+ * @param {string} state
+ * @param {string} message
+ */
 function show(state, message) {
   $('core-status').dataset.state = state;
   $('core-status-text').textContent = message;
@@ -16,7 +27,7 @@ function show(state, message) {
 
 async function refreshCoreStatus() {
   try {
-    const reply = await ask(getCoreStatus());
+    const reply = /** @type {ReplyOf<{ version: string, initMs: number }>} */ (await ask(getCoreStatus()));
     show('ready', `Ready: ${reply.version} (init ${reply.initMs} ms)`);
   } catch (error) {
     show('error', errorText(error));
@@ -36,6 +47,7 @@ const picker = setupTaskPicker({
 
 /** This window, read at load: the side panel must open inside the click's gesture. */
 const thisWindow = chrome.windows.getCurrent();
+/** @type {number | undefined} */
 let windowId;
 thisWindow.then((w) => (windowId = w.id), (error) => console.warn('hopbench: no current window:', error));
 
@@ -56,11 +68,11 @@ function openSidePanel() {
 function run() {
   const chosen = picker.chosen();
   const problem = chosen ? picker.runProblem() : 'choose a task first';
-  if (problem) {
-    showRunError(problem);
+  if (problem || !chosen) {
+    showRunError(problem ?? 'choose a task first');
     return;
   }
-  $('run').disabled = true;
+  button('run').disabled = true;
   const started = ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }));
   openSidePanel();
   started.catch((error) => {
@@ -69,35 +81,38 @@ function run() {
   });
 }
 
+/** @param {string} text */
 function showRunError(text) {
   $('run-status').textContent = text;
   $('run-status').className = 'error';
 }
 
+/** @type {string | null} */
 let currentRunId = null;
 
 async function refreshRun() {
-  currentRunId = (await chrome.storage.local.get(CURRENT_RUN_KEY))[CURRENT_RUN_KEY] ?? null;
+  currentRunId = /** @type {string | undefined} */ ((await chrome.storage.local.get(CURRENT_RUN_KEY))[CURRENT_RUN_KEY]) ?? null;
   if (!currentRunId) return;
-  const { run } = await ask(getRun({ runId: currentRunId }));
+  const { run } = /** @type {ReplyOf<{ run: import('./types.js').RunView }>} */ (await ask(getRun({ runId: currentRunId })));
   // The same words as the side panel's, step numbers included.
   $('run-status').textContent = run.status === 'running' ? runStatusText(run) : `Last run: ${runStatusText(run)}`;
   $('run-status').className = '';
-  $('stop').disabled = run.status !== 'running';
+  button('stop').disabled = run.status !== 'running';
   runRunning = run.status === 'running';
   picker.showChoice();
 }
 
 async function stop() {
-  $('stop').disabled = true;
+  button('stop').disabled = true;
   try {
-    await ask(stopRun({ runId: currentRunId }));
+    // Stop is enabled only while the current run runs.
+    await ask(stopRun({ runId: currentRunId ?? '' }));
   } catch (error) {
     $('run-status').textContent = `Cannot stop: ${errorText(error)}`;
   }
 }
 
-const report = (what) => (error) => {
+const report = (/** @type {string} */ what) => (/** @type {unknown} */ error) => {
   $('run-status').textContent = `${what}: ${errorText(error)}`;
   $('run-status').className = 'error';
 };
@@ -114,7 +129,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
 $('run').addEventListener('click', run);
 $('stop').addEventListener('click', stop);
 
-const openTab = (path) => (event) => {
+const openTab = (/** @type {string} */ path) => (/** @type {Event} */ event) => {
   event.preventDefault();
   chrome.tabs.create({ url: chrome.runtime.getURL(path) }).catch(report(`cannot open ${path}`));
 };

@@ -4,18 +4,25 @@
 // Now both say "step N" for the step being worked on and "N steps" once it ended.
 
 /** "PASS", "FAIL", or the status while there is no verdict yet. */
+/**
+ * @typedef {import('./types.js').RunView} RunView
+ * @param {{ verdict: { passed: boolean } | null, status: string }} run
+ */
 export function outcomeLabel(run) {
   if (run.verdict) return run.verdict.passed ? 'PASS' : 'FAIL';
   return run.status;
 }
 
-export const stepsText = (n) => `${n} step${n === 1 ? '' : 's'}`;
+export const stepsText = (/** @type {number} */ n) => `${n} step${n === 1 ? '' : 's'}`;
 
-/** `1:05` (or `1:02:03`) for a duration in ms. */
+/**
+ * `1:05` (or `1:02:03`) for a duration in ms.
+ * @param {number} ms
+ */
 export function clockText(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  const two = (n) => String(n).padStart(2, '0');
+  const two = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
@@ -24,12 +31,15 @@ export function clockText(ms) {
  * on: one more than the steps recorded); "Paused before step 3 · ..." once Pause held
  * the run; "PASS · 3 of 3 hops · 3 steps (finished)" after the end. A person's
  * session counts the actions recorded so far.
+ * @param {RunView} run
  */
 export function runStatusText(run) {
   const hops = run.progress ? ` · ${run.progress.done} of ${run.progress.total} hops` : '';
   if (run.status !== 'running') return `${outcomeLabel(run)}${hops} · ${stepsText(run.step)} (${run.status})`;
   if (run.provider === 'human') {
-    const phase = { ready: 'Ready: press Start', recording: 'Recording', paused: 'Paused' }[run.human?.phase] ?? 'Recording';
+    /** @type {Record<string, string>} */
+    const phases = { ready: 'Ready: press Start', recording: 'Recording', paused: 'Paused' };
+    const phase = phases[run.human?.phase ?? ''] ?? 'Recording';
     return `${phase} · ${stepsText(run.step)} recorded${hops}`;
   }
   const next = run.step + 1;

@@ -10,21 +10,35 @@ import { taskFacts } from './task-picker.js';
 
 export { outcomeLabel };
 
+/**
+ * @typedef {import('./types.js').RunView} RunView
+ * @typedef {import('./types.js').StepView} StepView
+ * @typedef {import('./worker/core-types.js').Progress} Progress
+ * @typedef {import('./worker/core-types.js').Judgement} Judgement
+ */
+
 // Pages that build run views import the builder from here with the views.
 export { el };
 
+/** @param {number | null | undefined} ms */
 export function formatTime(ms) {
   return ms ? new Date(ms).toLocaleString() : '—';
 }
 
-/** Who ran it, in words: "Replay of the reference trajectory", "You", "openai". */
+/**
+ * Who ran it, in words: "Replay of the reference trajectory", "You", "openai".
+ * @param {string} provider
+ */
 export function agentName(provider) {
   if (provider === 'replay') return 'Replay of the reference trajectory';
   if (provider === 'human') return 'A person (human session)';
   return `Model (${provider})`;
 }
 
-/** The run's details as a definition list (each value's `data-field` is its name). */
+/**
+ * The run's details as a definition list (each value's `data-field` is its name).
+ * @param {RunView} run
+ */
 export function summary(run) {
   const tokens = run.tokens ? `${run.tokens.input} in / ${run.tokens.output} out` : '—';
   const duration = run.finishedAt && run.startedAt ? clockText(run.finishedAt - run.startedAt) : null;
@@ -45,9 +59,13 @@ export function summary(run) {
   );
 }
 
+/** @type {Record<string, string>} */
 const HOP_MARKS = { done: '✓', current: '▶', waiting: '·' };
 
-/** The hop queue as an ordered list; each item's `data-state` is done, current or waiting. */
+/**
+ * The hop queue as an ordered list; each item's `data-state` is done, current or waiting.
+ * @param {Progress | null | undefined} progress
+ */
 export function hopQueue(progress) {
   if (!progress) return el('p', { class: 'note' }, 'No hop progress yet.');
   const items = progress.hops.map((hop) =>
@@ -67,12 +85,16 @@ export function hopQueue(progress) {
   );
 }
 
-/** One judge verdict: `"Tokyo": yes (judge model openai gpt-4o-mini)`. */
+/**
+ * One judge verdict: `"Tokyo": yes (judge model openai gpt-4o-mini)`.
+ * @param {Judgement} j
+ */
 function judgementText(j) {
   const verdict = j.infers === true ? 'yes' : j.infers === false ? 'no' : `no verdict: ${j.error}`;
   return `${JSON.stringify(j.reference)}: ${verdict} (${j.by})`;
 }
 
+/** @param {Judgement[] | null | undefined} judgements */
 export function judgementList(judgements) {
   if (!judgements?.length) return null;
   return el(
@@ -82,6 +104,7 @@ export function judgementList(judgements) {
   );
 }
 
+/** @param {Pick<RunView, 'verdict' | 'status'>} run */
 export function verdictView(run) {
   if (!run.verdict) {
     return el('p', { class: 'verdict', dataset: { outcome: 'pending' } }, run.status === 'running' ? 'Running…' : 'No verdict.');
@@ -101,6 +124,7 @@ export function verdictView(run) {
 /**
  * The task: its intent folded to two lines (a click unfolds it), then the hop count
  * and the sites. `task` is the core's overview from GET_RUN.
+ * @param {Pick<RunView, 'task' | 'intent' | 'provider'>} run
  */
 export function taskCard(run) {
   const intent = run.task?.intent ?? run.intent;
@@ -123,7 +147,12 @@ export function taskCard(run) {
   );
 }
 
-/** The whole run on one page (the runs page): verdict, hops, task, steps, details. */
+/**
+ * The whole run on one page (the runs page): verdict, hops, task, steps, details.
+ * @param {RunView} run
+ * @param {StepView[]} steps
+ * @param {Map<string, string>} [media] media id → data URL
+ */
 export function runView(run, steps, media = new Map()) {
   const list = new StepList();
   list.update(steps, media, run.progress);

@@ -13,19 +13,44 @@ import { clockText, runStatusText } from './run-status.js';
 import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
 import { StepList, shotOf } from './step-view.js';
 import { setupTaskPicker } from './task-picker.js';
+import { byId } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @template T
+ * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
+ */
+/**
+ * @typedef {import('./types.js').RunView} RunView
+ * @typedef {import('./types.js').StepView} StepView
+ */
+
+const $ = (/** @type {string} */ id) => byId(id);
+const button = (/** @type {string} */ id) => byId(id, HTMLButtonElement);
+/**
+ * A part of the run view built by render (it is there once a run was shown).
+ * @param {string} selector
+ * @returns {HTMLElement}
+ */
+function slot(selector) {
+  const found = $('run-slot').querySelector(selector);
+  if (!(found instanceof HTMLElement)) throw new Error(`the run view has no ${selector}`);
+  return found;
+}
 const fixedRunId = new URLSearchParams(location.search).get('run');
 
 /** The run last shown, and the one the person put aside with "New run". */
+/** @type {string | null} */
 let shown = null;
 /** Runs whose changes refresh the view: the shown one, and a duel's agent. */
+/** @type {Set<string>} */
 let watched = new Set();
+/** @type {string | null} */
 let dismissed = null;
-/** @type {object|null} the last GET_RUN view of the shown run */
+/** @type {RunView | null} the last GET_RUN view of the shown run */
 let lastRun = null;
 let stepList = new StepList();
 /** media id → data URL of the screenshots already fetched */
+/** @type {Map<string, string>} */
 const media = new Map();
 
 const picker = setupTaskPicker({
@@ -33,15 +58,20 @@ const picker = setupTaskPicker({
   onError: (text) => setupStatus(text, true),
 });
 
-/** The run to show: fixed by the URL, else the last one started. */
+/**
+ * The run to show: fixed by the URL, else the last one started.
+ * @returns {Promise<string | null>}
+ */
 async function shownRunId() {
   if (fixedRunId) return fixedRunId;
-  return (await chrome.storage.local.get(CURRENT_RUN_KEY))[CURRENT_RUN_KEY] ?? null;
+  return /** @type {string | undefined} */ ((await chrome.storage.local.get(CURRENT_RUN_KEY))[CURRENT_RUN_KEY]) ?? null;
 }
 
+/** @type {Promise<void> | null} */
 let refreshing = null;
 let again = false;
 
+/** @returns {Promise<void>} */
 function refresh() {
   if (refreshing) {
     again = true; // One more pass after this one: it may have read too early.
@@ -65,7 +95,7 @@ async function render() {
     showSetup();
     return;
   }
-  const { run, steps } = await ask(getRun({ runId, withSteps: true }));
+  const { run, steps } = /** @type {ReplyOf<{ run: RunView, steps: StepView[] }>} */ (await ask(getRun({ runId, withSteps: true })));
   if (runId !== shown) {
     shown = runId;
     stepList = new StepList();
@@ -88,8 +118,8 @@ async function render() {
   // While running, the status line says so; the verdict takes its place at the end.
   $('verdict-slot').replaceChildren(...(run.status === 'running' ? [] : [verdictView(run)]));
   $('hops-slot').replaceChildren(hopQueue(run.progress));
-  $('run-slot').querySelector('.task-slot').replaceChildren(taskCard(run));
-  $('run-slot').querySelector('.summary-slot').replaceChildren(summary(run));
+  slot('.task-slot').replaceChildren(taskCard(run));
+  slot('.summary-slot').replaceChildren(summary(run));
   stepList.update(steps, media, run.progress);
   if (atBottom && run.status === 'running') window.scrollTo({ top: document.body.scrollHeight });
   showControls(run);
@@ -99,7 +129,10 @@ async function render() {
   await loadScreenshots(run.id, steps);
 }
 
-/** Human vs agent: both sides in the header, the hop table and both steps below. */
+/**
+ * Human vs agent: both sides in the header, the hop table and both steps below.
+ * @param {RunView} run
+ */
 async function renderDuel(run) {
   const duel = await duelView(run);
   $('author-bar').hidden = true;
@@ -139,10 +172,11 @@ function showSetup() {
   picker.showChoice();
 }
 
+/** @param {RunView} run */
 function showControls(run) {
   const running = run.status === 'running';
   $('stop').hidden = false;
-  $('stop').disabled = !running;
+  button('stop').disabled = !running;
   $('stop').textContent = 'Stop';
   $('pause').hidden = !running;
   $('pause').textContent = run.paused ? 'Resume' : 'Pause';
@@ -156,21 +190,33 @@ function showControls(run) {
   showHumanControls(run, { refresh, showError: (text) => showStatus(text, true) });
 }
 
-/** Fetches the screenshots of steps not loaded yet and shows them as thumbnails. */
+/**
+ * Fetches the screenshots of steps not loaded yet and shows them as thumbnails.
+ * @param {string} runId
+ * @param {StepView[]} steps
+ */
 async function loadScreenshots(runId, steps) {
-  const missing = steps.map(shotOf).filter((id) => id && !media.has(id));
+  const missing = steps.map(shotOf).filter((id) => id !== null).filter((id) => !media.has(id));
   for (let i = 0; i < missing.length; i += 50) {
-    const reply = await ask(getMedia({ runId, mediaIds: missing.slice(i, i + 50) }));
+    const reply = /** @type {ReplyOf<{ media: Record<string, string> }>} */ (await ask(getMedia({ runId, mediaIds: missing.slice(i, i + 50) })));
     for (const [id, dataUrl] of Object.entries(reply.media)) media.set(id, dataUrl);
   }
   if (missing.length > 0) stepList.fillThumbnails(media);
 }
 
+/**
+ * @param {string} text
+ * @param {boolean} [isError]
+ */
 function showStatus(text, isError = false) {
   $('status').textContent = text;
   $('status').className = isError ? 'error' : 'note';
 }
 
+/**
+ * @param {string} text
+ * @param {boolean} [isError]
+ */
 function setupStatus(text, isError = false) {
   $('setup-status').textContent = text;
   $('setup-status').className = isError ? 'error' : 'note';
@@ -192,14 +238,16 @@ chrome.storage.onChanged.addListener((changes, area) => {
 $('run').addEventListener('click', async () => {
   const chosen = picker.chosen();
   const problem = chosen ? picker.runProblem() : 'choose a task first';
-  if (problem) {
-    setupStatus(problem, true);
+  if (problem || !chosen) {
+    setupStatus(problem ?? 'choose a task first', true);
     return;
   }
-  $('run').disabled = true;
+  button('run').disabled = true;
   setupStatus('Starting…');
   try {
-    const { runId } = await ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }));
+    const { runId } = /** @type {ReplyOf<{ runId: string }>} */ (
+      await ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }))
+    );
     dismissed = null;
     setupStatus('');
     if (runId) refresh();
@@ -210,10 +258,12 @@ $('run').addEventListener('click', async () => {
 });
 
 $('stop').addEventListener('click', async () => {
-  $('stop').disabled = true;
+  button('stop').disabled = true;
   try {
-    if (lastRun?.provider === 'human') await giveUp(shown);
-    else await ask(stopRun({ runId: shown }));
+    // Stop is shown only with a run shown.
+    const runId = shown ?? '';
+    if (lastRun?.provider === 'human') await giveUp(runId);
+    else await ask(stopRun({ runId }));
   } catch (error) {
     showStatus(`cannot stop the run: ${errorText(error)}`, true);
   }
@@ -222,30 +272,31 @@ $('stop').addEventListener('click', async () => {
 
 $('pause').addEventListener('click', async () => {
   const paused = $('pause').dataset.paused !== 'true';
-  $('pause').disabled = true;
+  button('pause').disabled = true;
   try {
-    if (lastRun?.provider === 'human') await pauseHuman(shown, paused);
-    else await ask(pauseRun({ runId: shown, paused }));
+    const runId = shown ?? '';
+    if (lastRun?.provider === 'human') await pauseHuman(runId, paused);
+    else await ask(pauseRun({ runId, paused }));
   } catch (error) {
     showStatus(`cannot ${paused ? 'pause' : 'resume'} the run: ${errorText(error)}`, true);
   } finally {
-    $('pause').disabled = false;
+    button('pause').disabled = false;
   }
   refresh();
 });
 
 $('author-start-button').addEventListener('click', async () => {
-  $('author-start-button').disabled = true;
+  button('author-start-button').disabled = true;
   setupStatus('Opening the start page…');
   try {
-    await startAuthoring({ keepWindow: $('keep-window').checked });
+    await startAuthoring({ keepWindow: byId('keep-window', HTMLInputElement).checked });
     dismissed = null;
     setupStatus('');
     refresh();
   } catch (error) {
     setupStatus(`Cannot start authoring: ${errorText(error)}`, true);
   } finally {
-    $('author-start-button').disabled = false;
+    button('author-start-button').disabled = false;
   }
 });
 
@@ -255,17 +306,17 @@ $('do-it-myself').addEventListener('click', async () => {
     setupStatus('choose a task first', true);
     return;
   }
-  $('do-it-myself').disabled = true;
+  button('do-it-myself').disabled = true;
   setupStatus('Opening the task…');
   try {
-    await doItMyself(chosen, { keepWindow: $('keep-window').checked });
+    await doItMyself(chosen, { keepWindow: byId('keep-window', HTMLInputElement).checked });
     dismissed = null;
     setupStatus('');
     refresh();
   } catch (error) {
     setupStatus(`Cannot open the task: ${errorText(error)}`, true);
   } finally {
-    $('do-it-myself').disabled = false;
+    button('do-it-myself').disabled = false;
   }
 });
 
@@ -278,25 +329,27 @@ $('do-it-myself').addEventListener('click', async () => {
 $('versus').addEventListener('click', async () => {
   const chosen = picker.chosen();
   const problem = chosen ? picker.runProblem() : 'choose a task first';
-  if (problem) {
-    setupStatus(problem, true);
+  if (problem || !chosen) {
+    setupStatus(problem ?? 'choose a task first', true);
     return;
   }
-  $('versus').disabled = true;
+  button('versus').disabled = true;
   setupStatus('Opening both windows…');
   try {
     const { id: windowId } = await chrome.windows.getCurrent();
-    const reply = await ask(startDuel({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides(), windowId }));
+    const reply = /** @type {ReplyOf<{ humanWindowId: number }>} */ (
+      await ask(startDuel({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides(), windowId }))
+    );
     dismissed = null;
     setupStatus('');
     chrome.sidePanel.open({ windowId: reply.humanWindowId }).catch((error) => {
-      console.warn('hopbench: the side panel did not open in your window:', error.message);
+      console.warn('hopbench: the side panel did not open in your window:', /** @type {Error} */ (error).message);
     });
     refresh();
   } catch (error) {
     setupStatus(`Cannot start: ${errorText(error)}`, true);
   } finally {
-    $('versus').disabled = false;
+    button('versus').disabled = false;
   }
 });
 

@@ -6,11 +6,20 @@
 
 import { el } from './dom.js';
 
-const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
-const tries = (n) => (n === 1 ? '1 failed try' : `${n} failed tries`);
-const quoted = (text) => JSON.stringify(String(text));
+/**
+ * @typedef {import('./types.js').StepView} StepView
+ * @typedef {import('./types.js').Effect} Effect
+ * @typedef {import('./worker/core-types.js').Attempt} Attempt
+ * @typedef {import('./worker/core-types.js').Judgement} Judgement
+ * @typedef {import('./worker/core-types.js').Progress} Progress
+ */
+
+const seconds = (/** @type {number} */ ms) => `${Number((ms / 1000).toFixed(1))} s`;
+const tries = (/** @type {number} */ n) => (n === 1 ? '1 failed try' : `${n} failed tries`);
+const quoted = (/** @type {unknown} */ text) => JSON.stringify(String(text));
 
 /** `rate_limited, retried after 1 s; server`: each failed try and the wait after it. */
+/** @param {Attempt[]} attempts */
 function describeTries(attempts) {
   return attempts.map((a) => (a.delay_ms == null ? a.kind : `${a.kind}, retried after ${seconds(a.delay_ms)}`)).join('; ');
 }
@@ -18,6 +27,7 @@ function describeTries(attempts) {
 /**
  * The tries of the step's model call when there was more than one: those before a
  * reply, or all of a call that gave up after several (one failed try is the error).
+ * @param {StepView} step
  */
 function attemptsText(step) {
   const beforeReply = step.reply?.attempts ?? [];
@@ -27,11 +37,13 @@ function attemptsText(step) {
   return null;
 }
 
+/** @param {Judgement} j */
 function judgementText(j) {
   const verdict = j.infers === true ? 'yes' : j.infers === false ? 'no' : `no verdict: ${j.error}`;
   return `${JSON.stringify(j.reference)}: ${verdict} (${j.by})`;
 }
 
+/** @param {Judgement[] | undefined} judgements */
 function judgementList(judgements) {
   if (!judgements?.length) return null;
   return el(
@@ -41,7 +53,10 @@ function judgementList(judgements) {
   );
 }
 
-/** How an element action reached the page, in words. */
+/**
+ * How an element action reached the page, in words.
+ * @param {Effect} effect
+ */
 function pathWords(effect) {
   if (effect.path === 'trusted') return 'as real input';
   if (effect.path === 'synthetic') return `by script${effect.reason ? ` (${effect.reason})` : ''}`;
@@ -52,6 +67,7 @@ function pathWords(effect) {
  * What the worker reported of an action, as one sentence; null when there is nothing
  * to add to the action's own words. Effects are those of worker/actions.js (and the
  * recorder's for a person's session).
+ * @param {Effect | null | undefined} effect
  */
 export function effectWords(effect) {
   if (!effect || typeof effect !== 'object') return null;
@@ -90,8 +106,12 @@ export function effectWords(effect) {
  * the run's hop queue (`progress`: each done hop names its step), which also knows of
  * a hop the step's navigation completed after the step was recorded (a person's click
  * is recorded as it happens); without it, from the step's own progress.
+ * @param {StepView} step
+ * @param {number} previousDone
+ * @param {Progress | null} progress
  */
 function hopWords(step, previousDone, progress) {
+  /** @type {string[]} */
   let hops;
   if (progress) {
     hops = progress.hops.filter((h) => h.state === 'done' && h.step === step.step).map((h) => `hop ${h.index + 1} (${h.description})`);
@@ -106,12 +126,18 @@ function hopWords(step, previousDone, progress) {
  * The media id of the step's picture: the screenshot the model was given, else the one
  * taken for people (`page_screenshot`, text modes and a person's steps); null if none.
  * A reference that is not a media id (a picture lost in the store's upgrade) is none.
+ * @param {StepView} step
  */
 export function shotOf(step) {
   const ref = step.observation?.screenshot ?? step.observation?.page_screenshot ?? null;
   return typeof ref === 'string' ? ref : null;
 }
 
+/**
+ * @param {StepView} step
+ * @param {string | null} hop
+ * @param {Map<string, string>} media
+ */
 function stepItem(step, hop, media) {
   const action = step.action?.text ?? '(no action)';
   const error = step.result?.error ?? step.model_error?.error?.message ?? null;
@@ -142,7 +168,12 @@ function stepItem(step, hop, media) {
   );
 }
 
-/** A thumbnail of the step's screenshot; a click shows it at full width. */
+/**
+ * A thumbnail of the step's screenshot; a click shows it at full width.
+ * @param {string} mediaId
+ * @param {number} stepNumber
+ * @param {Map<string, string>} media
+ */
 function thumbnail(mediaId, stepNumber, media) {
   const img = el('img', { class: 'step-thumb', alt: `The page at step ${stepNumber}`, dataset: { media: mediaId }, tabindex: 0 });
   const src = media.get(mediaId);
@@ -160,6 +191,7 @@ export class StepList {
   constructor() {
     this.root = el('ol', { class: 'steps' });
     /** step number → `{key, node}`; `key` is the step's JSON when it was built. */
+    /** @type {Map<number, { key: string, node: HTMLElement }>} */
     this.built = new Map();
     this.empty = el('li', { class: 'note steps-empty' }, 'No step recorded yet.');
   }
@@ -168,6 +200,9 @@ export class StepList {
    * Shows `steps` (in order); `media` maps media ids to data URLs already loaded;
    * `progress` is the run's hop queue now (GET_RUN's), which says which step
    * completed each hop.
+   * @param {StepView[]} steps
+   * @param {Map<string, string>} media
+   * @param {Progress | null} [progress]
    */
   update(steps, media, progress = null) {
     let previousDone = 0;
@@ -196,10 +231,14 @@ export class StepList {
     this.fillThumbnails(media);
   }
 
-  /** Sets the source of thumbnails whose picture arrived since they were built. */
+  /**
+   * Sets the source of thumbnails whose picture arrived since they were built.
+   * @param {Map<string, string>} media
+   */
   fillThumbnails(media) {
     for (const img of this.root.querySelectorAll('img.step-thumb:not([src])')) {
-      const src = media.get(img.dataset.media);
+      if (!(img instanceof HTMLImageElement)) continue;
+      const src = media.get(img.dataset.media ?? '');
       if (src) img.src = src;
     }
   }

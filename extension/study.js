@@ -17,6 +17,10 @@ export const STUDY_FORMAT = 'hopbench-study';
  * @typedef {{ id: string, participant: string, order: 'fixed' | 'shuffled', seed: number,
  *   tasks: StudyTask[], position: number, runId: string | null, runIds: string[] }} Study
  */
+/**
+ * @template T
+ * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
+ */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
@@ -26,7 +30,7 @@ let chosen = [];
 
 /** @returns {Promise<Study | null>} */
 async function load() {
-  return (await chrome.storage.local.get(STUDY_KEY))[STUDY_KEY] ?? null;
+  return /** @type {Study | undefined} */ ((await chrome.storage.local.get(STUDY_KEY))[STUDY_KEY]) ?? null;
 }
 
 /** @param {Study | null} study */
@@ -46,7 +50,7 @@ async function readTasks(/** @type {FileList} */ files) {
   const list = await Promise.all([...files].map(async (f) => ({ fileName: f.name, text: await f.text() })));
   const { value } = await ask(coreCall('task_overviews', [list]));
   /** @type {Array<{ overview?: { intent: string }, error?: string }>} */
-  const overviews = value;
+  const overviews = /** @type {Array<{ overview?: { intent: string }, error?: string }>} */ (value);
   const bad = overviews.map((o, i) => (o.error ? `${list[i].fileName}: ${o.error}` : null)).filter(Boolean);
   if (bad.length > 0) throw new Error(bad.join('; '));
   chosen = list.map((f, i) => ({ ...f, intent: overviews[i].overview?.intent ?? '' }));
@@ -68,13 +72,13 @@ async function beginTask() {
   const study = await load();
   if (!study) return;
   const task = study.tasks[study.position];
-  const { runId } = await ask(
+  const { runId } = /** @type {ReplyOf<{ runId: string }>} */ (await ask(
     startHuman({
       taskText: task.text,
       fileName: task.fileName,
       study: { id: study.id, participant: study.participant, position: study.position + 1 },
     }),
-  );
+  ));
   await save({ ...study, runId });
 }
 
@@ -110,7 +114,7 @@ async function render() {
     return;
   }
   if (study.runId) {
-    const { run } = await ask(getRun({ runId: study.runId }));
+    const { run } = /** @type {ReplyOf<{ run: import('./types.js').RunView }>} */ (await ask(getRun({ runId: study.runId })));
     if (run.status !== 'running') {
       // The session ended: it counts, and the next task waits for the participant.
       study = { ...study, runIds: [...study.runIds, study.runId], runId: null, position: study.position + 1 };

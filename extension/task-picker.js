@@ -9,35 +9,54 @@ import { AGENT_SETTINGS_KEY } from './agent-settings.js';
 import { ask } from './ask.js';
 import { errorText, getSettings } from './messages.js';
 import { bundledTaskText, bundledTasks, importFiles, importedTasks, taskOverviews } from './popup-tasks.js';
+import { byId } from './dom.js';
+
+/**
+ * @typedef {import('./worker/core-types.js').TaskOverview} TaskOverview
+ * @typedef {{ taskText: string, fileName: string, overview?: TaskOverview, error?: string }} ListedTask
+ * @typedef {{ task?: string, agent?: string, keepWindow?: boolean }} Choices
+ * @typedef {{ ready: Promise<unknown>, chosen: () => ListedTask | undefined, runProblem: () => string | null,
+ *   showChoice: () => void, overrides: () => import('./messages.js').RunOverrides }} TaskPicker
+ */
 
 export const CHOICES_KEY = 'popup.choices';
 
-const $ = (id) => document.getElementById(id);
-const truncate = (text, max) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
-export const hopsText = (n) => `${n} hop${n === 1 ? '' : 's'}`;
-const siteText = (site) => site.label ?? site.host;
+const $ = (/** @type {string} */ id) => byId(id);
+const select = (/** @type {string} */ id) => byId(id, HTMLSelectElement);
+const input = (/** @type {string} */ id) => byId(id, HTMLInputElement);
+const truncate = (/** @type {string} */ text, /** @type {number} */ max) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+export const hopsText = (/** @type {number} */ n) => `${n} hop${n === 1 ? '' : 's'}`;
+const siteText = (/** @type {import('./worker/core-types.js').Site} */ site) => site.label ?? site.host;
 
-/** "3 hops · Wiki, 127.0.0.1:8601": the facts line under a task's intent. */
+/**
+ * "3 hops · Wiki, 127.0.0.1:8601": the facts line under a task's intent.
+ * @param {Pick<TaskOverview, 'hops' | 'sites'>} overview
+ */
 export function taskFacts(overview) {
   return `${hopsText(overview.hops)} · ${overview.sites.map(siteText).join(', ') || 'no site named'}`;
 }
 
+/** @returns {Promise<Choices>} */
 export async function storedChoices() {
-  return (await chrome.storage.local.get(CHOICES_KEY))[CHOICES_KEY] ?? {};
+  return /** @type {Choices | undefined} */ ((await chrome.storage.local.get(CHOICES_KEY))[CHOICES_KEY]) ?? {};
 }
 
 /**
  * Wires the picker elements of this page. `isBusy()` says whether a run is going (Run
  * is then disabled); `onError(text)` shows what went wrong; `onChange()` runs after
  * every change of the choice. Returns the picker.
+ * @param {{ isBusy?: () => boolean, onError: (text: string) => void, onChange?: () => void }} hooks
+ * @returns {TaskPicker}
  */
 export function setupTaskPicker({ isBusy = () => false, onError, onChange = () => undefined }) {
   /** Listed tasks by option value: `{taskText, fileName, overview?, error?}`. */
+  /** @type {Map<string, ListedTask>} */
   const tasks = new Map();
   /** Why a model run cannot start now (`[{field, message}]`), from the worker. */
+  /** @type {import('./agent-settings.js').Problem[]} */
   let modelProblems = [];
 
-  const note = (text, isError = false) => {
+  const note = (/** @type {string} */ text, isError = false) => {
     $('task-note').textContent = text;
     $('task-note').className = isError ? 'error' : 'note';
   };
@@ -53,28 +72,29 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     const checked = await taskOverviews(files.map(({ fileName, text }) => ({ fileName, text })));
     tasks.clear();
     files.forEach((f, i) => tasks.set(f.value, { taskText: f.text, fileName: f.fileName, ...checked[i] }));
-    const option = (f) => {
-      const { overview, error } = tasks.get(f.value);
+    /** @typedef {{ value: string, fileName: string, text: string }} File */
+    const option = (/** @type {File} */ f) => {
+      const { overview, error } = tasks.get(f.value) ?? {};
       const label = overview ? `${truncate(overview.intent, 64)} · ${hopsText(overview.hops)}` : `${f.fileName} (cannot be read)`;
       const o = new Option(label, f.value);
-      o.title = overview ? `${f.fileName}\n${overview.intent}` : error;
+      o.title = overview ? `${f.fileName}\n${overview.intent}` : (error ?? '');
       o.disabled = !overview;
       return o;
     };
-    const group = (label, list) => {
+    const group = (/** @type {string} */ label, /** @type {File[]} */ list) => {
       const g = document.createElement('optgroup');
       g.label = label;
       g.append(...list.map(option));
       return g;
     };
-    const select = $('task');
-    const previous = select.value || (await storedChoices()).task;
-    const ofKind = (kind) => files.filter((f) => f.value.startsWith(kind));
-    select.replaceChildren(
+    const taskSelect = select('task');
+    const previous = taskSelect.value || (await storedChoices()).task;
+    const ofKind = (/** @type {string} */ kind) => files.filter((f) => f.value.startsWith(kind));
+    taskSelect.replaceChildren(
       ...(bundled.length ? [group('Bundled', ofKind('bundled:'))] : []),
       ...(imported.length ? [group('Imported', ofKind('imported:'))] : []),
     );
-    if (tasks.get(previous)?.overview) select.value = previous;
+    if (previous !== undefined && tasks.get(previous)?.overview) taskSelect.value = previous;
     if (files.length === 0) {
       note('No task yet: import a task file or a folder of tasks (ours, MMInA or WebArena).');
     }
@@ -83,7 +103,7 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
 
   /** Task, agent and window choice are kept, so the next page opens as this one was left. */
   function saveChoices() {
-    const choices = { task: $('task').value, agent: $('agent').value, keepWindow: $('keep-window').checked };
+    const choices = { task: select('task').value, agent: select('agent').value, keepWindow: input('keep-window').checked };
     chrome.storage.local.set({ [CHOICES_KEY]: choices }).catch((error) => onError(`cannot keep your choices: ${errorText(error)}`));
   }
 
@@ -95,19 +115,19 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     $('task-facts').textContent = overview ? taskFacts(overview) : '';
     const problem = runProblem();
     $('agent-note').textContent = problem ?? '';
-    $('run').disabled = isBusy() || !overview || problem !== null;
+    byId('run', HTMLButtonElement).disabled = isBusy() || !overview || problem !== null;
     onChange();
   }
 
   function chosen() {
-    return tasks.get($('task').value);
+    return tasks.get(select('task').value);
   }
 
   /** Why Run cannot start the chosen task with the chosen agent, or null. */
   function runProblem() {
     const task = chosen();
     if (!task?.overview) return null;
-    if ($('agent').value === 'replay') {
+    if (select('agent').value === 'replay') {
       return task.overview.replayable
         ? null
         : 'This task has no reference trajectory, so the replay agent cannot run it: choose Model.';
@@ -119,8 +139,9 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     return null;
   }
 
+  /** @param {{ restoreChoices: boolean }} how */
   async function loadModelState({ restoreChoices }) {
-    const reply = await ask(getSettings());
+    const reply = /** @type {import('./types.js').SettingsReply} */ (await ask(getSettings()));
     modelProblems = reply.modelProblems ?? [];
     if (!restoreChoices) {
       showChoice();
@@ -128,16 +149,18 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     }
     const choices = await storedChoices();
     // A first page with no model set would otherwise offer a run that can only fail.
-    $('agent').value = choices.agent ?? (modelProblems.length === 0 ? 'model' : 'replay');
-    $('keep-window').checked = choices.keepWindow === true;
+    select('agent').value = choices.agent ?? (modelProblems.length === 0 ? 'model' : 'replay');
+    input('keep-window').checked = choices.keepWindow === true;
   }
 
+  /** @param {Event} event */
   async function onImport(event) {
+    const target = /** @type {HTMLInputElement} */ (event.target);
     try {
-      const { imported, refused } = await importFiles(event.target.files);
+      const { imported, refused } = await importFiles(target.files ?? []);
       await listTasks();
       if (imported.length > 0) {
-        $('task').value = `imported:${imported[imported.length - 1]}`;
+        select('task').value = `imported:${imported[imported.length - 1]}`;
         saveChoices();
         showChoice();
       }
@@ -147,7 +170,7 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     } catch (error) {
       note(`Import failed: ${errorText(error)}`, true);
     } finally {
-      event.target.value = '';
+      target.value = '';
     }
   }
 
@@ -180,9 +203,10 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     showChoice,
     /** START_RUN overrides for the chosen agent and window option. */
     overrides() {
+      /** @type {import('./messages.js').RunOverrides} */
       const overrides = {};
-      if ($('agent').value === 'replay') overrides.provider = 'replay';
-      if ($('keep-window').checked) overrides.keep_window = true;
+      if (select('agent').value === 'replay') overrides.provider = 'replay';
+      if (input('keep-window').checked) overrides.keep_window = true;
       return overrides;
     },
   };

@@ -8,6 +8,11 @@
 // roots, and acts on it. The worker calls the functions below through
 // `globalThis.__hopbenchAct[name](...args)`; each returns plain data.
 //
+/**
+ * @typedef {import('./act-api.js').ActApi} ActApi
+ * @typedef {import('./act-api.js').Typer} Typer
+ * @typedef {HTMLElement & { value?: string }} Field an element a person may type into
+ */
 // Injected again for each action: the guard keeps one instance per document.
 (() => {
   if (globalThis.__hopbenchAct) return;
@@ -23,8 +28,13 @@
   // --- Finding the marked element -------------------------------------------------
 
   /** Open shadow roots, and closed ones through the extension-only chrome.dom API. */
-  const shadowOf = (el) => chrome.dom?.openOrClosedShadowRoot?.(el) ?? el.shadowRoot;
+  const shadowOf = (/** @type {Element} */ el) => chrome.dom?.openOrClosedShadowRoot?.(/** @type {HTMLElement} */ (el)) ?? el.shadowRoot;
 
+  /**
+   * @param {Document | ShadowRoot} root
+   * @param {string} token
+   * @returns {Element | null}
+   */
   function findMarked(root, token) {
     const direct = root.querySelector(`[${MARK}="${CSS.escape(token)}"]`);
     if (direct) return direct;
@@ -36,19 +46,33 @@
     return null;
   }
 
+  /**
+   * @param {string} token
+   * @returns {Field}
+   */
   function marked(token) {
     const el = findMarked(document, token);
     if (!el) throw new Error('marked element not in this frame');
-    return el;
+    return /** @type {Field} */ (el);
   }
 
-  /** `el` or a node inside it, crossing shadow boundaries (composed tree). */
+  /**
+   * `el` or a node inside it, crossing shadow boundaries (composed tree).
+   * @param {Element} el
+   * @param {Node} node
+   */
   function composedContains(el, node) {
-    for (let n = node; n; n = n.parentNode ?? n.host) if (n === el) return true;
+    /** @type {Node | null} */
+    let n = node;
+    for (; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) if (n === el) return true;
     return false;
   }
 
-  /** The innermost element at a point, looking inside shadow roots. */
+  /**
+   * The innermost element at a point, looking inside shadow roots.
+   * @param {number} x
+   * @param {number} y
+   */
   function deepElementFromPoint(x, y) {
     let hit = document.elementFromPoint(x, y);
     for (let shadow = hit && shadowOf(hit); shadow; shadow = hit && shadowOf(hit)) {
@@ -66,7 +90,7 @@
   function frameOffset() {
     let x = 0;
     let y = 0;
-    for (let w = window; w !== w.top; w = w.parent) {
+    for (let w = /** @type {Window} */ (window); w !== w.top; w = w.parent) {
       const owner = w.frameElement;
       if (!owner) return null;
       const box = owner.getBoundingClientRect();
@@ -76,13 +100,15 @@
     return { x, y };
   }
 
+  /** @param {Element} el */
   function describe(el) {
-    const name = (el.getAttribute('aria-label') || el.textContent || el.value || '').trim();
+    const name = (el.getAttribute('aria-label') || el.textContent || /** @type {Field} */ (el).value || '').trim();
     return `<${el.tagName.toLowerCase()}>${name ? ` "${name.slice(0, 40)}"` : ''}`;
   }
 
   // --- Synthetic events, in the order a real pointer produces them ----------------
 
+  /** @param {Element} el */
   function pointerInit(el) {
     const box = el.getBoundingClientRect();
     const clientX = box.left + box.width / 2;
@@ -90,12 +116,20 @@
     return { bubbles: true, cancelable: true, composed: true, view: window, clientX, clientY };
   }
 
+  /**
+   * @param {Element} el
+   * @param {typeof MouseEvent | typeof PointerEvent} Type
+   * @param {string} type
+   * @param {MouseEventInit} init
+   * @param {PointerEventInit} [extra]
+   */
   function fire(el, Type, type, init, extra = {}) {
     // mouseenter/pointerenter do not bubble (UI Events spec).
     const bubbles = !type.endsWith('enter') && !type.endsWith('leave');
     return el.dispatchEvent(new Type(type, { ...init, ...extra, bubbles }));
   }
 
+  /** @param {Element} el */
   function syntheticHover(el) {
     const init = pointerInit(el);
     const pointer = { pointerId: 1, pointerType: 'mouse', isPrimary: true };
@@ -108,6 +142,7 @@
     return init;
   }
 
+  /** @param {Field} el */
   function syntheticClick(el) {
     const init = syntheticHover(el);
     const pointer = { pointerId: 1, pointerType: 'mouse', isPrimary: true };
@@ -133,6 +168,8 @@
    * inputs (React and alike) wrap `value` on the instance to track what they set; a
    * change made through the native setter is seen by them as a user edit.
    * https://github.com/facebook/react/issues/10135
+   * @param {Field} el
+   * @param {string} value
    */
   function setNativeValue(el, value) {
     for (let proto = Object.getPrototypeOf(el); proto; proto = Object.getPrototypeOf(proto)) {
@@ -143,6 +180,10 @@
     return undefined;
   }
 
+  /**
+   * @param {Element} el
+   * @param {string | null} data
+   */
   function fireInputAndChange(el, data) {
     el.dispatchEvent(
       new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data }),
@@ -157,6 +198,10 @@
   // a person uses their picker; the value is set as a picker sets it.
   const PICKED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
+  /**
+   * @param {HTMLSelectElement} el
+   * @param {string} text
+   */
   function typeIntoSelect(el, text) {
     const wanted = text.trim().toLowerCase();
     const options = [...el.options];
@@ -174,6 +219,10 @@
     return { kind: 'select', value: el.value, text: option.text.trim() };
   }
 
+  /**
+   * @param {HTMLInputElement} el
+   * @param {string} text
+   */
   function typeIntoToggle(el, text) {
     const want = TRUTHY.has(text.trim().toLowerCase());
     // A click toggles it with every event a user's click produces (click, input, change).
@@ -183,17 +232,23 @@
 
   // Typers the content script carries out itself; 'keys' fields are typed by the
   // worker with trusted key events (worker/keyboard.js) after focusField.
+  /** @type {Record<string, (el: Field, text: string) => import('./act-api.js').Typed>} */
   const typers = {
-    select: typeIntoSelect,
-    toggle: typeIntoToggle,
+    select: (el, text) => typeIntoSelect(/** @type {HTMLSelectElement} */ (/** @type {unknown} */ (el)), text),
+    toggle: (el, text) => typeIntoToggle(/** @type {HTMLInputElement} */ (el), text),
     picked(el, text) {
       el.focus({ preventScroll: true });
       setNativeValue(el, text);
       fireInputAndChange(el, text);
-      return { kind: el.type, value: el.value };
+      const input = /** @type {HTMLInputElement} */ (el);
+      return { kind: input.type, value: input.value };
     },
   };
 
+  /**
+   * @param {Field} el
+   * @returns {Typer | null}
+   */
   function typerFor(el) {
     if (el instanceof HTMLSelectElement) return 'select';
     if (el instanceof HTMLTextAreaElement) return 'keys';
@@ -215,17 +270,23 @@
     return active;
   }
 
-  /** Keys go to the focused element: the field itself, or inside a rich editor. */
+  /**
+   * Keys go to the focused element: the field itself, or inside a rich editor.
+   * @param {Field} el
+   */
   function hasTypingFocus(el) {
     const active = deepActiveElement();
     return active === el || (el.isContentEditable && !!active && composedContains(el, active));
   }
 
-  const fieldKind = (el) => (el.isContentEditable ? 'contenteditable' : el.tagName.toLowerCase());
-  const fieldText = (el) => (el.isContentEditable ? el.textContent : el.value);
+  const fieldKind = (/** @type {Field} */ el) => (el.isContentEditable ? 'contenteditable' : el.tagName.toLowerCase());
+  const fieldText = (/** @type {Field} */ el) => (el.isContentEditable ? el.textContent : el.value);
   // --- Scrolling ------------------------------------------------------------------
 
-  /** The nearest ancestor of the viewport's centre that can scroll vertically. */
+  /**
+   * The nearest ancestor of the viewport's centre that can scroll vertically.
+   * @param {number} dy
+   */
   function scrollerAtCentre(dy) {
     for (let el = deepElementFromPoint(innerWidth / 2, innerHeight / 2); el; el = el.parentElement) {
       const style = getComputedStyle(el);
@@ -236,7 +297,8 @@
     return null;
   }
 
-  globalThis.__hopbenchAct = {
+  /** @type {ActApi} */
+  const api = {
     /** Scrolls the element into view and says whether a pointer at its centre hits it. */
     prepare(token) {
       const el = marked(token);
@@ -325,4 +387,5 @@
       });
     },
   };
+  globalThis.__hopbenchAct = api;
 })();

@@ -20,8 +20,16 @@ import { addTab, pickSession, withSessions } from './session.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, beginSettle } from './settle.js';
 
 /**
- * @typedef {{ core: object, sessionId: string, tabId: number, action: object,
- *   element?: {targetId: string|null, backendNodeId: number}, session: object }} ActContext
+ * @typedef {{ core: import('./types.js').Core, sessionId: string, tabId: number,
+ *   action: import('./core-types.js').Action | undefined, element?: import('./element.js').Ref,
+ *   session: import('./session.js').Session }} ActContext `action` is undefined only for a
+ *   malformed message, which runAction refuses
+ * @typedef {(core: import('./types.js').Core, sessionId: string, text: string) =>
+ *   Promise<import('./core-types.js').TrackerFed>} RecordAnswer
+ * @typedef {ActContext & { action: import('./core-types.js').Action }} Acting
+ * @typedef {import('../content/act-api.js').Prepared & { token: string, frameId: number }} Target
+ * @typedef {{ run(ctx: Acting, deps: { recordAnswer: RecordAnswer }): Promise<unknown>,
+ *   settle: 'acted' | 'current' | null, element?: boolean }} ActionSpec
  */
 
 // --- Element actions ---------------------------------------------------------------
@@ -29,6 +37,10 @@ import { DEFAULT_SETTLE_TIMEOUT_MS, beginSettle } from './settle.js';
 /**
  * Marks the referenced element, finds the frame holding it and scrolls it into view;
  * runs `body(target)` and always removes the marker.
+ * @template T
+ * @param {Acting} ctx
+ * @param {(target: Target) => Promise<T>} body
+ * @returns {Promise<T>}
  */
 async function withElement(ctx, body) {
   if (!ctx.element) throw new StepError(`${ctx.action.kind} needs an element reference`);
@@ -37,7 +49,7 @@ async function withElement(ctx, body) {
   try {
     const results = await callActScript(ctx.tabId, 'prepare', [mark.token], { allFrames: true });
     const found = results.find((r) => r.ok);
-    if (!found) {
+    if (!found || !found.value) {
       throw new StepError(`${describeRef(ctx.element)} was found by the debugger but in no frame the extension can script`);
     }
     return await body({ token: mark.token, frameId: found.frameId, ...found.value });
@@ -47,12 +59,13 @@ async function withElement(ctx, body) {
 }
 
 /** Trusted input needs a point in the top viewport that lands on the element itself. */
-const canUsePointer = (target) => target.hit && target.point !== null;
+const canUsePointer = (/** @type {Target} */ target) => target.hit && target.point !== null;
 
+/** @param {Acting} ctx */
 async function click(ctx) {
   return withElement(ctx, async (target) => {
     if (canUsePointer(target)) {
-      await mouseClick(ctx.tabId, target.point);
+      await mouseClick(ctx.tabId, /** @type {import('./input.js').Point} */ (target.point));
       return { element: target.element, path: 'trusted' };
     }
     await callActScriptIn(ctx.tabId, target.frameId, 'click', [target.token]);
@@ -60,10 +73,11 @@ async function click(ctx) {
   });
 }
 
+/** @param {Acting} ctx */
 async function hover(ctx) {
   return withElement(ctx, async (target) => {
     if (canUsePointer(target)) {
-      await mouseMove(ctx.tabId, target.point);
+      await mouseMove(ctx.tabId, /** @type {import('./input.js').Point} */ (target.point));
       return { element: target.element, path: 'trusted' };
     }
     await callActScriptIn(ctx.tabId, target.frameId, 'hover', [target.token]);
@@ -71,11 +85,13 @@ async function hover(ctx) {
   });
 }
 
+/** @param {Target} target */
 function occlusion(target) {
   if (target.point === null) return 'inside a cross-origin frame: no top-viewport point';
   return target.hitElement ? `covered by ${target.hitElement}` : 'not visible at its centre';
 }
 
+/** @param {Acting} ctx */
 async function type(ctx) {
   const { text, press_enter: pressEnter = true } = ctx.action;
   if (typeof text !== 'string') throw new StepError('type needs text');
@@ -95,14 +111,19 @@ async function type(ctx) {
  * Types into a text field or rich editor as a person does (docs/actions.md): focus
  * by clicking it (the content script's focus() when no trusted click can reach it),
  * empty it with Control+A and Backspace, then one trusted key press per character.
+ * @param {Acting} ctx
+ * @param {Target} target
+ * @param {string} text
  */
 async function typeWithKeys(ctx, target, text) {
   const started = performance.now();
   const focusLoads = await watchFocusLoads(ctx.tabId);
+  /** @type {import('../content/act-api.js').FocusedField} */
   let field;
+  /** @type {Awaited<ReturnType<typeof focusLoads.wait>>} */
   let loads;
   try {
-    if (canUsePointer(target)) await mouseClick(ctx.tabId, target.point);
+    if (canUsePointer(target)) await mouseClick(ctx.tabId, /** @type {import('./input.js').Point} */ (target.point));
     field = await callActScriptIn(ctx.tabId, target.frameId, 'focusField', [target.token]);
   } finally {
     // Also ends the watch when focusing failed.
@@ -115,7 +136,7 @@ async function typeWithKeys(ctx, target, text) {
   const keys = await typeText(ctx.tabId, text);
   const value = await callActScriptIn(ctx.tabId, target.frameId, 'fieldValue', [target.token]).catch((error) => {
     // A typed line break can submit a form and replace the document: nothing to read.
-    console.debug('hopbench: the typed field is gone:', error.message);
+    console.debug('hopbench: the typed field is gone:', /** @type {Error} */ (error).message);
     return null;
   });
   return {
@@ -134,6 +155,7 @@ async function typeWithKeys(ctx, target, text) {
 
 // --- Page actions without an element -------------------------------------------------
 
+/** @param {Acting} ctx */
 async function press(ctx) {
   const combo = ctx.action.key_comb ?? ctx.action.keys ?? ctx.action.key;
   if (typeof combo !== 'string') throw new StepError('press needs a key combination');
@@ -141,10 +163,11 @@ async function press(ctx) {
   try {
     return { pressed: await pressCombo(ctx.tabId, combo) };
   } catch (error) {
-    throw new StepError(error.message);
+    throw new StepError(/** @type {Error} */ (error).message);
   }
 }
 
+/** @param {Acting} ctx */
 async function scroll(ctx) {
   const { direction } = ctx.action;
   if (direction !== 'up' && direction !== 'down') throw new StepError('scroll needs up or down');
@@ -155,7 +178,10 @@ async function scroll(ctx) {
   return { ...result, path: 'synthetic' };
 }
 
-/** A wheel turn of one viewport at the viewport centre (trusted input). */
+/**
+ * A wheel turn of one viewport at the viewport centre (trusted input).
+ * @param {Acting} ctx
+ */
 async function wheelScroll(ctx) {
   const tab = await chrome.tabs.get(ctx.tabId);
   const point = { x: (tab.width ?? 1280) / 2, y: (tab.height ?? 720) / 2 };
@@ -167,24 +193,32 @@ async function wheelScroll(ctx) {
 
 // --- Tabs ------------------------------------------------------------------------------
 
+/** @param {Acting} ctx */
 async function newTab(ctx) {
   const tab = await chrome.tabs.create({ windowId: ctx.session.windowId, url: 'about:blank', active: true });
+  const tabId = tab.id;
+  if (tabId === undefined) throw new Error('Chrome created a tab without an id');
   await withSessions((sessions) => {
     const session = pickSession(sessions, ctx.sessionId);
-    addTab(session, tab.id);
-    session.currentTabId = tab.id;
+    addTab(session, tabId);
+    session.currentTabId = tabId;
   });
-  return { tabId: tab.id, index: await tabIndex(ctx.sessionId, tab.id) };
+  return { tabId, index: await tabIndex(ctx.sessionId, tabId) };
 }
 
+/**
+ * @param {string} sessionId
+ * @param {number} tabId
+ */
 async function tabIndex(sessionId, tabId) {
   return withSessions((sessions) => pickSession(sessions, sessionId).tabIds.indexOf(tabId));
 }
 
+/** @param {Acting} ctx */
 async function tabFocus(ctx) {
   const { index } = ctx.action;
   const tabIds = ctx.session.tabIds;
-  if (!Number.isInteger(index) || index < 0 || index >= tabIds.length) {
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= tabIds.length) {
     throw new StepError(`no tab ${index}: the session has tabs 0 to ${tabIds.length - 1}`);
   }
   const tabId = tabIds[index];
@@ -195,6 +229,7 @@ async function tabFocus(ctx) {
   return { index, tabId };
 }
 
+/** @param {Acting} ctx */
 async function closeTab(ctx) {
   if (ctx.session.tabIds.length <= 1) {
     throw new StepError("cannot close the session's only tab");
@@ -204,7 +239,7 @@ async function closeTab(ctx) {
   const next = await withSessions((sessions) => {
     const session = pickSession(sessions, ctx.sessionId);
     session.tabIds = session.tabIds.filter((id) => id !== ctx.tabId);
-    session.currentTabId = session.tabIds.at(-1);
+    session.currentTabId = /** @type {number} */ (session.tabIds.at(-1));
     return session.currentTabId;
   });
   await chrome.tabs.update(next, { active: true });
@@ -213,7 +248,10 @@ async function closeTab(ctx) {
 
 // --- Navigation ----------------------------------------------------------------------
 
-/** Only web pages: `javascript:`, `file:`, `chrome:`, `data:` are refused outright. */
+/**
+ * Only web pages: `javascript:`, `file:`, `chrome:`, `data:` are refused outright.
+ * @param {string} url
+ */
 export function checkGotoUrl(url) {
   let parsed;
   try {
@@ -227,6 +265,7 @@ export function checkGotoUrl(url) {
   return parsed.href;
 }
 
+/** @param {Acting} ctx */
 async function goto(ctx) {
   const url = checkGotoUrl(String(ctx.action.url ?? ''));
   // A fenced run's goto outside its task's sites is refused before any request.
@@ -236,28 +275,37 @@ async function goto(ctx) {
   return { url };
 }
 
-const historyStep = (method, word) => async (ctx) => {
+/**
+ * @param {'goBack' | 'goForward'} method
+ * @param {string} word
+ */
+const historyStep = (method, word) => async (/** @type {Acting} */ ctx) => {
   try {
     await chrome.tabs[method](ctx.tabId);
     return { navigated: true };
   } catch (error) {
     // "Cannot find a next page in history.": WebArena treats this as a no-op step.
-    if (!/history/i.test(String(error?.message))) throw error;
+    if (!/history/i.test(String(/** @type {Error | undefined} */ (error)?.message))) throw error;
     return { navigated: false, note: `no page to go ${word} to` };
   }
 };
 
 // --- Completion ----------------------------------------------------------------------
 
+/**
+ * @param {Acting} ctx
+ * @param {{ recordAnswer: RecordAnswer }} deps
+ */
 async function stop(ctx, { recordAnswer }) {
   const answer = String(ctx.action.answer ?? '');
+  /** @type {{ answer: string, answerScored?: unknown, progress?: unknown, answerError?: string }} */
   const effect = { answer };
   try {
     const fed = await recordAnswer(ctx.core, ctx.sessionId, answer);
     effect.answerScored = fed.outcome.answer_scored;
     effect.progress = fed.progress;
   } catch (error) {
-    effect.answerError = error.message;
+    effect.answerError = /** @type {Error} */ (error).message;
   }
   return effect;
 }
@@ -266,6 +314,7 @@ async function stop(ctx, { recordAnswer }) {
  * kind → { run, settle }. `settle` says which tab to wait for afterwards: the acted
  * tab, the tab that is current after the action, or none.
  */
+/** @type {Readonly<Record<string, ActionSpec>>} */
 export const ACTIONS = Object.freeze({
   click: { run: click, settle: 'acted', element: true },
   hover: { run: hover, settle: 'acted', element: true },
@@ -284,21 +333,25 @@ export const ACTIONS = Object.freeze({
 /**
  * Runs one action and waits for the page to settle.
  * @param {ActContext} ctx
- * @param {{ recordAnswer: Function, settleTimeoutMs?: number }} deps
- * @returns {Promise<{effect: object|null, error?: string, settle: object|null}>}
+ * @param {{ recordAnswer: RecordAnswer, settleTimeoutMs?: number }} deps
+ * @returns {Promise<{effect: unknown, error?: string, settle: import('./settle.js').Settle | null}>}
  */
 export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_SETTLE_TIMEOUT_MS }) {
-  const spec = ACTIONS[ctx.action.kind];
+  const action = ctx.action;
+  if (!action) throw new Error('an action needs its parsed action or its text');
+  const acting = { ...ctx, action };
+  const spec = ACTIONS[action.kind];
   const settler = spec.settle ? await beginSettle(ctx.tabId) : null;
   let effect = null;
+  /** @type {string | undefined} */
   let error;
   try {
-    effect = await spec.run(ctx, { recordAnswer });
+    effect = await spec.run(acting, { recordAnswer });
   } catch (thrown) {
     // Every failure is the step's result (the agent sees it and carries on); the wait
     // below still runs, so its listeners are removed and a half-done effect settles.
     if (!(thrown instanceof StepError)) console.warn('hopbench: action failed:', thrown);
-    error = thrown?.message ?? String(thrown);
+    error = /** @type {Error | undefined} */ (thrown)?.message ?? String(thrown);
   }
   let settle = null;
   if (settler) {
@@ -308,6 +361,10 @@ export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_S
   return { effect, ...(error !== undefined ? { error } : {}), settle };
 }
 
+/**
+ * @param {string} sessionId
+ * @param {number} fallback
+ */
 async function currentTab(sessionId, fallback) {
   return withSessions((sessions) => sessions[sessionId]?.currentTabId ?? fallback);
 }

@@ -7,16 +7,27 @@
 // The child sessions of each tab are persisted in chrome.storage.session, because the
 // worker may be stopped between an attach event and the next observation.
 
-const PROTOCOL_VERSION = '1.3';
-const CHILD_KEY = (tabId) => `cdp.children.${tabId}`;
+/**
+ * @typedef {import('./cdp-protocol.js').CommandParameters} CommandParameters
+ * @typedef {import('./cdp-protocol.js').CommandReturnValues} CommandReturnValues
+ * @typedef {keyof CommandReturnValues} Method
+ * @typedef {{ sessionId: string, targetId: string, url: string, parentSessionId: string | null }} ChildSession
+ *   an out-of-process iframe's flat session
+ */
 
-/** Attaches to a tab (idempotent) and auto-attaches its out-of-process frames. */
+const PROTOCOL_VERSION = '1.3';
+const CHILD_KEY = (/** @type {number} */ tabId) => `cdp.children.${tabId}`;
+
+/**
+ * Attaches to a tab (idempotent) and auto-attaches its out-of-process frames.
+ * @param {number} tabId
+ */
 export async function attach(tabId) {
   try {
     await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
   } catch (error) {
-    if (!/already attached/i.test(String(error?.message ?? error))) {
-      throw new Error(`cannot attach the debugger to tab ${tabId}: ${error?.message ?? error}`);
+    if (!/already attached/i.test(messageOf(error))) {
+      throw new Error(`cannot attach the debugger to tab ${tabId}: ${messageOf(error)}`, { cause: error });
     }
   }
   await send(tabId, 'Target.setAutoAttach', {
@@ -30,37 +41,54 @@ export async function attach(tabId) {
   await childWrites;
 }
 
+/** @param {number} tabId */
 export async function detach(tabId) {
   await chrome.storage.session.remove(CHILD_KEY(tabId));
   try {
     await chrome.debugger.detach({ tabId });
   } catch (error) {
     // Detaching a tab that is gone or not attached is what we wanted anyway.
-    if (!/not attached|no tab/i.test(String(error?.message ?? error))) throw error;
+    if (!/not attached|no tab/i.test(messageOf(error))) throw error;
   }
 }
 
 /**
  * Sends one CDP command to the tab, or to one of its child sessions.
  * @param {number} tabId
- * @param {string} method e.g. 'Accessibility.getFullAXTree'
- * @param {object} [params]
+ * @template {Method} M
+ * @param {M} method e.g. 'Accessibility.getFullAXTree'
+ * @param {NoInfer<CommandParameters[M]>} [params]
  * @param {string} [sessionId] a child session (out-of-process iframe)
+ * @returns {Promise<CommandReturnValues[M]>}
  */
-export async function send(tabId, method, params = {}, sessionId = undefined) {
+export async function send(tabId, method, params = /** @type {CommandParameters[M]} */ ({}), sessionId = undefined) {
   const target = sessionId ? { tabId, sessionId } : { tabId };
   try {
-    return await chrome.debugger.sendCommand(target, method, params);
+    // The reply is the protocol's for this method (Chrome answers in its shape).
+    return /** @type {CommandReturnValues[M]} */ (await chrome.debugger.sendCommand(target, method, params));
   } catch (error) {
     const where = sessionId ? `tab ${tabId} session ${sessionId}` : `tab ${tabId}`;
-    throw new Error(`${method} failed on ${where}: ${error?.message ?? error}`);
+    throw new Error(`${method} failed on ${where}: ${messageOf(error)}`, { cause: error });
   }
 }
 
-/** Child sessions (out-of-process iframes) currently attached in a tab. */
+/**
+ * The message of what chrome.debugger threw (an Error, or in old versions a string).
+ * @param {unknown} error
+ */
+function messageOf(error) {
+  const message = typeof error === 'object' && error !== null && 'message' in error ? error.message : undefined;
+  return String(message ?? error);
+}
+
+/**
+ * Child sessions (out-of-process iframes) currently attached in a tab.
+ * @param {number} tabId
+ * @returns {Promise<ChildSession[]>}
+ */
 export async function childSessions(tabId) {
   const stored = await chrome.storage.session.get(CHILD_KEY(tabId));
-  return stored[CHILD_KEY(tabId)] ?? [];
+  return /** @type {ChildSession[] | undefined} */ (stored[CHILD_KEY(tabId)]) ?? [];
 }
 
 /**
@@ -70,6 +98,10 @@ export async function childSessions(tabId) {
  */
 let childWrites = Promise.resolve();
 
+/**
+ * @param {number} tabId
+ * @param {(list: ChildSession[]) => ChildSession[]} change
+ */
 function updateChildren(tabId, change) {
   const write = childWrites.then(async () => {
     const children = change(await childSessions(tabId));
@@ -82,9 +114,11 @@ function updateChildren(tabId, change) {
 
 /** Registers the debugger listeners; call once, synchronously, at the worker's top level. */
 export function registerCdpListeners() {
-  chrome.debugger.onEvent.addListener((source, method, params) => {
+  chrome.debugger.onEvent.addListener((source, method, raw) => {
+    const params = /** @type {{ sessionId?: string, targetInfo?: { type: string, targetId: string, url: string } } | undefined} */ (raw);
     if (source.tabId === undefined) return;
-    if (method === 'Target.attachedToTarget' && params?.targetInfo?.type === 'iframe') {
+    if (method === 'Target.attachedToTarget' && params?.targetInfo?.type === 'iframe' && params.sessionId !== undefined) {
+      /** @type {ChildSession} */
       const child = {
         sessionId: params.sessionId,
         targetId: params.targetInfo.targetId,

@@ -14,10 +14,21 @@ import { startHumanRun } from './human-session.js';
 import { releaseHeldRun, runView, startAgentRun, stepsWithWords } from './run-handlers.js';
 import { getRun } from './run-store.js';
 
-export const DUEL_KEY = (duelId) => `duel.${duelId}`;
+/**
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ * @typedef {import('../messages.js').Reply} Reply
+ * @typedef {{ id: string, agentRunId: string, humanRunId: string, taskId: string, createdAt: number }} Duel
+ * @typedef {{ left: number, top: number, width: number, height: number }} Area
+ */
 
+export const DUEL_KEY = (/** @type {string} */ duelId) => `duel.${duelId}`;
+
+/**
+ * @param {string} duelId
+ * @returns {Promise<Duel>}
+ */
 export async function readDuel(duelId) {
-  const duel = (await chrome.storage.local.get(DUEL_KEY(duelId)))[DUEL_KEY(duelId)];
+  const duel = /** @type {Duel | undefined} */ ((await chrome.storage.local.get(DUEL_KEY(duelId)))[DUEL_KEY(duelId)]);
   if (!duel) throw new Error(`no side-by-side session ${duelId}`);
   return duel;
 }
@@ -25,18 +36,27 @@ export async function readDuel(duelId) {
 /**
  * The work area to tile: that of the display showing the window the person started
  * from (chrome.system.display; a page's `screen` may be emulated), else the primary.
+ * @param {number | undefined} windowId
+ * @returns {Promise<Area>}
  */
 async function workArea(windowId) {
   const displays = await chrome.system.display.getInfo();
   const from = windowId === undefined ? null : await chrome.windows.get(windowId).catch(() => null);
-  const holds = (d) =>
-    from && from.left >= d.bounds.left && from.left < d.bounds.left + d.bounds.width && from.top >= d.bounds.top && from.top < d.bounds.top + d.bounds.height;
+  const left = from?.left;
+  const top = from?.top;
+  const holds = (/** @type {chrome.system.display.DisplayUnitInfo} */ d) =>
+    left !== undefined && top !== undefined &&
+    left >= d.bounds.left && left < d.bounds.left + d.bounds.width && top >= d.bounds.top && top < d.bounds.top + d.bounds.height;
   const display = displays.find(holds) ?? displays.find((d) => d.isPrimary) ?? displays[0];
   if (!display) throw new Error('no display to place the two windows on');
   return display.workArea;
 }
 
-/** The left and right halves of an area (`{left, top, width, height}`). */
+/**
+ * The left and right halves of an area (`{left, top, width, height}`).
+ * @param {Area} area
+ * @returns {[Area, Area]}
+ */
 export function halves({ left, top, width, height }) {
   const half = Math.floor(width / 2);
   return [
@@ -45,6 +65,10 @@ export function halves({ left, top, width, height }) {
   ];
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').StartDuel} msg
+ */
 async function startDuel(readyCore, msg) {
   const duelId = crypto.randomUUID();
   const [agentBounds, humanBounds] = halves(await workArea(msg.windowId));
@@ -53,7 +77,9 @@ async function startDuel(readyCore, msg) {
   const agent = await startAgentRun(readyCore, { ...task, overrides: msg.overrides }, { bounds: agentBounds, held: true, duelId, current: false });
   const core = await readyCore();
   const human = await startHumanRun(core, { ...task, bounds: humanBounds, duelId, current: false });
-  const { taskId } = await getRun(human.runId);
+  const started = await getRun(human.runId);
+  if (!started) throw new Error(`the person's run ${human.runId} was deleted as it started`);
+  const { taskId } = started;
   await chrome.storage.local.set({
     [DUEL_KEY(duelId)]: { id: duelId, agentRunId: agent.runId, humanRunId: human.runId, taskId, createdAt: Date.now() },
   });
@@ -62,26 +88,45 @@ async function startDuel(readyCore, msg) {
   return okReply({ duelId, agentRunId: agent.runId, humanRunId: human.runId, agentWindowId: agent.windowId, humanWindowId: human.windowId });
 }
 
-/** Called when the person presses Start in a duel: the agent starts with them. */
+/**
+ * Called when the person presses Start in a duel: the agent starts with them.
+ * @param {ReadyCore} readyCore
+ * @param {string} duelId
+ */
 export async function onDuelStart(readyCore, duelId) {
   const duel = await readDuel(duelId);
   await releaseHeldRun(readyCore, duel.agentRunId);
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').GetDuel} msg
+ */
 async function getDuel(readyCore, msg) {
   const duel = await readDuel(msg.duelId);
   const [agentRun, humanRun] = await Promise.all([getRun(duel.agentRunId), getRun(duel.humanRunId)]);
   if (!agentRun || !humanRun) throw new Error(`a run of side-by-side session ${duel.id} was deleted`);
   const [agent, human] = await Promise.all([runView(readyCore, agentRun), runView(readyCore, humanRun)]);
   const [agentSteps, humanSteps] = await Promise.all([stepsWithWords(readyCore, agent.id), stepsWithWords(readyCore, human.id)]);
-  const side = (name, run) => ({ name, progress: run.progress, passed: run.verdict?.passed ?? null, ended: run.status !== 'running' });
+  const side = (/** @type {string} */ name, /** @type {Awaited<ReturnType<typeof runView>>} */ run) => ({ name, progress: run.progress, passed: run.verdict?.passed ?? null, ended: run.status !== 'running' });
   const comparison = agent.progress && human.progress ? (await readyCore()).compare_runs(side('you', human), side('the agent', agent)) : null;
   return okReply({ duel, agent, human, agentSteps, humanSteps, comparison });
 }
 
-/** The handler table for background.js. */
+/**
+ * The handler table for background.js.
+ * @param {ReadyCore} readyCore
+ * @returns {import('../messages.js').Handlers}
+ */
 export function duelHandlers(readyCore) {
-  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, msg) });
+  /**
+   * @template M
+   * @param {(msg: unknown) => msg is M} isValid
+   * @param {(readyCore: ReadyCore, msg: M) => Promise<Reply>} fn
+   * @returns {import('../messages.js').Handler}
+   */
+  // background.js calls `handle` only with a message `isValid` accepted: an M.
+  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, /** @type {M} */ (msg)) });
   return {
     [PAGE_TO_WORKER.START_DUEL]: entry(isStartDuel, startDuel),
     [PAGE_TO_WORKER.GET_DUEL]: entry(isGetDuel, getDuel),

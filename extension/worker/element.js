@@ -11,14 +11,22 @@ import { childSessions, send } from './cdp.js';
 
 export const MARK_ATTRIBUTE = 'data-hopbench-target';
 
+/** @typedef {import('../messages.js').ElementRef & { id?: number }} Ref an element reference, with the `[id]` the agent wrote when it wrote one */
+
 export class StepError extends Error {}
 
+/** @param {Ref} ref */
 export function describeRef(ref) {
   // `[id]` is what the agent wrote; the node id is what the debugger knows it by.
   const name = ref.id !== undefined ? `element [${ref.id}]` : `element ${ref.backendNodeId}`;
   return `${name}${ref.targetId ? ` in frame target ${ref.targetId}` : ''}`;
 }
 
+/**
+ * @param {number} tabId
+ * @param {Ref} ref
+ * @returns {Promise<string | undefined>}
+ */
 async function sessionFor(tabId, ref) {
   if (ref.targetId === null) return undefined;
   const child = (await childSessions(tabId)).find((c) => c.targetId === ref.targetId);
@@ -40,16 +48,22 @@ const MARK_FN = `function (attribute, token) {
 /**
  * Resolves and marks the element; returns `{ token, release }`. `release` removes the
  * marker (if the page still has it) and frees the CDP handle.
+ * @param {number} tabId
+ * @param {Ref} ref
+ * @returns {Promise<{ token: string, release: () => Promise<void> }>}
  */
 export async function markElement(tabId, ref) {
   const sessionId = await sessionFor(tabId, ref);
+  /** @type {string | undefined} */
   let objectId;
   try {
     const { object } = await send(tabId, 'DOM.resolveNode', { backendNodeId: ref.backendNodeId }, sessionId);
     objectId = object.objectId;
   } catch (error) {
-    throw new StepError(`${describeRef(ref)} no longer exists (${error.message}); observe the page again`);
+    throw new StepError(`${describeRef(ref)} no longer exists (${/** @type {Error} */ (error).message}); observe the page again`);
   }
+  // DOM.resolveNode always gives a node's handle; without one there is nothing to mark.
+  if (objectId === undefined) throw new StepError(`${describeRef(ref)} has no handle; observe the page again`);
   const token = crypto.randomUUID();
   const { result } = await send(tabId, 'Runtime.callFunctionOn', {
     objectId,
@@ -64,6 +78,11 @@ export async function markElement(tabId, ref) {
   return { token, release: () => unmark(tabId, objectId, sessionId) };
 }
 
+/**
+ * @param {number} tabId
+ * @param {string} objectId
+ * @param {string | undefined} sessionId
+ */
 async function unmark(tabId, objectId, sessionId) {
   try {
     await send(tabId, 'Runtime.callFunctionOn', {
@@ -73,16 +92,21 @@ async function unmark(tabId, objectId, sessionId) {
     }, sessionId);
   } catch (error) {
     // The action navigated the frame: its document, and the marker with it, are gone.
-    console.debug('hopbench: marker not removed (document replaced):', error.message);
+    console.debug('hopbench: marker not removed (document replaced):', /** @type {Error} */ (error).message);
   }
   await releaseObject(tabId, objectId, sessionId);
 }
 
+/**
+ * @param {number} tabId
+ * @param {string} objectId
+ * @param {string | undefined} sessionId
+ */
 async function releaseObject(tabId, objectId, sessionId) {
   try {
     await send(tabId, 'Runtime.releaseObject', { objectId }, sessionId);
   } catch (error) {
     // Same case: handles die with their execution context.
-    console.debug('hopbench: handle already released with its document:', error.message);
+    console.debug('hopbench: handle already released with its document:', /** @type {Error} */ (error).message);
   }
 }

@@ -13,7 +13,11 @@
 const NO_TAB = -1;
 
 /** Top-level navigations only: a page's own subresources and frames are its business. */
-const RESOURCE_TYPES = ['main_frame'];
+// The strings are the values of chrome.declarativeNetRequest's enums (@types/chrome
+// declares them as TypeScript enums); this file stays free of chrome.* for the tests.
+const RESOURCE_TYPES = [/** @type {chrome.declarativeNetRequest.ResourceType} */ ('main_frame')];
+const BLOCK = /** @type {chrome.declarativeNetRequest.RuleActionType} */ ('block');
+const ALLOW = /** @type {chrome.declarativeNetRequest.RuleActionType} */ ('allow');
 
 /**
  * `1 + origins.length` rules with consecutive ids from `firstId`: a block of every
@@ -21,16 +25,17 @@ const RESOURCE_TYPES = ['main_frame'];
  * @param {number} firstId
  * @param {string[]} origins canonical origins (`new URL(u).origin`)
  * @param {number[]} excludedTabIds
+ * @returns {chrome.declarativeNetRequest.Rule[]}
  */
 export function fenceRules(firstId, origins, excludedTabIds) {
   const excluded = [...new Set([NO_TAB, ...excludedTabIds])].sort((a, b) => a - b);
-  const condition = (extra) => ({ ...extra, resourceTypes: RESOURCE_TYPES, excludedTabIds: excluded });
+  const condition = (/** @type {{ urlFilter?: string }} */ extra) => ({ ...extra, resourceTypes: RESOURCE_TYPES, excludedTabIds: excluded });
   return [
-    { id: firstId, priority: 1, action: { type: 'block' }, condition: condition({}) },
+    { id: firstId, priority: 1, action: { type: BLOCK }, condition: condition({}) },
     ...origins.map((origin, i) => ({
       id: firstId + 1 + i,
       priority: 2,
-      action: { type: 'allow' },
+      action: { type: ALLOW },
       // `|` anchors at the start; the `/` after the origin stops
       // http://site.test matching http://site.test.evil.example.
       condition: condition({ urlFilter: `|${origin}/` }),
@@ -38,7 +43,11 @@ export function fenceRules(firstId, origins, excludedTabIds) {
   ];
 }
 
-/** The origin's inside-the-fence test, the same comparison the allow rules make. */
+/**
+ * The origin's inside-the-fence test, the same comparison the allow rules make.
+ * @param {string[]} origins
+ * @param {string} url
+ */
 export function fenceAllows(origins, url) {
   let parsed;
   try {
@@ -51,7 +60,10 @@ export function fenceAllows(origins, url) {
   return origins.includes(parsed.origin) && parsed.href.startsWith(`${parsed.origin}/`);
 }
 
-/** What the agent is told, and what its step records. */
+/**
+ * What the agent is told, and what its step records.
+ * @param {string} url
+ */
 export function blockedMessage(url) {
   let origin;
   try {

@@ -34,20 +34,30 @@ const MAX_REPLAYED = 100;
  * @typedef {{ tabId: number, url: string, at: number }} Blocked
  */
 
+/**
+ * @template T
+ * @param {(fences: Record<string, Fence>) => T | Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 function withFences(fn) {
   return navigator.locks.request(LOCK, async () => {
-    const stored = (await chrome.storage.session.get(KEY))[KEY] ?? {};
+    /** @type {Record<string, Fence>} */
+    const stored = /** @type {Record<string, Fence> | undefined} */ ((await chrome.storage.session.get(KEY))[KEY]) ?? {};
     const result = await fn(stored);
     await chrome.storage.session.set({ [KEY]: stored });
     return result;
   });
 }
 
+/** @returns {Promise<Record<string, Fence>>} */
 async function readFences() {
-  return (await chrome.storage.session.get(KEY))[KEY] ?? {};
+  return /** @type {Record<string, Fence> | undefined} */ ((await chrome.storage.session.get(KEY))[KEY]) ?? {};
 }
 
-/** Writes the fence's rules, replacing its previous ones (one atomic update). */
+/**
+ * Writes the fence's rules, replacing its previous ones (one atomic update).
+ * @param {Fence} fence
+ */
 async function writeRules(fence) {
   const current = await chrome.declarativeNetRequest.getSessionRules();
   const others = current.filter((r) => !fence.ruleIds.includes(r.id));
@@ -67,19 +77,23 @@ export async function installFence(sessionId, origins) {
   await withFences(async (fences) => {
     // Listed under the lock: a tab created meanwhile is then either listed here or
     // classified by its onCreated handler, which waits for the lock.
-    const existing = (await chrome.tabs.query({})).map((t) => t.id);
+    const existing = tabIdsOf(await chrome.tabs.query({}));
+    /** @type {Fence} */
     const fence = { sessionId, origins: canonical, ruleIds: [], windowId: null, own: [], excluded: existing, blocked: [], held: [], replayed: [] };
     await writeRules(fence);
     fences[sessionId] = fence;
   });
 }
 
-/** The session's window and tabs are the run's; every other tab is excluded. */
+/**
+ * The session's window and tabs are the run's; every other tab is excluded.
+ * @param {import('./session.js').Session} session
+ */
 export async function bindFence(session) {
   const replays = await withFences(async (fences) => {
     const fence = fences[session.id];
     if (!fence) return [];
-    const all = (await chrome.tabs.query({})).map((t) => t.id);
+    const all = tabIdsOf(await chrome.tabs.query({}));
     fence.windowId = session.windowId;
     fence.own = [...session.tabIds];
     fence.excluded = [...new Set([...fence.excluded, ...all.filter((id) => !fence.own.includes(id))])];
@@ -89,7 +103,10 @@ export async function bindFence(session) {
   await replay(replays);
 }
 
-/** Removes the run's rules; safe to repeat. */
+/**
+ * Removes the run's rules; safe to repeat.
+ * @param {string} sessionId
+ */
 export async function removeFence(sessionId) {
   const replays = await withFences(async (fences) => {
     const fence = fences[sessionId];
@@ -106,7 +123,11 @@ export async function removeFence(sessionId) {
   await replay(replays);
 }
 
-/** The fence of a session, or undefined when its run goes anywhere. */
+/**
+ * The fence of a session, or undefined when its run goes anywhere.
+ * @param {string} sessionId
+ * @returns {Promise<Fence | undefined>}
+ */
 export async function fenceOf(sessionId) {
   return (await readFences())[sessionId];
 }
@@ -114,6 +135,8 @@ export async function fenceOf(sessionId) {
 /**
  * `null` when `url` may be opened by the session's agent, else the refusal the agent
  * is shown (`blocked: ORIGIN is outside this task's sites`).
+ * @param {string} sessionId
+ * @param {string} url
  */
 export async function fenceRefusal(sessionId, url) {
   const fence = await fenceOf(sessionId);
@@ -125,6 +148,9 @@ export async function fenceRefusal(sessionId, url) {
  * The navigations the fence blocked in the session's tabs since `since` (ms, an
  * action's start), each with the message the agent is shown. Older ones (a page's own
  * redirect between steps) are dropped: no action of the agent caused them.
+ * @param {string} sessionId
+ * @param {number} since
+ * @returns {Promise<(Blocked & { message: string })[]>}
  */
 export async function takeBlocked(sessionId, since) {
   if (!(await fenceOf(sessionId))) return [];
@@ -153,18 +179,28 @@ export function registerFenceListeners() {
   });
 }
 
+/**
+ * The ids of Chrome's tabs (every tab of a window has one).
+ * @param {chrome.tabs.Tab[]} tabs
+ * @returns {number[]}
+ */
+function tabIdsOf(tabs) {
+  return tabs.flatMap((t) => (t.id === undefined ? [] : [t.id]));
+}
+
 /** Cheap check first: no fence, nothing to do (the common case outside fenced runs). */
 async function anyFence() {
   return Object.keys(await readFences()).length > 0;
 }
 
+/** @param {chrome.tabs.Tab} tab */
 async function classify(tab) {
   if (!(await anyFence())) return;
   const replays = await withFences(async (fences) => {
     for (const fence of Object.values(fences)) {
       if (fence.windowId === null) continue; // bindFence classifies every tab then
-      if (fence.own.includes(tab.id) || fence.excluded.includes(tab.id)) continue;
-      const runs = tab.windowId === fence.windowId || fence.own.includes(tab.openerTabId);
+      if (tab.id === undefined || fence.own.includes(tab.id) || fence.excluded.includes(tab.id)) continue;
+      const runs = tab.windowId === fence.windowId || (tab.openerTabId !== undefined && fence.own.includes(tab.openerTabId));
       if (runs) {
         fence.own.push(tab.id);
       } else {
@@ -177,6 +213,7 @@ async function classify(tab) {
   await replay(replays);
 }
 
+/** @param {number} tabId */
 async function forgetTab(tabId) {
   if (!(await anyFence())) return;
   await withFences(async (fences) => {
@@ -194,6 +231,7 @@ async function forgetTab(tabId) {
 /**
  * A top-level navigation was blocked: held until every fence has classified its tab
  * (this event and the tab's onCreated may be handled in either order), then settled.
+ * @param {{ tabId: number, url: string }} details
  */
 async function blocked({ tabId, url }) {
   if (!(await anyFence())) return;
@@ -213,13 +251,17 @@ async function blocked({ tabId, url }) {
  * was someone else's tab caught before it was classified: replayed, once (blocked
  * again after that, it is another extension's block, not ours to undo).
  * Returns the navigations to replay.
+ * @param {Record<string, Fence>} fences
+ * @returns {Blocked[]}
  */
 function settleHeld(fences) {
   const list = Object.values(fences);
   if (list.some((f) => f.windowId === null)) return []; // bindFence settles them
-  const classified = (tabId) => list.every((f) => f.own.includes(tabId) || f.excluded.includes(tabId));
+  const classified = (/** @type {number} */ tabId) => list.every((f) => f.own.includes(tabId) || f.excluded.includes(tabId));
+  /** @type {Blocked[]} */
   const replays = [];
   for (const fence of list) {
+    /** @type {Blocked[]} */
     const keep = [];
     for (const held of fence.held) {
       if (!classified(held.tabId)) {
@@ -240,11 +282,12 @@ function settleHeld(fences) {
   return replays;
 }
 
+/** @param {Blocked[]} navigations */
 async function replay(navigations) {
   for (const { tabId, url } of navigations) {
     await chrome.tabs.update(tabId, { url }).catch((error) =>
       // The tab was closed in the meantime: nothing left to restore.
-      console.warn(`hopbench: could not restore the navigation of tab ${tabId} to ${url}:`, error.message),
+      console.warn(`hopbench: could not restore the navigation of tab ${tabId} to ${url}:`, /** @type {Error} */ (error).message),
     );
   }
 }

@@ -22,15 +22,23 @@ const IGNORED_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
 /**
  * Starts watching the tab's requests (call before focusing); `wait()` after the focus
  * returns `{requests, ms, timedOut}`.
+ * @param {number} tabId
+ * @returns {Promise<{ wait(): Promise<{ requests: number, ms: number, timedOut: boolean }> }>}
  */
 export async function watchFocusLoads(tabId) {
+  /** @type {Set<string>} */
   const inflight = new Set();
   let requests = 0;
   let lastActivity = performance.now();
+  /**
+   * @param {chrome.debugger.DebuggerSession} source
+   * @param {string} method
+   * @param {{ requestId?: string, type?: string } | undefined} params
+   */
   const onEvent = (source, method, params) => {
     if (source.tabId !== tabId) return;
     const key = `${source.sessionId ?? ''}/${params?.requestId}`;
-    if (method === 'Network.requestWillBeSent' && !IGNORED_TYPES.has(params.type)) {
+    if (method === 'Network.requestWillBeSent' && !IGNORED_TYPES.has(params?.type ?? '')) {
       inflight.add(key);
       requests += 1;
       lastActivity = performance.now();

@@ -14,11 +14,26 @@
 import { isPageChange, onPageChangeReports, pageOf } from './page-changes.js';
 import { elapsedMs, pickSession, sessionOfTab, withSessions } from './session.js';
 
-export const HOPS_KEY = (sessionId) => `hopbench.hops.${sessionId}`;
+/**
+ * @typedef {import('./types.js').Core} Core
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ * @typedef {import('./core-types.js').TrackerFed} TrackerFed
+ * @typedef {{ kind: string, step: number, timeMs: number, tab?: number, url?: string,
+ *   change?: string, text?: string }} TrackerEntry
+ * @typedef {TrackerEntry & { completedHop: number | null, completedHops: number[] }} LoggedEvent
+ * @typedef {{ state: string, log: LoggedEvent[], pages: Record<string, import('./page-changes.js').Page> }} Tracker
+ *   the stored entry: the core's state, every event fed, and what each tab showed
+ */
+
+export const HOPS_KEY = (/** @type {string} */ sessionId) => `hopbench.hops.${sessionId}`;
 
 /**
  * Reads a task and creates its tracker. Returns the storage entry to write with the
  * session (see session.js openSession) and what the core made of the task.
+ * @param {Core} core
+ * @param {string} sessionId
+ * @param {string} taskText
+ * @param {string} fileName
  */
 export function createTracker(core, sessionId, taskText, fileName) {
   const started = core.tracker_start(taskText, fileName);
@@ -29,9 +44,13 @@ export function createTracker(core, sessionId, taskText, fileName) {
   };
 }
 
+/**
+ * @param {string} sessionId
+ * @returns {Promise<Tracker>}
+ */
 async function readTracker(sessionId) {
   const stored = await chrome.storage.session.get(HOPS_KEY(sessionId));
-  const tracker = stored[HOPS_KEY(sessionId)];
+  const tracker = /** @type {Tracker | undefined} */ (stored[HOPS_KEY(sessionId)]);
   if (!tracker) throw new Error(`session ${sessionId} has no hop tracker`);
   return tracker;
 }
@@ -39,6 +58,11 @@ async function readTracker(sessionId) {
 /**
  * Feeds one event through `feed(state)` and stores the new state; returns the result.
  * `tracker` is the stored entry when the caller has read it already.
+ * @param {string} sessionId
+ * @param {TrackerEntry} entry
+ * @param {(state: string) => TrackerFed} feed
+ * @param {Tracker} [tracker]
+ * @returns {Promise<TrackerFed>}
  */
 async function feedTracker(sessionId, entry, feed, tracker = undefined) {
   tracker ??= await readTracker(sessionId);
@@ -52,10 +76,18 @@ async function feedTracker(sessionId, entry, feed, tracker = undefined) {
   return fed;
 }
 
+/**
+ * @param {Core} core
+ * @param {string} sessionId
+ */
 export async function progressOf(core, sessionId) {
   return core.tracker_progress((await readTracker(sessionId)).state);
 }
 
+/**
+ * @param {Core} core
+ * @param {string} sessionId
+ */
 export async function verdictOf(core, sessionId) {
   return core.tracker_verdict((await readTracker(sessionId)).state);
 }
@@ -64,11 +96,14 @@ export async function verdictOf(core, sessionId) {
  * Every event fed so far: `[{kind, step, timeMs, tab?, url?, change?, text?,
  * completedHop, completedHops}]`; `change` says how a navigation's URL came: 'load', 'history'
  * (pushState/replaceState) or 'fragment'.
+ * @param {string} sessionId
+ * @returns {Promise<LoggedEvent[]>}
  */
 export async function eventLogOf(sessionId) {
   return (await readTracker(sessionId)).log;
 }
 
+/** @param {string} sessionId */
 export function forgetTracker(sessionId) {
   return chrome.storage.session.remove(HOPS_KEY(sessionId));
 }
@@ -76,6 +111,9 @@ export function forgetTracker(sessionId) {
 /**
  * The judge questions the answer `text` would raise now (`[{answer, reference}]`,
  * empty unless a fuzzy reference applies): asked before `recordAnswer`.
+ * @param {Core} core
+ * @param {string} sessionId
+ * @param {string} text
  */
 export async function judgeRequestsOf(core, sessionId, text) {
   return core.tracker_judge_requests((await readTracker(sessionId)).state, text);
@@ -84,6 +122,11 @@ export async function judgeRequestsOf(core, sessionId, text) {
 /**
  * The answer of `stop [answer]`; scored by the core with `judgements` (the verdicts
  * gathered for judgeRequestsOf's questions). Runs under the session lock.
+ * @param {Core} core
+ * @param {string} sessionId
+ * @param {string} text
+ * @param {import('./core-types.js').Judgement[]} [judgements]
+ * @returns {Promise<TrackerFed>}
  */
 export function recordAnswer(core, sessionId, text, judgements = []) {
   return withSessions(async (sessions) => {
@@ -99,6 +142,11 @@ export function recordAnswer(core, sessionId, text, judgements = []) {
 
 // The lock is requested first (then the core awaited inside it), so URL changes are
 // queued in the order Chrome reported them even while the core is still starting.
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('./page-changes.js').ChangeDetails} details
+ * @param {import('./page-changes.js').ChangeKind} change
+ */
 function onPageChange(readyCore, details, change) {
   return withSessions(async (sessions) => {
     const session = sessionOfTab(sessions, details.tabId);
@@ -125,6 +173,7 @@ function onPageChange(readyCore, details, change) {
 /**
  * Registers the URL-change listeners; call once, synchronously, at the worker's top
  * level. `readyCore` resolves to the initialised core module.
+ * @param {ReadyCore} readyCore
  */
 export function registerHopListeners(readyCore) {
   onPageChangeReports((details, change) => {

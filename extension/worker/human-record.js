@@ -25,34 +25,65 @@ import { mediaId, putStepMedia, recordStep } from './run-store.js';
 import { readSessions } from './session.js';
 
 /** sessionId → {queue, standing, observing, again, timer, lastRefresh} */
+/**
+ * @typedef {import('./recorder.js').Report} Report
+ * @typedef {import('./types.js').Core} Core
+ * @typedef {{ tabId: number, windowId: number, text: string, url: string,
+ *   shot: { mime: string, base64: string } | null, at: number, ms: number }} Standing
+ *   the observation the person's next action is taken on
+ * @typedef {{ queue: Promise<unknown>, standing: Standing | null, observing: Promise<void> | null,
+ *   again: boolean, timer: ReturnType<typeof setTimeout> | number }} Live
+ * @typedef {{ id: number, by: 'id' | 'late' | 'name', error?: undefined } | { error: string, id?: undefined, by?: undefined }} ElementFound
+ */
+
+/** @type {Map<string, Live>} */
 const live = new Map();
 
+/**
+ * @param {string} sessionId
+ * @returns {Live}
+ */
 function liveOf(sessionId) {
-  if (!live.has(sessionId)) live.set(sessionId, { queue: Promise.resolve(), standing: null, observing: null, again: false, timer: 0 });
-  return live.get(sessionId);
+  let state = live.get(sessionId);
+  if (!state) {
+    state = { queue: Promise.resolve(), standing: null, observing: null, again: false, timer: 0 };
+    live.set(sessionId, state);
+  }
+  return state;
 }
 
+/** @param {string} sessionId */
 export function forgetLive(sessionId) {
   const state = live.get(sessionId);
   if (state) clearTimeout(state.timer);
   live.delete(sessionId);
 }
 
-export const standingOf = (sessionId) => live.get(sessionId)?.standing ?? null;
+export const standingOf = (/** @type {string} */ sessionId) => live.get(sessionId)?.standing ?? null;
 
-/** The standing observation of the session in this window, read synchronously. */
+/**
+ * The standing observation of the session in this window, read synchronously.
+ * @param {number} windowId
+ */
 export function standingOfWindow(windowId) {
   for (const state of live.values()) if (state.standing?.windowId === windowId) return state.standing;
   return null;
 }
 
-/** The standing observation of this tab now, read synchronously as a report arrives. */
+/**
+ * The standing observation of this tab now, read synchronously as a report arrives.
+ * @param {number | undefined} tabId
+ */
 export function standingOfTab(tabId) {
   for (const state of live.values()) if (state.standing?.tabId === tabId) return state.standing;
   return null;
 }
 
-/** Observes the current tab again after `delayMs` (coalesced); returns at once. */
+/**
+ * Observes the current tab again after `delayMs` (coalesced); returns at once.
+ * @param {string} sessionId
+ * @param {number} [delayMs]
+ */
 export function scheduleObservation(sessionId, delayMs = 150) {
   const state = liveOf(sessionId);
   clearTimeout(state.timer);
@@ -61,7 +92,11 @@ export function scheduleObservation(sessionId, delayMs = 150) {
   }, delayMs);
 }
 
-/** Observes the session's current tab now (after any observation in flight). */
+/**
+ * Observes the session's current tab now (after any observation in flight).
+ * @param {string} sessionId
+ * @returns {Promise<void>}
+ */
 export function observeNow(sessionId) {
   const state = liveOf(sessionId);
   if (state.observing) {
@@ -78,6 +113,10 @@ export function observeNow(sessionId) {
   return state.observing;
 }
 
+/**
+ * @param {string} sessionId
+ * @param {Live} state
+ */
 async function takeStanding(sessionId, state) {
   const session = (await readSessions())[sessionId];
   if (!session?.human || session.human.phase === 'ended' || session.currentTabId === null) return;
@@ -89,13 +128,22 @@ async function takeStanding(sessionId, state) {
   await assignIds(tabId, obs.text);
 }
 
-/** Waits for the observation in flight, if any. */
+/**
+ * Waits for the observation in flight, if any.
+ * @param {string} sessionId
+ */
 async function settled(sessionId) {
   const state = liveOf(sessionId);
   while (state.observing) await state.observing.catch(() => undefined);
 }
 
-/** Runs `job` after the session's earlier jobs (reports are recorded in order). */
+/**
+ * Runs `job` after the session's earlier jobs (reports are recorded in order).
+ * @template T
+ * @param {string} sessionId
+ * @param {() => T | Promise<T>} job
+ * @returns {Promise<T>}
+ */
 export function enqueue(sessionId, job) {
   const state = liveOf(sessionId);
   const run = state.queue.then(job);
@@ -104,14 +152,21 @@ export function enqueue(sessionId, job) {
 }
 
 /** Whether `text` shows element `id` (a line `[id] ...`). */
-const shows = (text, id) => new RegExp(`^\\s*\\[${Number(id)}\\] `, 'm').test(text ?? '');
+const shows = (/** @type {string | undefined} */ text, /** @type {number | undefined} */ id) => new RegExp(`^\\s*\\[${Number(id)}\\] `, 'm').test(text ?? '');
 
-/** Python-repr quoting as the observation prints names, enough to compare names. */
+/**
+ * Python-repr quoting as the observation prints names, enough to compare names.
+ * @param {string} quoted
+ */
 function unquote(quoted) {
   return quoted.slice(1, -1).replace(/\\(['"\\])/g, '$1');
 }
 
-/** The first element of the observation with this accessible name, or null. */
+/**
+ * The first element of the observation with this accessible name, or null.
+ * @param {string | undefined} text
+ * @param {string | undefined} name
+ */
 function idByName(text, name) {
   if (!name) return null;
   for (const match of (text ?? '').matchAll(/^\s*\[(\d+)\] \S+ ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")/gm)) {
@@ -123,19 +178,30 @@ function idByName(text, name) {
 /**
  * The element of a report: `{id, by}` (`by` 'id': the recorder knew it; 'late': read
  * once observed again; 'name': found by its name) or `{error}`.
+ * @param {string} sessionId
+ * @param {number} tabId
+ * @param {number | null} contextId
+ * @param {Report} report
+ * @param {Standing | null} observation
+ * @returns {Promise<ElementFound>}
  */
 async function elementOf(sessionId, tabId, contextId, report, observation) {
   if (report.id !== null && report.id !== undefined) return { id: report.id, by: 'id' };
   await observeNow(sessionId);
-  const late = await idOfHeld(tabId, contextId, report.handle);
+  const late = contextId === null ? null : await idOfHeld(tabId, contextId, report.handle);
   if (late !== null) return { id: late, by: 'late' };
-  const named = idByName(observation.text, report.describe?.name) ?? idByName(standingOf(sessionId)?.text, report.describe?.name);
+  const named = idByName(observation?.text, report.describe?.name) ?? idByName(standingOf(sessionId)?.text, report.describe?.name);
   if (named !== null) return { id: named, by: 'name' };
   const what = report.describe ? `<${report.describe.tag}> ${JSON.stringify(report.describe.name)}` : 'the element';
   return { error: `${what} was not in any observation (it came and went before the page was observed), so it has no id` };
 }
 
-/** The action text of a report, or `{error}`. */
+/**
+ * The action text of a report, or `{error}`.
+ * @param {Report} report
+ * @param {number | undefined} id
+ * @returns {string | null}
+ */
 function actionText(report, id) {
   switch (report.kind) {
     case 'click':
@@ -168,17 +234,23 @@ const ELEMENT_KINDS = new Set(['click', 'hover', 'type']);
 /**
  * Records one report as the steps reserved for it (`steps`: scroll can span several).
  * `before` is the standing observation when the report arrived.
+ * @param {Core} core
+ * @param {{ runId: string, sessionId: string, tabId: number, contextId: number | null,
+ *   steps: number[], report: Report, before: Standing | null }} what
  */
 export async function recordReport(core, { runId, sessionId, tabId, contextId, steps, report, before }) {
   await settled(sessionId);
   let observation = before;
+  /** @type {string | null} */
   let note = null;
   if (!observation || observation.tabId !== tabId) {
     await observeNow(sessionId);
     observation = standingOf(sessionId);
     note = 'observed just after the action: no observation from before it was at hand (the worker had been stopped, or the tab was new)';
   }
+  /** @type {ElementFound | null} */
   let element = null;
+  /** @type {string | null} */
   let error = null;
   if (ELEMENT_KINDS.has(report.kind)) {
     element = await elementOf(sessionId, tabId, contextId, report, observation);
@@ -198,7 +270,7 @@ export async function recordReport(core, { runId, sessionId, tabId, contextId, s
       text = null;
     }
   }
-  if (element?.by === 'name') note = `found by its name ${JSON.stringify(report.describe.name)}: the element was gone before its id could be read`;
+  if (element?.by === 'name') note = `found by its name ${JSON.stringify(report.describe?.name)}: the element was gone before its id could be read`;
   for (const step of steps) {
     await storeStep(core, { runId, sessionId, step, report, observation, text, error, note, element });
   }
@@ -206,9 +278,16 @@ export async function recordReport(core, { runId, sessionId, tabId, contextId, s
   scheduleObservation(sessionId, 300);
 }
 
+/**
+ * @param {Core} core
+ * @param {{ runId: string, sessionId: string, step: number, report: Report,
+ *   observation: Standing | null, text: string | null, error: string | null,
+ *   note: string | null, element: ElementFound | null }} what
+ */
 async function storeStep(core, { runId, sessionId, step, report, observation, text, error, note, element }) {
   // The page as the person saw it: a picture for people, like an agent step's
   // `page_screenshot` in the text modes (keyed as run-media.js keys it).
+  /** @type {import('./types.js').MediaItem[]} */
   const media = [];
   if (observation?.shot) {
     media.push({ ...observation.shot, id: mediaId(runId, step, 'page'), runId, step, kind: 'page_screenshot' });

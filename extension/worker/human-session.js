@@ -28,23 +28,56 @@ import { callJudge } from './run-model.js';
 import { closeSession, elapsedMs, readSessions, sessionOfTab, withSessions } from './session.js';
 import { endTaskSession, openTaskSession } from './session-handlers.js';
 
-/** What `run.<id>.human` says: the phase and the clock, and how many steps so far. */
+/**
+ * @typedef {import('./types.js').Core} Core
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ * @typedef {import('./types.js').Run} Run
+ * @typedef {import('./session.js').Session} Session
+ * @typedef {import('./session.js').HumanState} HumanState
+ * @typedef {import('../messages.js').Reply} Reply
+ * @typedef {Session & { human: HumanState }} HumanSession
+ * @typedef {'start' | 'pause' | 'resume'} HumanCommand
+ */
+
+/**
+ * A person's session (the caller knows it is one).
+ * @param {Session | undefined} session
+ * @returns {HumanSession}
+ */
+function human(session) {
+  if (!session?.human) throw new Error(`session ${session?.id} is not a person's session`);
+  return /** @type {HumanSession} */ (session);
+}
+
+/**
+ * What `run.<id>.human` says: the phase and the clock, and how many steps so far.
+ * @param {HumanSession} session
+ * @param {Record<string, unknown>} [extra]
+ */
 async function mirror(session, extra = {}) {
   const { human, startedAt, pausedMs = 0, pausedAt = null, step } = session;
   const state = { phase: human.phase, startedAt: human.phase === 'ready' ? null : startedAt, pausedMs, pausedAt, steps: step, ...extra };
   await chrome.storage.local.set({ [HUMAN_STATE_KEY(human.runId)]: state });
 }
 
-/** The human session of a run: `{session}` (a copy), or throws saying why not. */
+/**
+ * The human session of a run: `{session}` (a copy), or throws saying why not.
+ * @param {string} runId
+ * @returns {Promise<HumanSession>}
+ */
 async function sessionOfRun(runId) {
   const session = Object.values(await readSessions()).find((s) => s.human?.runId === runId);
   if (!session) throw new Error(`run ${runId} has no open session: it ended, or it is not a person's session`);
-  return session;
+  return human(session);
 }
 
 /**
  * Opens the task's window for a person and records it as a run (not yet started).
  * `bounds` places the window (side by side); `current: false` leaves `runs.current`.
+ * @param {Core} core
+ * @param {{ taskText: string, fileName: string, keepWindow?: boolean,
+ *   bounds?: import('../messages.js').Bounds, current?: boolean, duelId?: string | null,
+ *   study?: import('../messages.js').StudyTag | null }} start
  */
 export async function startHumanRun(core, { taskText, fileName, keepWindow = false, bounds, current = true, duelId = null, study = null }) {
   const { session, task, progress } = await openTaskSession(core, { taskText, fileName, bounds });
@@ -52,9 +85,10 @@ export async function startHumanRun(core, { taskText, fileName, keepWindow = fal
   try {
     // The session knows its run before the run exists, so no view of the run ever
     // finds it without a session (endOrphanedHuman).
+    /** @type {HumanSession} */
     const opened = await withSessions((sessions) => {
       sessions[session.id].human = { runId, phase: 'ready', keepWindow };
-      return { ...sessions[session.id] };
+      return human({ ...sessions[session.id] });
     });
     await putRun(
       newRunSummary({
@@ -82,26 +116,34 @@ export async function startHumanRun(core, { taskText, fileName, keepWindow = fal
   return { runId, sessionId: session.id, windowId: session.windowId };
 }
 
+/** @type {Readonly<Record<HumanCommand, { from: string[], apply: (s: Session, now: number) => unknown }>>} */
 const TRANSITIONS = Object.freeze({
   start: { from: ['ready'], apply: (s, now) => Object.assign(s, { startedAt: now, pausedMs: 0, pausedAt: null }) },
   pause: { from: ['recording'], apply: (s, now) => Object.assign(s, { pausedAt: now }) },
   resume: {
     from: ['paused'],
-    apply: (s, now) => Object.assign(s, { pausedMs: (s.pausedMs ?? 0) + (now - s.pausedAt), pausedAt: null }),
+    apply: (s, now) => Object.assign(s, { pausedMs: (s.pausedMs ?? 0) + (now - (s.pausedAt ?? now)), pausedAt: null }),
   },
 });
+/** @type {Readonly<Record<HumanCommand, HumanState['phase']>>} */
 const PHASE_AFTER = Object.freeze({ start: 'recording', pause: 'paused', resume: 'recording' });
 
-/** Start (the clock starts: hop times count from here), Pause or Resume. */
+/**
+ * Start (the clock starts: hop times count from here), Pause or Resume.
+ * @param {string} runId
+ * @param {HumanCommand} command
+ * @returns {Promise<HumanSession>}
+ */
 export async function controlHuman(runId, command) {
   const { from, apply } = TRANSITIONS[command];
   const session = await withSessions((sessions) => {
-    const s = Object.values(sessions).find((x) => x.human?.runId === runId);
-    if (!s) throw new Error(`run ${runId} has no open session: it ended, or it is not a person's session`);
+    const found = Object.values(sessions).find((x) => x.human?.runId === runId);
+    if (!found) throw new Error(`run ${runId} has no open session: it ended, or it is not a person's session`);
+    const s = human(found);
     if (!from.includes(s.human.phase)) throw new Error(`cannot ${command} a session that is ${s.human.phase}`);
     apply(s, Date.now());
     s.human.phase = PHASE_AFTER[command];
-    return { ...s };
+    return human({ ...s });
   });
   if (command === 'start') await updateRun(runId, { startedAt: session.startedAt });
   await mirror(session);
@@ -113,6 +155,9 @@ export async function controlHuman(runId, command) {
  * Takes the next step numbers for an action of the person, under the session lock,
  * if `find(sessions)` names a recording session: `{session, steps}` or null. Called as
  * the report arrives, so the navigation the action causes is counted after it.
+ * @param {(sessions: Record<string, Session>) => Session | undefined} find
+ * @param {number} [count]
+ * @returns {Promise<{ session: HumanSession, steps: number[] } | null>}
  */
 export function reserveSteps(find, count = 1) {
   return withSessions((sessions) => {
@@ -120,7 +165,7 @@ export function reserveSteps(find, count = 1) {
     if (session?.human?.phase !== 'recording') return null;
     const steps = Array.from({ length: count }, (_, i) => session.step + i + 1);
     session.step += count;
-    return { session: { ...session }, steps };
+    return { session: human({ ...session }), steps };
   });
 }
 
@@ -128,20 +173,26 @@ export function reserveSteps(find, count = 1) {
  * Records an action of the person in order: a recorder report from `tabId`, or a tab
  * event (new_tab, tab_focus, close_tab by `windowId`; goto, go_back, go_forward by
  * `tabId`). `report` may be a promise of the report; a scroll report is never one.
+ * @param {ReadyCore} readyCore
+ * @param {{ tabId?: number, windowId?: number, contextId?: number | null }} where
+ * @param {import('./recorder.js').Report | Promise<import('./recorder.js').Report>} report
  */
 export function recordAction(readyCore, { tabId, windowId, contextId = null }, report) {
   // Both taken as the report arrives: the observation the person acted on, and (under
   // the lock, requested now) the step numbers.
   const before = windowId === undefined ? standingOfTab(tabId) : standingOfWindow(windowId);
+  /** @type {(sessions: Record<string, Session>) => Session | undefined} */
   const find =
     windowId === undefined
       ? (sessions) => sessionOfTab(sessions, tabId)
       : (sessions) => Object.values(sessions).find((s) => s.windowId === windowId && s.human);
-  const reserved = reserveSteps(find, report.kind === 'scroll' ? report.times : 1);
+  // A scroll report is never a promise (see above).
+  const now = /** @type {Partial<import('./recorder.js').Report>} */ (report);
+  const reserved = reserveSteps(find, now.kind === 'scroll' ? (now.times ?? 1) : 1);
   return reserved.then((r) => {
     if (!r) return null;
     const { session, steps } = r;
-    const actedTab = tabId ?? before?.tabId ?? session.currentTabId;
+    const actedTab = /** @type {number} */ (tabId ?? before?.tabId ?? session.currentTabId);
     return enqueue(session.id, async () => {
       const core = await readyCore();
       // A report may still be worked out (Back or Forward reads the history first).
@@ -149,7 +200,7 @@ export function recordAction(readyCore, { tabId, windowId, contextId = null }, r
       await recordReport(core, { runId: session.human.runId, sessionId: session.id, tabId: actedTab, contextId, steps, report: known, before });
       const now = (await readSessions())[session.id];
       // An ended session has written its last state; nothing may overwrite it.
-      if (now && now.human.phase !== 'ended') await mirror(now);
+      if (now?.human && now.human.phase !== 'ended') await mirror(human(now));
     });
   });
 }
@@ -157,14 +208,18 @@ export function recordAction(readyCore, { tabId, windowId, contextId = null }, r
 /**
  * The judge's verdicts on the questions the answer raises (fuzzy references): the
  * judge model when a model is set (as for an agent's run), else exact containment.
+ * @param {Core} core
+ * @param {string} sessionId
+ * @param {string} answer
  */
 async function judgeAnswer(core, sessionId, answer) {
   const questions = await judgeRequestsOf(core, sessionId, answer);
   if (questions.length === 0) return [];
   const ready = modelReadinessProblems(await loadAgentSettings()).length === 0;
+  /** @type {import('./core-types.js').Judgement[]} */
   const judgements = [];
   for (const question of questions) {
-    judgements.push(ready ? await callJudge(core, question, undefined) : core.judge_containment(question));
+    judgements.push(ready ? await callJudge(core, question, undefined, undefined) : core.judge_containment(question));
   }
   return judgements;
 }
@@ -174,6 +229,10 @@ async function judgeAnswer(core, sessionId, answer) {
  * recorded and scored; with null they gave up (`reason` says how). The verdict goes
  * into the run, the recorder comes out of the tabs, and the window closes unless the
  * session keeps it.
+ * @param {ReadyCore} readyCore
+ * @param {string} runId
+ * @param {{ answer: string | null, reason?: string }} end
+ * @returns {Promise<Run>}
  */
 export async function finishHuman(readyCore, runId, { answer, reason = 'the person gave up' }) {
   const core = await readyCore();
@@ -182,7 +241,7 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
   await enqueue(sessionId, async () => undefined); // Actions already reported go first.
   if (answer !== null) {
     const step = await withSessions((sessions) => {
-      const s = sessions[sessionId];
+      const s = human(sessions[sessionId]);
       if (s.human.phase === 'ready') throw new Error('press Start before answering: the session has not started');
       s.step += 1;
       return s.step;
@@ -191,12 +250,13 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
     await recordAnswer(core, sessionId, answer, judgements);
     const report = { kind: 'stop', answer, judgements, t: Date.now() };
     await enqueue(sessionId, () =>
-      recordReport(core, { runId, sessionId, tabId: session.currentTabId, contextId: null, steps: [step], report, before: standingOf(sessionId) }),
+      recordReport(core, { runId, sessionId, tabId: /** @type {number} */ (session.currentTabId), contextId: null, steps: [step], report, before: standingOf(sessionId) }),
     );
   }
   // No more reports are taken from here on (a late one would set the recorder up again).
+  /** @type {HumanSession} */
   const ended = await withSessions((sessions) => {
-    const s = sessions[sessionId];
+    const s = human(sessions[sessionId]);
     s.human.endedFrom = s.human.phase;
     s.human.phase = 'ended';
     return { ...s, human: { ...s.human } };
@@ -221,14 +281,16 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
   await Promise.all(ended.tabIds.map((tabId) => removeRecorder(tabId)));
   await endTaskSession(core, sessionId, { keepWindow: ended.human.keepWindow });
   forgetLive(sessionId);
-  return getRun(runId);
+  const finished = await getRun(runId);
+  if (!finished) throw new Error(`no run ${runId}: it was deleted while it ended`);
+  return finished;
 }
 
 /**
  * A person's answered session seeds procedural memory like an agent's finished run
  * (`by_person` in the record; no answer, no conditions). A record that cannot be made
  * is left out with a warning: the run itself is already stored and scored.
- * @param {any} core the wasm core
+ * @param {Core} core the wasm core
  * @param {string} runId
  * @param {{ passed: boolean, hop_steps: number[] }} verdict the tracker's verdict
  * @param {number} finishedAt
@@ -236,19 +298,24 @@ export async function finishHuman(readyCore, runId, { answer, reason = 'the pers
 async function keepDemonstration(core, runId, verdict, finishedAt) {
   try {
     const run = await getRun(runId);
-    const steps = (await getSteps(runId))
-      .filter((s) => typeof s.action?.text === 'string')
-      .map((s) => ({ action: s.action.text, observation: s.observation?.text ?? '', url: s.observation?.url ?? null }));
+    if (!run) throw new Error('the run is gone');
+    const steps = (await getSteps(runId)).flatMap((s) =>
+      typeof s.action?.text === 'string'
+        ? [{ action: s.action.text, observation: s.observation?.text ?? '', url: s.observation?.url ?? null }]
+        : [],
+    );
     const record = core.demonstration_record(run.task.text, run.task.fileName, steps, verdict.passed, verdict.hop_steps);
     await putMemory(runId, finishedAt, record);
   } catch (error) {
-    console.warn(`hopbench: the person's run ${runId} was not added to memory: ${error?.message ?? error}`);
+    console.warn(`hopbench: the person's run ${runId} was not added to memory: ${/** @type {Error | undefined} */ (error)?.message ?? error}`);
   }
 }
 
 /**
  * A person's run whose session is gone (the browser was closed: sessions live in
  * chrome.storage.session) ends as `error`, its recorded steps kept. Returns the run.
+ * @param {Run} run
+ * @returns {Promise<Run>}
  */
 export async function endOrphanedHuman(run) {
   const open = Object.values(await readSessions()).some((s) => s.human?.runId === run.id);
@@ -263,7 +330,11 @@ export async function endOrphanedHuman(run) {
   });
 }
 
-/** `human` of a run view: the phase and the clock, from `run.<id>.human`. */
+/**
+ * `human` of a run view: the phase and the clock, from `run.<id>.human`.
+ * @param {string} runId
+ * @returns {Promise<unknown>}
+ */
 export async function humanState(runId) {
   return (await chrome.storage.local.get(HUMAN_STATE_KEY(runId)))[HUMAN_STATE_KEY(runId)] ?? null;
 }
@@ -272,7 +343,13 @@ export async function humanState(runId) {
 
 const ACTION_REPORTS = new Set(['click', 'hover', 'type', 'press', 'scroll']);
 
-/** A recorder report: an action to record, or a sign the page changed (observe again). */
+/**
+ * A recorder report: an action to record, or a sign the page changed (observe again).
+ * @param {ReadyCore} readyCore
+ * @param {number} tabId
+ * @param {number} contextId
+ * @param {import('./recorder.js').Report} report
+ */
 async function onReport(readyCore, tabId, contextId, report) {
   if (!isRecorderReady(tabId)) {
     // A restarted worker: learn the recorder's contexts again before anything else.
@@ -288,7 +365,10 @@ async function onReport(readyCore, tabId, contextId, report) {
   if (session?.human && session.human.phase !== 'ended' && session.currentTabId === tabId) scheduleObservation(session.id, report.kind === 'ready' ? 300 : 100);
 }
 
-/** Call once, synchronously, at the worker's top level. */
+/**
+ * Call once, synchronously, at the worker's top level.
+ * @param {ReadyCore} readyCore
+ */
 export function registerHumanListeners(readyCore) {
   // Closing the session window is giving up (the recording has nowhere to go on).
   chrome.windows.onRemoved.addListener((windowId) => {
@@ -296,7 +376,7 @@ export function registerHumanListeners(readyCore) {
       .then((sessions) => {
         const session = Object.values(sessions).find((s) => s.windowId === windowId && s.human);
         if (!session) return null;
-        return finishHuman(readyCore, session.human.runId, { answer: null, reason: 'the person closed the session window' });
+        return finishHuman(readyCore, human(session).human.runId, { answer: null, reason: 'the person closed the session window' });
       })
       .catch((error) => console.error('hopbench: ending a closed session failed:', error));
   });
@@ -312,18 +392,30 @@ export function registerHumanListeners(readyCore) {
 
 // --- messages ----------------------------------------------------------------------
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').StartHuman} msg
+ */
 async function startHuman(readyCore, msg) {
   return okReply(await startHumanRun(await readyCore(), msg));
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').HumanControl} msg
+ */
 async function humanControlHandler(readyCore, msg) {
   await controlHuman(msg.runId, msg.command);
   const run = await getRun(msg.runId);
   // Side by side: the agent, held before its first step, starts with the person.
-  if (msg.command === 'start' && run.duelId) await onDuelStart(readyCore, run.duelId);
+  if (msg.command === 'start' && typeof run?.duelId === 'string') await onDuelStart(readyCore, run.duelId);
   return okReply({ run });
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').HumanFinish} msg
+ */
 async function humanFinishHandler(readyCore, msg) {
   const run = await getRun(msg.runId);
   if (!run) throw new Error(`no run ${msg.runId}`);
@@ -331,9 +423,20 @@ async function humanFinishHandler(readyCore, msg) {
   return okReply({ run: await finishHuman(readyCore, msg.runId, { answer: msg.answer }) });
 }
 
-/** The handler table for background.js. */
+/**
+ * The handler table for background.js.
+ * @param {ReadyCore} readyCore
+ * @returns {import('../messages.js').Handlers}
+ */
 export function humanHandlers(readyCore) {
-  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, msg) });
+  /**
+   * @template M
+   * @param {(msg: unknown) => msg is M} isValid
+   * @param {(readyCore: ReadyCore, msg: M) => Promise<Reply>} fn
+   * @returns {import('../messages.js').Handler}
+   */
+  // background.js calls `handle` only with a message `isValid` accepted: an M.
+  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, /** @type {M} */ (msg)) });
   return {
     [PAGE_TO_WORKER.START_HUMAN]: entry(isStartHuman, startHuman),
     [PAGE_TO_WORKER.HUMAN_CONTROL]: entry(isHumanControl, humanControlHandler),

@@ -18,29 +18,49 @@ import { readSessions, sessionOfTab } from './session.js';
 /** Activations within this time of a tab's creation or of a close are Chrome's, not the person's. */
 const FOLLOW_MS = 1000;
 /** tabId → when it was created; windowId → when one of its tabs was closed. */
+/** @type {Map<number, number>} */
 const created = new Map();
+/** @type {Map<number, number>} */
 const closed = new Map();
 /** tabId → the index of its current history entry, to tell Back from Forward. */
+/** @type {Map<number, number>} */
 const historyIndex = new Map();
 
+/**
+ * @typedef {import('./session.js').Session} Session
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ */
+
+/**
+ * @param {Record<string, Session>} sessions
+ * @param {number} tabId
+ */
 const humanSession = (sessions, tabId) => {
   const session = sessionOfTab(sessions, tabId);
   return session?.human ? session : null;
 };
+/**
+ * @param {Record<string, Session>} sessions
+ * @param {number} windowId
+ */
 const humanSessionInWindow = (sessions, windowId) =>
   Object.values(sessions).find((s) => s.windowId === windowId && s.human) ?? null;
 
+/** @param {number} tabId */
 async function currentHistoryIndex(tabId) {
   const { currentIndex } = await send(tabId, 'Page.getNavigationHistory');
   return currentIndex;
 }
 
-const logFailure = (what) => (error) => console.error(`hopbench: ${what} failed:`, error);
+const logFailure = (/** @type {string} */ what) => (/** @type {unknown} */ error) => console.error(`hopbench: ${what} failed:`, error);
 
-/** Call once, synchronously, at the worker's top level (after the session listeners). */
+/**
+ * Call once, synchronously, at the worker's top level (after the session listeners).
+ * @param {ReadyCore} readyCore
+ */
 export function registerHumanTabListeners(readyCore) {
   chrome.tabs.onCreated.addListener((tab) => {
-    created.set(tab.id, Date.now());
+    if (tab.id !== undefined) created.set(tab.id, Date.now());
     // A tab a page opened (a link, window.open) follows from that action.
     if (tab.openerTabId === undefined) {
       recordAction(readyCore, { windowId: tab.windowId }, { kind: 'new_tab', t: Date.now() }).catch(logFailure('recording a new tab'));
@@ -83,12 +103,15 @@ export function registerHumanTabListeners(readyCore) {
  * A tab opened in a person's session window, or by one of its pages, gets the
  * recorder. Looked up by window and opener: the session listeners may not have added
  * the tab to the session yet.
+ * @param {chrome.tabs.Tab} tab
  */
 async function joinRecording(tab) {
   const session = Object.values(await readSessions()).find(
-    (s) => s.human && s.human.phase !== 'ended' && !s.closed && (s.windowId === tab.windowId || s.tabIds.includes(tab.openerTabId)),
+    (s) =>
+      s.human && s.human.phase !== 'ended' && !s.closed &&
+      (s.windowId === tab.windowId || (tab.openerTabId !== undefined && s.tabIds.includes(tab.openerTabId))),
   );
-  if (session) await installRecorder(tab.id);
+  if (session && tab.id !== undefined) await installRecorder(tab.id);
 }
 
 /**
@@ -96,6 +119,9 @@ async function joinRecording(tab) {
  * (goto) or went Back or Forward; any change means observing again. The person's
  * navigation takes its step in this listener, before any await: the hop tracker's
  * listener for the same event (registered after this one) must see the new step.
+ * @param {ReadyCore} readyCore
+ * @param {import('./page-changes.js').ChangeDetails} details
+ * @param {import('./page-changes.js').ChangeKind} change
  */
 function onNavigation(readyCore, details, change) {
   const qualifiers = details.transitionQualifiers ?? [];
@@ -111,7 +137,11 @@ function onNavigation(readyCore, details, change) {
   return Promise.all([recorded, observeAfter(details.tabId, backOrForward)]);
 }
 
-/** Back or Forward: which one, from the history index before and after. */
+/**
+ * Back or Forward: which one, from the history index before and after.
+ * @param {number} tabId
+ * @returns {Promise<import('./recorder.js').Report>}
+ */
 async function backOrForwardReport(tabId) {
   const before = historyIndex.get(tabId);
   const now = await currentHistoryIndex(tabId).catch(() => undefined);
@@ -120,6 +150,10 @@ async function backOrForwardReport(tabId) {
   return { kind, t: Date.now() };
 }
 
+/**
+ * @param {number} tabId
+ * @param {boolean} indexRead
+ */
 async function observeAfter(tabId, indexRead) {
   const session = humanSession(await readSessions(), tabId);
   if (!session) return;

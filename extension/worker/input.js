@@ -8,6 +8,15 @@
 import { send } from './cdp.js';
 
 // CDP modifier bits (Input.dispatchKeyEvent `modifiers`).
+/**
+ * @typedef {'Alt' | 'Control' | 'Meta' | 'Shift'} Modifier
+ * @typedef {{ key?: string, code: string, vk: number, text?: string }} KeySpec
+ * @typedef {{ key: string, code: string, vk: number, text?: string }} Key
+ * @typedef {{ x: number, y: number }} Point
+ * @typedef {import('./cdp-protocol.js').CommandParameters['Input.dispatchKeyEvent']} KeyEventParams
+ */
+
+/** @type {Readonly<Record<Modifier, { bit: number, code: string, vk: number }>>} */
 const MODIFIERS = Object.freeze({
   Alt: { bit: 1, code: 'AltLeft', vk: 18 },
   Control: { bit: 2, code: 'ControlLeft', vk: 17 },
@@ -15,12 +24,14 @@ const MODIFIERS = Object.freeze({
   Shift: { bit: 8, code: 'ShiftLeft', vk: 16 },
 });
 
+/** @type {Readonly<Record<string, Modifier>>} */
 const MODIFIER_ALIASES = Object.freeze({
   alt: 'Alt', option: 'Alt', control: 'Control', ctrl: 'Control', meta: 'Meta',
   cmd: 'Meta', command: 'Meta', super: 'Meta', shift: 'Shift',
 });
 
 // Named keys: DOM `key` → `code`, Windows virtual key code and the text they type.
+/** @type {Readonly<Record<string, KeySpec>>} */
 const NAMED_KEYS = Object.freeze({
   Enter: { code: 'Enter', vk: 13, text: '\r' },
   Tab: { code: 'Tab', vk: 9 },
@@ -42,17 +53,24 @@ const NAMED_KEYS = Object.freeze({
   ),
 });
 
+/** @type {Readonly<Record<string, string>>} */
 const KEY_ALIASES = Object.freeze({
   esc: 'Escape', return: 'Enter', del: 'Delete', up: 'ArrowUp', down: 'ArrowDown',
   left: 'ArrowLeft', right: 'ArrowRight', pgup: 'PageUp', pgdn: 'PageDown', ' ': 'Space',
 });
 
+/** @type {Readonly<Record<string, [string, number]>>} */
 const PUNCTUATION = Object.freeze({
   '-': ['Minus', 189], '=': ['Equal', 187], '[': ['BracketLeft', 219], ']': ['BracketRight', 221],
   '\\': ['Backslash', 220], ';': ['Semicolon', 186], "'": ['Quote', 222], ',': ['Comma', 188],
   '.': ['Period', 190], '/': ['Slash', 191], '`': ['Backquote', 192],
 });
 
+/**
+ * @param {string} name
+ * @param {boolean} shift
+ * @returns {Key | null}
+ */
 function describeKey(name, shift) {
   const lower = name.toLowerCase();
   const named = Object.keys(NAMED_KEYS).find((k) => k.toLowerCase() === lower) ?? KEY_ALIASES[lower];
@@ -75,12 +93,13 @@ function describeKey(name, shift) {
 
 /**
  * Parses `Control+k`, `Shift+Tab`, `Enter`, `Meta+Shift+p`. Throws on an unknown key.
- * @returns {{ modifiers: string[], key: {key, code, vk, text?} }}
+ * @param {string} combo
+ * @returns {{ modifiers: Modifier[], key: Key }}
  */
 export function parseKeyCombo(combo) {
   const parts = combo.trim().split(/\+(?!$)/).map((p) => p.trim()).filter(Boolean);
   if (parts.length === 0) throw new Error('empty key combination');
-  const mainName = parts.pop();
+  const mainName = parts.pop() ?? '';
   const modifiers = parts.map((p) => {
     const m = MODIFIER_ALIASES[p.toLowerCase()];
     if (!m) throw new Error(`unknown modifier "${p}" in "${combo}" (use Control, Shift, Alt, Meta)`);
@@ -95,9 +114,18 @@ export function parseKeyCombo(combo) {
 }
 
 /** Presses a combination: modifiers down, key down/up, modifiers up in reverse. */
+/**
+ * @param {number} tabId
+ * @param {string} combo
+ */
 export async function pressCombo(tabId, combo) {
   const { modifiers, key } = parseKeyCombo(combo);
   let bits = 0;
+  /**
+   * @param {KeyEventParams['type']} type
+   * @param {KeySpec} spec
+   * @param {Partial<KeyEventParams>} [extra]
+   */
   const keyEvent = (type, spec, extra = {}) =>
     send(tabId, 'Input.dispatchKeyEvent', {
       type,
@@ -125,24 +153,41 @@ export async function pressCombo(tabId, combo) {
 }
 
 /** Inserts text into the focused element as an IME commit would (trusted input events). */
+/**
+ * @param {number} tabId
+ * @param {string} text
+ */
 export function insertText(tabId, text) {
   return send(tabId, 'Input.insertText', { text });
 }
 
 /** Moves the real pointer to a point of the top frame's viewport (CSS px). */
+/**
+ * @param {number} tabId
+ * @param {Point} point
+ */
 export function mouseMove(tabId, { x, y }) {
   return send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
 }
 
 /** A left click at a point: move, press, release, like a user's mouse. */
+/**
+ * @param {number} tabId
+ * @param {Point} point
+ */
 export async function mouseClick(tabId, point) {
   await mouseMove(tabId, point);
-  const click = { ...point, button: 'left', clickCount: 1 };
+  const click = { ...point, button: /** @type {const} */ ('left'), clickCount: 1 };
   await send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...click });
   await send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...click });
 }
 
 /** A wheel turn at a point; scrolls whatever is under it (inner scrollers, iframes). */
+/**
+ * @param {number} tabId
+ * @param {Point} point
+ * @param {number} deltaY
+ */
 export function mouseWheel(tabId, { x, y }, deltaY) {
   return send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX: 0, deltaY });
 }

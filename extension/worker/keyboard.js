@@ -16,26 +16,34 @@ import { insertText } from './input.js';
 const SHIFT = 8; // CDP modifier bit
 
 // US layout: [code, character, character with Shift, Windows virtual key code].
+/**
+ * @typedef {{ key: string, code: string, vk: number, text: string, shift: boolean }} CharKey
+ * @typedef {{ key: CharKey, insert?: undefined } | { insert: string, key?: undefined }} PlanPart
+ * @typedef {import('./cdp-protocol.js').CommandParameters['Input.dispatchKeyEvent']} KeyEventParams
+ */
+
+/** @type {[string, string, string, number][]} */
 const KEY_ROWS = [
   ['Backquote', '`', '~', 192], ['Minus', '-', '_', 189], ['Equal', '=', '+', 187],
   ['BracketLeft', '[', '{', 219], ['BracketRight', ']', '}', 221], ['Backslash', '\\', '|', 220],
   ['Semicolon', ';', ':', 186], ['Quote', "'", '"', 222], ['Comma', ',', '<', 188],
   ['Period', '.', '>', 190], ['Slash', '/', '?', 191],
-  ...['0)', '1!', '2@', '3#', '4$', '5%', '6^', '7&', '8*', '9('].map(([digit, shifted]) => [
+  ...['0)', '1!', '2@', '3#', '4$', '5%', '6^', '7&', '8*', '9('].map(([digit, shifted]) => /** @type {[string, string, string, number]} */ ([
     `Digit${digit}`, digit, shifted, digit.charCodeAt(0),
-  ]),
+  ])),
   ...Array.from({ length: 26 }, (_, i) => {
     const upper = String.fromCharCode(65 + i);
-    return [`Key${upper}`, upper.toLowerCase(), upper, 65 + i];
+    return /** @type {[string, string, string, number]} */ ([`Key${upper}`, upper.toLowerCase(), upper, 65 + i]);
   }),
 ];
 
 /** Character → the key that types it: `{key, code, vk, text, shift}`. */
+/** @type {Map<string, CharKey>} */
 export const CHARACTER_KEYS = new Map([
-  ...KEY_ROWS.flatMap(([code, plain, shifted, vk]) => [
+  ...KEY_ROWS.flatMap(([code, plain, shifted, vk]) => /** @type {[string, CharKey][]} */ ([
     [plain, { key: plain, code, vk, text: plain, shift: false }],
     [shifted, { key: shifted, code, vk, text: shifted, shift: true }],
-  ]),
+  ])),
   [' ', { key: ' ', code: 'Space', vk: 32, text: ' ', shift: false }],
   // A line break is the Return key (a new line in a textarea, submission in a form
   // field), as it is for a person and for Playwright.
@@ -43,19 +51,31 @@ export const CHARACTER_KEYS = new Map([
   ['\r', { key: 'Enter', code: 'Enter', vk: 13, text: '\r', shift: false }],
 ]);
 
-/** Splits text into key presses and runs of text to insert: `[{key} | {insert}]`. */
+/**
+ * Splits text into key presses and runs of text to insert: `[{key} | {insert}]`.
+ * @param {string} text
+ * @returns {PlanPart[]}
+ */
 export function keyPlan(text) {
+  /** @type {PlanPart[]} */
   const plan = [];
   // "\r\n" is one line break, not two Return presses.
   for (const char of text.replace(/\r\n/g, '\n')) {
     const key = CHARACTER_KEYS.get(char);
     if (key) plan.push({ key });
-    else if (plan.at(-1)?.insert !== undefined) plan.at(-1).insert += char;
-    else plan.push({ insert: char });
+    else {
+      const last = plan.at(-1);
+      if (last?.insert !== undefined) last.insert += char;
+      else plan.push({ insert: char });
+    }
   }
   return plan;
 }
 
+/**
+ * @param {number} tabId
+ * @param {CharKey} spec
+ */
 function pressKey(tabId, spec) {
   const common = {
     modifiers: spec.shift ? SHIFT : 0,
@@ -75,6 +95,8 @@ function pressKey(tabId, spec) {
 /**
  * Types `text` into whatever has focus in the tab. Returns `{keys, inserted, ms}`:
  * key presses sent, characters committed as text, time taken.
+ * @param {number} tabId
+ * @param {string} text
  */
 export async function typeText(tabId, text) {
   const started = performance.now();
@@ -84,7 +106,7 @@ export async function typeText(tabId, text) {
     if (part.key) {
       await pressKey(tabId, part.key);
       keys += 1;
-    } else {
+    } else if (part.insert !== undefined) {
       await insertText(tabId, part.insert);
       inserted += [...part.insert].length;
     }
@@ -97,11 +119,18 @@ export async function typeText(tabId, text) {
  * trusted keys, so the page sees keydown/beforeinput/input like for any edit.
  * Control+A selects all on Linux and Windows; the `selectAll` editing command makes
  * it do so on macOS too, where Control+A moves to the line start.
+ * @param {number} tabId
  */
 export async function clearFocused(tabId) {
   const control = { key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17 };
   const a = { key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65 };
   const backspace = { key: 'Backspace', code: 'Backspace', windowsVirtualKeyCode: 8 };
+  /**
+   * @param {KeyEventParams['type']} type
+   * @param {{ key: string, code: string, windowsVirtualKeyCode: number }} spec
+   * @param {number} [modifiers]
+   * @param {Partial<KeyEventParams>} [extra]
+   */
   const keyEvent = (type, spec, modifiers = 0, extra = {}) =>
     send(tabId, 'Input.dispatchKeyEvent', { type, modifiers, ...spec, ...extra });
   await Promise.all([

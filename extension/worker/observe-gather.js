@@ -11,7 +11,7 @@ import { SNAPSHOT_PARAMS, childFrameIds, targetInput, viewportOf } from './obser
 /**
  * @param {number} tabId
  * @param {{attached?: boolean}} [how] `attached: true` when the caller just attached
- * @returns {Promise<{targets: object[], viewport: object, axMs: number}>}
+ * @returns {Promise<{targets: TargetInput[], viewport: ReturnType<typeof viewportOf>, axMs: number}>}
  */
 export async function gatherTab(tabId, { attached = false } = {}) {
   if (!attached) await attach(tabId);
@@ -23,7 +23,7 @@ export async function gatherTab(tabId, { attached = false } = {}) {
     ...children.map((child) => gatherChild(tabId, child, sessionTarget)),
   ]);
   // A child that vanished mid-observation (its frame navigated or closed) is skipped.
-  const targets = [main, ...frames.filter(Boolean)];
+  const targets = [main, ...frames.filter((frame) => frame !== null)];
   return {
     targets: targets.map((t) => t.input),
     viewport: viewportOf(metrics),
@@ -32,6 +32,13 @@ export async function gatherTab(tabId, { attached = false } = {}) {
 }
 
 /** One target: its snapshot, then the AX tree of each of its frames. */
+/**
+ * @typedef {ReturnType<typeof targetInput>} TargetInput
+ * @param {number} tabId
+ * @param {string | undefined} sessionId
+ * @param {string | null} [targetId]
+ * @param {import('./observe-input.js').Owner | null} [owner]
+ */
 async function gatherTarget(tabId, sessionId, targetId = null, owner = null) {
   const started = performance.now();
   const frameTreeP = send(tabId, 'Page.getFrameTree', {}, sessionId);
@@ -52,11 +59,16 @@ async function gatherTarget(tabId, sessionId, targetId = null, owner = null) {
   const [mainAx, childAx] = await Promise.all([mainAxP, childAxP]);
   const axMs = performance.now() - started;
   const snapshot = await snapshotP;
-  const axTrees = [mainAx, ...childAx.filter(Boolean)];
+  const axTrees = [mainAx, ...childAx.filter((tree) => tree !== null)];
   return { input: targetInput({ targetId, axTrees, snapshot, owner }), axMs };
 }
 
 /** An out-of-process iframe: its owner element in the parent target, then its content. */
+/**
+ * @param {number} tabId
+ * @param {import('./cdp.js').ChildSession} child
+ * @param {Map<string, string>} sessionTarget
+ */
 async function gatherChild(tabId, child, sessionTarget) {
   const parentSession = child.parentSessionId ?? undefined;
   try {

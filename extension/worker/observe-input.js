@@ -8,6 +8,14 @@
  * same through client rects but costs ~200 ms more renderer time on a 3,000-element
  * page, measured on Chromium 156.) The core reads the styles in this order.
  */
+/**
+ * @typedef {import('./cdp-protocol.js').AXNode} AXNode
+ * @typedef {import('./cdp-protocol.js').FrameTree} FrameTree
+ * @typedef {import('./cdp-protocol.js').CaptureSnapshotReturn} Snapshot
+ * @typedef {import('./cdp-protocol.js').LayoutMetrics} LayoutMetrics
+ * @typedef {{ targetId: string | null, backendNodeId: number }} Owner
+ */
+
 export const SNAPSHOT_PARAMS = Object.freeze({
   computedStyles: ['border-left-width', 'border-top-width'],
 });
@@ -15,6 +23,7 @@ export const SNAPSHOT_PARAMS = Object.freeze({
 /**
  * Keeps only what the core reads from `DOMSnapshot.captureSnapshot`, so the JSON
  * handed to wasm is smaller (attributes, text boxes and paint order are dropped).
+ * @param {Snapshot} snapshot
  */
 export function trimSnapshot(snapshot) {
   return {
@@ -42,8 +51,10 @@ export function trimSnapshot(snapshot) {
  * (never printed: each repeats its StaticText parent). On a 3,000-element page this
  * shrinks the JSON handed to wasm from 7.2 MB to 2.7 MB for ~2 ms of work; Chromium's
  * `name.sources` lists alone are a third of the raw size.
+ * @param {AXNode[]} nodes
  */
 export function trimAxNodes(nodes) {
+  /** @type {Record<string, unknown>[]} */
   const kept = [];
   for (const n of nodes) {
     if (n.role?.value === 'InlineTextBox') continue;
@@ -62,9 +73,14 @@ export function trimAxNodes(nodes) {
 }
 
 /** Ids of every frame below the root of a `Page.getFrameTree` result. */
+/**
+ * @param {{ frameTree: FrameTree }} frameTree
+ * @returns {string[]}
+ */
 export function childFrameIds(frameTree) {
+  /** @type {string[]} */
   const ids = [];
-  const visit = (node) => {
+  const visit = (/** @type {FrameTree} */ node) => {
     for (const child of node.childFrames ?? []) {
       ids.push(child.frame.id);
       visit(child);
@@ -75,14 +91,15 @@ export function childFrameIds(frameTree) {
 }
 
 /** The main frame's viewport from `Page.getLayoutMetrics`, in CSS pixels. */
+/** @param {LayoutMetrics} metrics */
 export function viewportOf(metrics) {
   const v = metrics.cssLayoutViewport;
   return { pageX: v.pageX, pageY: v.pageY, clientWidth: v.clientWidth, clientHeight: v.clientHeight };
 }
 
 /**
- * @param {{targetId: string|null, axTrees: object[], snapshot: object,
- *          owner?: {targetId: string|null, backendNodeId: number}}} target
+ * @param {{targetId: string|null, axTrees: { nodes: AXNode[] }[], snapshot: Snapshot,
+ *          owner?: Owner | null}} target
  */
 export function targetInput({ targetId, axTrees, snapshot, owner }) {
   return {

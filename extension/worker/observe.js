@@ -11,22 +11,34 @@ import { gatherTab } from './observe-gather.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
 import { readSessions, sessionOfTab } from './session.js';
 
+/**
+ * @typedef {import('../observe-settings.js').ObservationSettings} ObservationSettings
+ * @typedef {import('../messages.js').ObserveOptions} ObserveOptions
+ * @typedef {import('./core-types.js').CoreObservation} CoreObservation
+ * @typedef {{ id: number, name: string, src: string, dataUrl: string, width: number,
+ *   height: number, from: 'page'|'screenshot' }} LabelledImage
+ * @typedef {{ id: number, name: string, src: string, reason: string }} ImageNotLoaded
+ * @typedef {{ text: string, url: string, title: string, mode: string, images: LabelledImage[],
+ *   imagesNotLoaded: ImageNotLoaded[], screenshot?: string, som?: string, marks: unknown[],
+ *   stats: Record<string, unknown>, timings: Record<string, number>, visualsError?: string }} Observation
+ *   `visualsError`: why a step went on with the text alone (run-commands.js)
+ * @typedef {{ images?: LabelledImage[], notLoaded?: ImageNotLoaded[], screenshot?: string,
+ *   som?: string }} Visuals
+ */
+
 /** chrome.storage.session key of a tab's id registry (a JSON string). */
-export const REGISTRY_KEY = (tabId) => `observe.registry.${tabId}`;
+export const REGISTRY_KEY = (/** @type {number} */ tabId) => `observe.registry.${tabId}`;
 
 /**
  * @param {number} tabId
- * @param {{mode?: string, wholePage?: boolean, imageMaxSide?: number,
- *          tabIds?: number[]}} [options] overrides of the stored settings; `tabIds`
+ * @param {ObserveOptions} [options] overrides of the stored settings; `tabIds`
  *   are the tabs of the tabs line (a session's tabs), default: the tab's window
- * @returns {Promise<{text: string, url: string, title: string, images: object[],
- *   imagesNotLoaded: {id: number, name: string, src: string, reason: string}[],
- *   screenshot?: string, som?: string, marks: object[], stats: object,
- *   timings: object}>} `imagesNotLoaded`: viewport images the page itself could not
+ * @returns {Promise<Observation>} `imagesNotLoaded`: viewport images the page itself could not
  *   load (text+images mode); they are reported, never fetched again
  */
 export async function observeTab(tabId, options = {}) {
   const t0 = performance.now();
+  /** @type {ObservationSettings} */
   const settings = { ...(await loadObservationSettings()), ...definedOnly(options) };
   const problems = settingsProblems(settings);
   if (problems.length > 0) throw new Error(`cannot observe tab ${tabId}: ${problems.join('; ')}`);
@@ -50,7 +62,7 @@ export async function observeTab(tabId, options = {}) {
   const visuals = await visualsFor(settings, tabId, result, gathered.viewport, screenshotP);
   await registrySaved;
   const t3 = performance.now();
-  const ms = (a, b) => Math.round((b - a) * 10) / 10;
+  const ms = (/** @type {number} */ a, /** @type {number} */ b) => Math.round((b - a) * 10) / 10;
   return {
     text: result.text,
     url: tabInfo.url,
@@ -77,6 +89,9 @@ export async function observeTab(tabId, options = {}) {
  * every session is the person's own, so the debugger leaves it as soon as the
  * observation is taken (Chrome's "started debugging this browser" bar goes with it).
  * A session tab stays attached: its run watches the network through the debugger.
+ * @param {number} tabId
+ * @param {ObserveOptions} options
+ * @returns {Promise<Observation>}
  */
 export async function observeForPage(tabId, options) {
   try {
@@ -90,19 +105,29 @@ export async function observeForPage(tabId, options) {
 
 /** The element behind `[id]` in the tab's last observation: `{targetId, backendNodeId}`.
  * Throws an error naming the id when no element has it. */
+/**
+ * @param {number} tabId
+ * @param {number} id
+ * @returns {Promise<import('./core-types.js').ElementRef>}
+ */
 export async function resolveElement(tabId, id) {
   const registryJson = await loadRegistry(tabId);
   if (!registryJson) throw new Error(`no element [${id}]: tab ${tabId} has not been observed yet`);
   return callCore(() => core.resolve_element(registryJson, id));
 }
 
-/** A Rust panic traps the wasm call; report the panic message instead of "unreachable". */
+/**
+ * A Rust panic traps the wasm call; report the panic message instead of "unreachable".
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
+ */
 function callCore(fn) {
   try {
     return fn();
   } catch (error) {
     if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-    throw new Error(core.take_last_panic() ?? `core crashed: ${error.message}`);
+    throw new Error(core.take_last_panic() ?? `core crashed: ${error.message}`, { cause: error });
   }
 }
 
@@ -115,11 +140,19 @@ export function registerObserveListeners() {
   });
 }
 
+/**
+ * @param {ObservationSettings} settings
+ * @param {number} tabId
+ * @param {CoreObservation} result
+ * @param {{ clientWidth: number }} viewport
+ * @param {Promise<string> | undefined} screenshotP
+ * @returns {Promise<Visuals>}
+ */
 async function visualsFor(settings, tabId, result, viewport, screenshotP) {
   const viewportWidth = viewport.clientWidth;
   switch (settings.mode) {
     case 'text+images': {
-      const { images, notLoaded } = await labelledImages(tabId, result.images, {
+      const { images, notLoaded } = await labelledImages(tabId, /** @type {import('./images.js').ImageItem[]} */ (result.images), {
         maxSide: settings.imageMaxSide,
         screenshot: () => captureScreenshot(tabId),
         viewportWidth,
@@ -129,7 +162,7 @@ async function visualsFor(settings, tabId, result, viewport, screenshotP) {
     case 'text+screenshot':
       return { screenshot: await screenshotP };
     case 'som':
-      return { som: await setOfMarks(await screenshotP, result.marks, viewportWidth) };
+      return { som: await setOfMarks(await shotOf(screenshotP), /** @type {import('./images.js').Mark[]} */ (result.marks), viewportWidth) };
     default:
       return {};
   }
@@ -138,6 +171,10 @@ async function visualsFor(settings, tabId, result, viewport, screenshotP) {
 /** Tabs line entries from chrome.tabs. Titles and URLs of http(s) pages are visible
  * through the host permissions; a blank tab (about:blank) shows as an empty title, as
  * WebArena's Playwright reported it. */
+/**
+ * @param {number} tabId
+ * @param {number[] | undefined} tabIds
+ */
 async function tabsLine(tabId, tabIds) {
   const tab = await chrome.tabs.get(tabId);
   const tabs = tabIds
@@ -150,19 +187,43 @@ async function tabsLine(tabId, tabIds) {
   };
 }
 
+/**
+ * @param {number} tabId
+ * @returns {Promise<string | undefined>}
+ */
 async function loadRegistry(tabId) {
   const stored = await chrome.storage.session.get(REGISTRY_KEY(tabId));
-  return stored[REGISTRY_KEY(tabId)] ?? undefined;
+  return /** @type {string | undefined} */ (stored[REGISTRY_KEY(tabId)]) ?? undefined;
 }
 
+/**
+ * @param {number} tabId
+ * @param {unknown} registry
+ */
 function saveRegistry(tabId, registry) {
   return chrome.storage.session.set({ [REGISTRY_KEY(tabId)]: JSON.stringify(registry) });
 }
 
+/**
+ * The options that are set, over the stored settings.
+ * @param {ObserveOptions} options
+ * @returns {Partial<ObservationSettings>}
+ */
 function definedOnly(options) {
+  /** @type {Record<string, unknown>} */
   const out = {};
-  for (const key of ['mode', 'wholePage', 'imageMaxSide', 'linkUrls']) {
+  for (const key of /** @type {const} */ (['mode', 'wholePage', 'imageMaxSide', 'linkUrls'])) {
     if (options[key] !== undefined) out[key] = options[key];
   }
   return out;
+}
+
+/**
+ * The screenshot the mode asked for while the trees were read (taken for these modes).
+ * @param {Promise<string> | undefined} screenshotP
+ * @returns {Promise<string>}
+ */
+function shotOf(screenshotP) {
+  if (!screenshotP) throw new Error('no screenshot was taken for this observation mode');
+  return screenshotP;
 }

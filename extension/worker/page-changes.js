@@ -19,6 +19,15 @@
 // shows the page again), and within a document only a different URL is.
 
 /** [webNavigation event name, change kind] for every event that reports a URL change. */
+/**
+ * @typedef {chrome.webNavigation.WebNavigationTransitionCallbackDetails} ChangeDetails
+ *   what the three events report (each event's details have these fields)
+ * @typedef {'onCommitted' | 'onHistoryStateUpdated' | 'onReferenceFragmentUpdated'} ChangeEvent
+ * @typedef {'load' | 'history' | 'fragment'} ChangeKind
+ * @typedef {{ documentId: string | null, url: string }} Page
+ */
+
+/** @type {ReadonlyArray<readonly [ChangeEvent, ChangeKind]>} */
 export const PAGE_CHANGE_EVENTS = Object.freeze([
   ['onCommitted', 'load'],
   ['onHistoryStateUpdated', 'history'],
@@ -29,27 +38,37 @@ export const PAGE_CHANGE_EVENTS = Object.freeze([
  * Registers `listener(details, kind)` on the three events; returns a function that
  * removes them again. Reports of subframes and of prerendered documents (pages the
  * person has not seen yet) never reach the listener.
+ * @param {(details: ChangeDetails, kind: ChangeKind) => void} listener
+ * @returns {() => void}
  */
 export function onPageChangeReports(listener) {
   const registered = PAGE_CHANGE_EVENTS.map(([name, kind]) => {
-    const fn = (details) => {
+    const fn = (/** @type {ChangeDetails} */ details) => {
       if (details.frameId !== 0 || details.documentLifecycle === 'prerender') return;
       listener(details, kind);
     };
     chrome.webNavigation[name].addListener(fn);
-    return [chrome.webNavigation[name], fn];
+    return /** @type {const} */ ([chrome.webNavigation[name], fn]);
   });
   return () => {
     for (const [event, fn] of registered) event.removeListener(fn);
   };
 }
 
-/** What a report says the tab shows: `{documentId, url}` (storable as JSON). */
+/**
+ * What a report says the tab shows: `{documentId, url}` (storable as JSON).
+ * @param {{ documentId?: string, url: string }} details
+ * @returns {Page}
+ */
 export function pageOf(details) {
   return { documentId: details.documentId ?? null, url: details.url };
 }
 
-/** Whether `details` reports something other than `last` (a `pageOf` value or null). */
+/**
+ * Whether `details` reports something other than `last` (a `pageOf` value or null).
+ * @param {Page | null | undefined} last
+ * @param {{ documentId?: string, url: string }} details
+ */
 export function isPageChange(last, details) {
   if (!last) return true;
   return last.url !== details.url || last.documentId !== (details.documentId ?? null);

@@ -12,7 +12,7 @@
 
 import { sessionOfTab, withSessions } from './session.js';
 
-const ERRORS_KEY = (sessionId) => `hopbench.pageErrors.${sessionId}`;
+const ERRORS_KEY = (/** @type {string} */ sessionId) => `hopbench.pageErrors.${sessionId}`;
 
 /**
  * Navigation errors that are not a page failing to load:
@@ -41,7 +41,8 @@ export function registerPageErrorListeners() {
       const session = sessionOfTab(sessions, details.tabId);
       if (!session) return; // The person's own browsing.
       const key = ERRORS_KEY(session.id);
-      const errors = (await chrome.storage.session.get(key))[key] ?? [];
+      /** @type {PageError[]} */
+      const errors = /** @type {PageError[] | undefined} */ ((await chrome.storage.session.get(key))[key]) ?? [];
       errors.push({ tabId: details.tabId, url: details.url, error: details.error, step: session.step, at: Date.now() });
       await chrome.storage.session.set({ [key]: errors });
     }).catch((error) => console.error('hopbench: recording a page that did not load failed:', error));
@@ -51,15 +52,17 @@ export function registerPageErrorListeners() {
 /**
  * The session's failed page loads, oldest first. Read under the session lock, so a
  * failure Chrome reported before this call is in the list.
+ * @param {string} sessionId
  * @returns {Promise<PageError[]>}
  */
 export function pageErrorsOf(sessionId) {
   return withSessions(async () => {
     const key = ERRORS_KEY(sessionId);
-    return (await chrome.storage.session.get(key))[key] ?? [];
+    return /** @type {PageError[] | undefined} */ ((await chrome.storage.session.get(key))[key]) ?? [];
   });
 }
 
+/** @param {string} sessionId */
 export function forgetPageErrors(sessionId) {
   return chrome.storage.session.remove(ERRORS_KEY(sessionId));
 }

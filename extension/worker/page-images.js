@@ -19,6 +19,14 @@ import { childSessions, send } from './cdp.js';
 /** Handles made here are released together, per session. */
 const OBJECT_GROUP = 'hopbench-images';
 
+/**
+ * @typedef {import('./images.js').ImageItem} ImageItem
+ * @typedef {{ kind: 'bytes', blob: Blob } | { kind: 'crop', why: string } | { kind: 'not-loaded', reason: string }} ImageSource
+ * @typedef {{ element: string, complete?: boolean, width?: number, src?: string }} ElementState
+ *   what STATE_FN returns
+ * @typedef {(sessionId: string | undefined, frameId: string, url: string) => Promise<Blob | null>} ContentOnce
+ */
+
 // Runs in the page on the image element. Plain property reads: a page that lies
 // about its own images can only hide them or make the worker look for bytes it does
 // not hold (then the picture is cropped from the screenshot): nothing is fetched.
@@ -29,30 +37,39 @@ const STATE_FN = `function () {
 
 /**
  * @param {number} tabId
- * @param {{id: number, src: string, targetId: string|null, frameId: string|null,
- *   backendNodeId: number}[]} items the core's image items
- * @returns {Promise<Map<number, {kind: 'bytes', blob: Blob} | {kind: 'crop', why: string}
- *   | {kind: 'not-loaded', reason: string}>>} by image id
+ * @param {ImageItem[]} items the core's image items
+ * @returns {Promise<Map<number, ImageSource>>} by image id
  */
 export async function pageImages(tabId, items) {
   const sessions = await sessionsFor(tabId, items);
+  /** @type {Map<string | undefined, Promise<unknown>>} */
   const enabled = new Map();
-  const enable = (sessionId) => {
-    if (!enabled.has(sessionId)) enabled.set(sessionId, send(tabId, 'Page.enable', {}, sessionId));
-    return enabled.get(sessionId);
+  const enable = (/** @type {string | undefined} */ sessionId) => {
+    let done = enabled.get(sessionId);
+    if (!done) {
+      done = send(tabId, 'Page.enable', {}, sessionId);
+      enabled.set(sessionId, done);
+    }
+    return done;
   };
+  /** @type {Map<string, Promise<Blob | null>>} */
   const contents = new Map(); // One read per (session, frame, URL): pages repeat icons.
+  /** @type {ContentOnce} */
   const contentOnce = (sessionId, frameId, url) => {
     const key = JSON.stringify([sessionId ?? null, frameId, url]);
-    if (!contents.has(key)) contents.set(key, enable(sessionId).then(() => resourceBlob(tabId, sessionId, frameId, url)));
-    return contents.get(key);
+    let content = contents.get(key);
+    if (!content) {
+      content = enable(sessionId).then(() => resourceBlob(tabId, sessionId, frameId, url));
+      contents.set(key, content);
+    }
+    return content;
   };
   try {
     const entries = await Promise.all(
       items.map(async (item) => {
         const sessionId = sessions.get(item.targetId ?? null);
-        if (sessionId === null) return [item.id, { kind: 'not-loaded', reason: 'its frame is gone' }];
-        return [item.id, await sourceOf(tabId, sessionId, item, contentOnce)];
+        if (sessionId === null) return /** @type {[number, ImageSource]} */ ([item.id, { kind: 'not-loaded', reason: 'its frame is gone' }]);
+        return /** @type {[number, ImageSource]} */ ([item.id, await sourceOf(tabId, sessionId, item, contentOnce)]);
       }),
     );
     return new Map(entries);
@@ -63,9 +80,15 @@ export async function pageImages(tabId, items) {
   }
 }
 
-/** targetId (null = the tab) → sessionId (undefined = the tab), or null when gone. */
+/**
+ * targetId (null = the tab) → sessionId (undefined = the tab), or null when gone.
+ * @param {number} tabId
+ * @param {ImageItem[]} items
+ * @returns {Promise<Map<string | null, string | undefined | null>>}
+ */
 async function sessionsFor(tabId, items) {
   const children = await childSessions(tabId);
+  /** @type {Map<string | null, string | undefined | null>} */
   const out = new Map([[null, undefined]]);
   for (const item of items) {
     if (item.targetId === null || item.targetId === undefined) continue;
@@ -75,26 +98,41 @@ async function sessionsFor(tabId, items) {
   return out;
 }
 
+/**
+ * @param {number} tabId
+ * @param {string | undefined} sessionId
+ * @param {ImageItem} item
+ * @param {ContentOnce} contentOnce
+ * @returns {Promise<ImageSource>}
+ */
 async function sourceOf(tabId, sessionId, item, contentOnce) {
+  /** @type {ElementState} */
   let state;
   try {
     state = await elementState(tabId, sessionId, item.backendNodeId);
   } catch (error) {
-    return { kind: 'not-loaded', reason: `the element left the page (${error.message})` };
+    return { kind: 'not-loaded', reason: `the element left the page (${/** @type {Error} */ (error).message})` };
   }
   if (state.element !== 'img') return { kind: 'crop', why: `a <${state.element}> element, not an <img>` };
   if (!state.complete) return { kind: 'not-loaded', reason: 'the page has not finished loading it' };
-  const blob = item.frameId ? await contentOnce(sessionId, item.frameId, state.src) : null;
+  const src = state.src ?? '';
+  const blob = item.frameId ? await contentOnce(sessionId, item.frameId, src) : null;
   const svg = blob?.type === 'image/svg+xml';
   // A broken image has no natural size; so has an SVG without width and height,
   // which the page did load: its bytes are in the page's resources.
   if (state.width === 0 && !svg) return { kind: 'not-loaded', reason: 'the page could not load it' };
   if (svg) return { kind: 'crop', why: 'an SVG, which a worker cannot decode' };
   if (blob) return { kind: 'bytes', blob };
-  if (state.src.startsWith('data:')) return { kind: 'bytes', blob: await dataUrlBlob(state.src) };
+  if (src.startsWith('data:')) return { kind: 'bytes', blob: await dataUrlBlob(src) };
   return { kind: 'crop', why: "its bytes are not in the page's resources" };
 }
 
+/**
+ * @param {number} tabId
+ * @param {string | undefined} sessionId
+ * @param {number} backendNodeId
+ * @returns {Promise<ElementState>}
+ */
 async function elementState(tabId, sessionId, backendNodeId) {
   const { object } = await send(tabId, 'DOM.resolveNode', { backendNodeId, objectGroup: OBJECT_GROUP }, sessionId);
   const { result, exceptionDetails } = await send(tabId, 'Runtime.callFunctionOn', {
@@ -109,6 +147,10 @@ async function elementState(tabId, sessionId, backendNodeId) {
 /**
  * The bytes the frame holds for `url`, as a Blob typed by sniffing, or null when it
  * holds none (a failed load, or a resource the page has let go of).
+ * @param {number} tabId
+ * @param {string | undefined} sessionId
+ * @param {string} frameId
+ * @param {string} url
  */
 async function resourceBlob(tabId, sessionId, frameId, url) {
   let content;
@@ -116,7 +158,7 @@ async function resourceBlob(tabId, sessionId, frameId, url) {
     content = await send(tabId, 'Page.getResourceContent', { frameId, url }, sessionId);
   } catch (error) {
     // "Content unavailable. Resource was not cached": the page has no bytes for it.
-    console.debug(`hopbench: no page bytes for ${url}:`, error.message);
+    console.debug(`hopbench: no page bytes for ${url}:`, /** @type {Error} */ (error).message);
     return null;
   }
   const bytes = content.base64Encoded
@@ -125,19 +167,31 @@ async function resourceBlob(tabId, sessionId, frameId, url) {
   return new Blob([bytes], { type: sniffType(bytes) });
 }
 
-/** Enough of a type for the caller to tell SVG (text) from the raster formats. */
+/**
+ * Enough of a type for the caller to tell SVG (text) from the raster formats.
+ * @param {Uint8Array} bytes
+ */
 function sniffType(bytes) {
   const head = new TextDecoder().decode(bytes.subarray(0, 256)).trimStart().toLowerCase();
   if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'))) return 'image/svg+xml';
   return '';
 }
 
-/** A data: URL holds its own bytes; reading it makes no request. */
+/**
+ * A data: URL holds its own bytes; reading it makes no request.
+ * @param {string} dataUrl
+ */
 async function dataUrlBlob(dataUrl) {
   return (await fetch(dataUrl)).blob();
 }
 
+/**
+ * @param {number} tabId
+ * @param {string | undefined} sessionId
+ * @param {boolean} pageEnabled
+ */
 async function cleanUp(tabId, sessionId, pageEnabled) {
+  /** @type {Promise<unknown>[]} */
   const steps = [send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }, sessionId)];
   if (pageEnabled) steps.push(send(tabId, 'Page.disable', {}, sessionId));
   const results = await Promise.allSettled(steps);

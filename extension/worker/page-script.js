@@ -8,12 +8,25 @@
 const ACT_SCRIPT = 'content/act.js';
 
 /**
+ * @typedef {import('../content/act-api.js').ActApi} ActApi
+ * @typedef {keyof ActApi} ActName
+ */
+/**
+ * What one frame answered: `value` is what the act script's function returned.
+ * @template {ActName} N
+ * @typedef {{ frameId: number, ok: boolean, value?: Awaited<ReturnType<ActApi[N]>>, error?: string }} FrameResult
+ */
+
+/**
  * Runs `__hopbenchAct[name](...args)` in the chosen frames.
  * @param {number} tabId
- * @param {{ allFrames?: boolean, frameIds?: number[] }} where default: the main frame
- * @returns {Promise<Array<{frameId: number, ok: boolean, value?: any, error?: string}>>}
+ * @template {ActName} N
+ * @param {N} name
+ * @param {Parameters<ActApi[N]>} args
+ * @param {{ allFrames: true } | { frameIds: number[] }} [where] default: the main frame
+ * @returns {Promise<FrameResult<N>[]>}
  */
-export async function callActScript(tabId, name, args = [], where = { frameIds: [0] }) {
+export async function callActScript(tabId, name, args, where = { frameIds: [0] }) {
   const target = { tabId, ...where };
   // injectImmediately: do not wait for document_idle; an action on a still-loading
   // page should act on what is there, as a person would.
@@ -24,11 +37,16 @@ export async function callActScript(tabId, name, args = [], where = { frameIds: 
     args: [name, args],
     // Chrome does not report errors thrown by injected functions (crbug.com/1271527),
     // so the function returns them as data.
-    func: async (fnName, fnArgs) => {
+    func: async (/** @type {string} */ fnName, /** @type {unknown[]} */ fnArgs) => {
       try {
-        return { ok: true, value: await globalThis.__hopbenchAct[fnName](...fnArgs) };
+        const api = globalThis.__hopbenchAct;
+        if (!api) throw new Error('the act script is not in this frame');
+        // The worker names a function of ActApi and passes its arguments.
+        const functions = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (api));
+        return { ok: true, value: /** @type {Awaited<ReturnType<ActApi[N]>>} */ (await functions[fnName](...fnArgs)) };
       } catch (error) {
-        return { ok: false, error: String(error?.message ?? error) };
+        const message = error instanceof Error ? error.message : undefined;
+        return { ok: false, error: String(message ?? error) };
       }
     },
   });
@@ -38,9 +56,18 @@ export async function callActScript(tabId, name, args = [], where = { frameIds: 
   }));
 }
 
-/** Like callActScript in one frame; throws the script's error. */
-export async function callActScriptIn(tabId, frameId, name, args = []) {
+/**
+ * Like callActScript in one frame; throws the script's error.
+ * @template {ActName} N
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {N} name
+ * @param {Parameters<ActApi[N]>} args
+ * @returns {Promise<Awaited<ReturnType<ActApi[N]>>>}
+ */
+export async function callActScriptIn(tabId, frameId, name, args) {
   const [result] = await callActScript(tabId, name, args, { frameIds: [frameId] });
   if (!result?.ok) throw new Error(result?.error ?? `no result from frame ${frameId}`);
-  return result.value;
+  // `ok` frames carry the function's value (undefined only if it returned nothing).
+  return /** @type {Awaited<ReturnType<ActApi[N]>>} */ (result.value);
 }

@@ -4,14 +4,18 @@
 
 import { send } from './cdp.js';
 
-/** `{mime, base64}` of the tab's viewport, or null (with a warning) when Chrome refuses. */
+/**
+ * `{mime, base64}` of the tab's viewport, or null (with a warning) when Chrome refuses.
+ * @param {number} tabId
+ * @returns {Promise<{ mime: string, base64: string } | null>}
+ */
 export async function recordScreenshot(tabId) {
   try {
     const { data } = await send(tabId, 'Page.captureScreenshot', { format: 'jpeg', quality: 60 });
     return { mime: 'image/jpeg', base64: data };
   } catch (error) {
     // A page without a frame yet (just re-attached): the step goes on without a picture.
-    console.warn(`hopbench: no screenshot of tab ${tabId} for the record:`, error.message);
+    console.warn(`hopbench: no screenshot of tab ${tabId} for the record:`, /** @type {Error} */ (error).message);
     return null;
   }
 }

@@ -20,31 +20,49 @@
 export const RECORDER_WORLD = 'hopbench-recorder';
 export const RECORDER_BINDING = '__hopbenchRecord';
 
+/**
+ * @typedef {HTMLElement & { value?: string, labels?: NodeListOf<HTMLLabelElement> | null }} PageElement
+ *   an element of an event's path, typed as an HTML element: what others (SVG) lack is
+ *   read optionally
+ * @typedef {{ kind: string } & Record<string, unknown>} Payload
+ */
+
+/** @param {string} bindingName */
 function pageRecorder(bindingName) {
   if (globalThis.__hopbenchRecorder) return 'present';
-  const binding = globalThis[bindingName];
+  /** @type {(payload: string) => void} */
+  const binding = Reflect.get(globalThis, bindingName);
   let lastSentAt = 0;
-  const send = (payload) => {
+  const send = (/** @type {Payload} */ payload) => {
     if (payload.kind !== 'dom') lastSentAt = performance.now();
     binding(JSON.stringify({ ...payload, t: Date.now() }));
   };
+  /**
+   * @template {keyof WindowEventMap} K
+   * @param {K} type
+   * @param {(event: WindowEventMap[K]) => void} fn
+   */
   const listen = (type, fn, target = window) =>
     target.addEventListener(type, (event) => event.isTrusted && fn(event), { capture: true, passive: true });
 
   /** element → the [id] the worker's last observation gave it. */
+  /** @type {WeakMap<object, number>} */
   const ids = new WeakMap();
   /** Paths of reported events whose id was unknown, kept for the worker to ask again. */
+  /** @type {Map<number, PageElement[]>} */
   const held = new Map();
   let seq = 0;
 
   const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
   const VALUE_INPUTS = new Set(['date', 'time', 'month', 'week', 'datetime-local', 'color', 'range']);
-  const isTextField = (el) =>
+  const isTextField = (/** @type {PageElement | undefined} */ el) =>
     (el instanceof HTMLInputElement && TEXT_INPUTS.has(el.type)) || el instanceof HTMLTextAreaElement || el?.isContentEditable === true;
-  const isSelect = (el) => el instanceof HTMLSelectElement;
-  const elementsOf = (event) => event.composedPath().filter((n) => n instanceof Element);
+  const isSelect = (/** @type {PageElement | undefined} */ el) => el instanceof HTMLSelectElement;
+  const elementsOf = (/** @type {Event} */ event) =>
+    /** @type {PageElement[]} */ (event.composedPath().filter((n) => n instanceof Element));
 
   /** The nearest element of the path that has an id: `{id, depth}` or null. */
+  /** @param {PageElement[]} path */
   function nearestId(path) {
     for (let i = 0; i < path.length; i++) {
       const id = ids.get(path[i]);
@@ -54,9 +72,10 @@ function pageRecorder(bindingName) {
   }
 
   const INTERACTIVE = 'a[href], button, input, select, textarea, summary, label, [role], [contenteditable]';
-  const squash = (text) => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const squash = (/** @type {string | null | undefined} */ text) => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 120);
 
   /** A description to find the element by name if its id is unknown. */
+  /** @param {PageElement[]} path */
   function describe(path) {
     const el = path.find((e) => e.matches?.(INTERACTIVE)) ?? path[0];
     if (!el) return null;
@@ -65,20 +84,23 @@ function pageRecorder(bindingName) {
   }
 
   /** The element part of a report: its id, or a handle the worker can ask about later. */
+  /** @param {PageElement[]} path */
   function target(path) {
     const found = nearestId(path);
     if (found) return { id: found.id };
     const handle = ++seq;
     held.set(handle, path);
-    if (held.size > 50) held.delete(held.keys().next().value);
+    if (held.size > 50) held.delete(/** @type {number} */ (held.keys().next().value));
     return { id: null, handle, describe: describe(path) };
   }
 
   // --- typing: one `type` per field edit ------------------------------------------
 
-  let edit = null; // {field, path}
-  const valueOf = (field) => (field.isContentEditable && !('value' in field) ? field.innerText : field.value);
+  /** @type {{ field: PageElement, path: PageElement[] } | null} */
+  let edit = null;
+  const valueOf = (/** @type {PageElement} */ field) => (field.isContentEditable && !('value' in field) ? field.innerText : field.value);
 
+  /** @param {boolean} enter */
   function flushEdit(enter) {
     if (!edit) return;
     const { field, path } = edit;
@@ -88,13 +110,15 @@ function pageRecorder(bindingName) {
 
   // A click into a field or list only focuses it: it is kept back, and dropped if the
   // person then edits that field (the agent's `type` clicks the field itself).
-  let focusClick = null; // {el, path}
+  /** @type {{ el: PageElement, path: PageElement[] } | null} */
+  let focusClick = null;
   function flushFocusClick() {
     if (focusClick) send({ kind: 'click', ...target(focusClick.path) });
     focusClick = null;
   }
 
   /** A rich editor's whole editable region (the event's target may be a <p> inside it). */
+  /** @param {PageElement} el */
   function editingHost(el) {
     let host = el;
     while (host.parentElement?.isContentEditable) host = host.parentElement;
@@ -138,6 +162,7 @@ function pageRecorder(bindingName) {
   const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
   let lastKeyAt = 0;
 
+  /** @param {KeyboardEvent} event */
   function combo(event) {
     const parts = [];
     if (event.ctrlKey) parts.push('Control');
@@ -174,7 +199,8 @@ function pageRecorder(bindingName) {
 
   // --- pointer: click and hover ------------------------------------------------------
 
-  let pressed = null; // {path, at}: the primary button went down here
+  /** @type {{ path: PageElement[], at: number } | null} */
+  let pressed = null; // the primary button went down here
   // Cleared after the click this release may cause (dispatched in the same task), so
   // a press that ends as a drag does not stop hover detection.
   listen('pointerup', () => setTimeout(() => (pressed = null), 0));
@@ -213,7 +239,9 @@ function pageRecorder(bindingName) {
   // (a menu opening) within HOVER_MS, with no press in between. A pure CSS :hover
   // changes no DOM and is not seen.
   const HOVER_MS = 400;
-  let hover = null; // {path, at}
+  /** @type {{ path: PageElement[], at: number } | null} */
+  let hover = null;
+  /** @type {PageElement | null} */
   let lastHovered = null;
   listen('mouseover', (event) => {
     // Chrome also sends mouseover when content moves under a still pointer (after a
@@ -225,14 +253,21 @@ function pageRecorder(bindingName) {
 
   // --- scroll: wheel gestures, one `scroll` per viewport height moved -----------------
 
-  let gesture = null; // {scroller, start, timer}
-  const positionOf = (scroller) => (scroller === window ? window.scrollY : scroller.scrollTop);
+  /** @typedef {Window | PageElement} Scroller */
+  /** @type {{ scroller: Scroller, start: number, timer: ReturnType<typeof setTimeout> | number } | null} */
+  let gesture = null;
+  const positionOf = (/** @type {Scroller} */ scroller) => (scroller === window ? window.scrollY : /** @type {PageElement} */ (scroller).scrollTop);
   // Where each scroller rested before the gesture: the wheel event may be dispatched
   // after the compositor has scrolled already (no listener blocks it: ours are passive),
   // so the position at the first wheel event can be the new one.
+  /** @type {WeakMap<Scroller, number>} */
   const rest = new WeakMap([[window, window.scrollY]]);
-  const restOf = (scroller) => rest.get(scroller) ?? positionOf(scroller);
+  const restOf = (/** @type {Scroller} */ scroller) => rest.get(scroller) ?? positionOf(scroller);
 
+  /**
+   * @param {PageElement[]} path
+   * @returns {Scroller}
+   */
   function scrollerOf(path) {
     for (const el of path) {
       const style = getComputedStyle(el);
@@ -248,7 +283,7 @@ function pageRecorder(bindingName) {
     clearTimeout(timer);
     const moved = positionOf(scroller) - start;
     rest.set(scroller, positionOf(scroller));
-    const height = scroller === window ? window.innerHeight : scroller.clientHeight;
+    const height = scroller === window ? window.innerHeight : /** @type {PageElement} */ (scroller).clientHeight;
     if (Math.abs(moved) < 1) return;
     const times = Math.min(5, Math.max(1, Math.round(Math.abs(moved) / height)));
     send({ kind: 'scroll', direction: moved > 0 ? 'down' : 'up', times });
@@ -270,6 +305,7 @@ function pageRecorder(bindingName) {
   // --- the page changing -------------------------------------------------------------
 
   const QUIET_MS = 250;
+  /** @type {ReturnType<typeof setTimeout> | number} */
   let quietTimer = 0;
   new MutationObserver(() => {
     const now = performance.now();
@@ -289,6 +325,7 @@ function pageRecorder(bindingName) {
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   // Scrolling shows other elements (the agent's observation is of the viewport): once
   // it stops, the worker observes again too.
+  /** @type {ReturnType<typeof setTimeout> | number} */
   let restTimer = 0;
   window.addEventListener('scroll', (event) => {
     // A wheel gesture ends in its `scroll` report, after which the worker observes
@@ -297,7 +334,7 @@ function pageRecorder(bindingName) {
     clearTimeout(quietTimer);
     quietTimer = setTimeout(() => send({ kind: 'dom' }), QUIET_MS);
     // Outside a wheel gesture (keys, the scrollbar, the page itself): the new rest.
-    const scroller = event.target === document ? window : event.target;
+    const scroller = event.target === document ? window : /** @type {PageElement} */ (event.target);
     clearTimeout(restTimer);
     restTimer = setTimeout(() => {
       if (!gesture) rest.set(scroller, positionOf(scroller));
@@ -313,7 +350,7 @@ function pageRecorder(bindingName) {
   globalThis.__hopbenchRecorder = {
     /** The worker's ids for the elements of its last observation (args: id, el, id, el...). */
     assign(...pairs) {
-      for (let i = 0; i + 1 < pairs.length; i += 2) ids.set(pairs[i + 1], pairs[i]);
+      for (let i = 0; i + 1 < pairs.length; i += 2) ids.set(/** @type {object} */ (pairs[i + 1]), /** @type {number} */ (pairs[i]));
       return pairs.length / 2;
     },
     /** The id of a held path once the worker has observed again; null if still none. */

@@ -18,15 +18,32 @@ import { REGISTRY_KEY } from './observe.js';
 import { RECORDER_BINDING, RECORDER_SOURCE, RECORDER_WORLD } from './recorder-page.js';
 
 /** tabId → Map(contextId → {frameId, assigned: Set of ids given to it}). */
+/**
+ * A report of the page's recorder (recorder-page.js), parsed from its JSON: an action
+ * of the person (`click`, `type`, ...), or a sign the page changed (`ready`, ...).
+ * @typedef {{ kind: string, id?: number | null, handle?: number,
+ *   describe?: { tag: string, name: string }, text?: string, enter?: boolean, key?: string,
+ *   direction?: string, times?: number, index?: number, url?: string, answer?: string,
+ *   judgements?: import('./core-types.js').Judgement[], t?: number }} Report
+ * @typedef {{ frameId: string | null, assigned: Set<number> }} RecorderContext
+ */
+
+/** @type {Map<number, Map<number, RecorderContext>>} */
 const contexts = new Map();
 /** tabId → the identifier of the script added to new documents (a cache of SCRIPT_KEY). */
+/** @type {Map<number, string>} */
 const scripts = new Map();
 /** chrome.storage.session: the script's identifier, so a restarted worker adds no second one. */
-const SCRIPT_KEY = (tabId) => `recorder.script.${tabId}`;
+const SCRIPT_KEY = (/** @type {number} */ tabId) => `recorder.script.${tabId}`;
 
+/** @param {number} tabId */
 const contextsOf = (tabId) => {
-  if (!contexts.has(tabId)) contexts.set(tabId, new Map());
-  return contexts.get(tabId);
+  let known = contexts.get(tabId);
+  if (!known) {
+    known = new Map();
+    contexts.set(tabId, known);
+  }
+  return known;
 };
 
 /**
@@ -34,12 +51,13 @@ const contextsOf = (tabId) => {
  * loads from now on. Idempotent within one worker; after a restart the script is
  * added again only if it is not there (the page's recorder guards against a second
  * copy per document).
+ * @param {number} tabId
  */
 export async function installRecorder(tabId) {
   if (scripts.has(tabId)) return;
   await attach(tabId);
   const key = SCRIPT_KEY(tabId);
-  let identifier = (await chrome.storage.session.get(key))[key];
+  let identifier = /** @type {string | undefined} */ ((await chrome.storage.session.get(key))[key]);
   if (identifier === undefined) {
     await send(tabId, 'Page.enable');
     await send(tabId, 'Runtime.addBinding', { name: RECORDER_BINDING, executionContextName: RECORDER_WORLD });
@@ -57,10 +75,18 @@ export async function installRecorder(tabId) {
   await Promise.all(framesOf(frameTree).map((frameId) => installInFrame(tabId, frameId)));
 }
 
+/**
+ * @param {import('./cdp-protocol.js').FrameTree} tree
+ * @returns {string[]}
+ */
 function framesOf(tree) {
   return [tree.frame.id, ...(tree.childFrames ?? []).flatMap(framesOf)];
 }
 
+/**
+ * @param {number} tabId
+ * @param {string} frameId
+ */
 async function installInFrame(tabId, frameId) {
   try {
     const { executionContextId } = await send(tabId, 'Page.createIsolatedWorld', { frameId, worldName: RECORDER_WORLD });
@@ -68,22 +94,25 @@ async function installInFrame(tabId, frameId) {
     await send(tabId, 'Runtime.evaluate', { expression: RECORDER_SOURCE, contextId: executionContextId });
   } catch (error) {
     // A frame that went away meanwhile has nothing to record.
-    console.warn(`hopbench: recorder not installed in frame ${frameId} of tab ${tabId}:`, error.message);
+    console.warn(`hopbench: recorder not installed in frame ${frameId} of tab ${tabId}:`, /** @type {Error} */ (error).message);
   }
 }
 
 /** Whether this worker has set up the recorder of the tab (after a restart: not yet). */
-export const isRecorderReady = (tabId) => scripts.has(tabId);
+export const isRecorderReady = (/** @type {number} */ tabId) => scripts.has(tabId);
 
-/** Stops recording in the tab: no new documents get the recorder, reports stop. */
+/**
+ * Stops recording in the tab: no new documents get the recorder, reports stop.
+ * @param {number} tabId
+ */
 export async function removeRecorder(tabId) {
   const key = SCRIPT_KEY(tabId);
-  const identifier = scripts.get(tabId) ?? (await chrome.storage.session.get(key))[key];
+  const identifier = scripts.get(tabId) ?? /** @type {string | undefined} */ ((await chrome.storage.session.get(key))[key]);
   scripts.delete(tabId);
   contexts.delete(tabId);
   await chrome.storage.session.remove(key);
-  const quiet = (promise) =>
-    promise.catch((error) => console.warn(`hopbench: ending the recorder of tab ${tabId}:`, error.message));
+  const quiet = (/** @type {Promise<unknown>} */ promise) =>
+    promise.catch((error) => console.warn(`hopbench: ending the recorder of tab ${tabId}:`, /** @type {Error} */ (error).message));
   if (identifier) await quiet(send(tabId, 'Page.removeScriptToEvaluateOnNewDocument', { identifier }));
   await quiet(send(tabId, 'Runtime.removeBinding', { name: RECORDER_BINDING }));
   await quiet(send(tabId, 'Runtime.disable'));
@@ -93,6 +122,9 @@ export async function removeRecorder(tabId) {
  * Gives the recorder of each context of the tab the elements of the ids printed in
  * `observationText` (only those not given before). Elements live in one frame; each
  * is offered to the main frame's context first, then to the others.
+ * @param {number} tabId
+ * @param {string} observationText
+ * @returns {Promise<{ assigned: number }>}
  */
 export async function assignIds(tabId, observationText) {
   const known = contextsOf(tabId);
@@ -108,13 +140,13 @@ export async function assignIds(tabId, observationText) {
     if (wanted.length === 0) continue;
     const resolved = await Promise.all(
       wanted.map((id) =>
-        send(tabId, 'DOM.resolveNode', { backendNodeId: registry.get(id), executionContextId: contextId, objectGroup: 'hopbench-recorder' })
+        send(tabId, 'DOM.resolveNode', { backendNodeId: /** @type {number} */ (registry.get(id)), executionContextId: contextId, objectGroup: 'hopbench-recorder' })
           .then(({ object }) => ({ id, objectId: object.objectId }))
           // Not in this context's frame (or gone): another context may hold it.
           .catch(() => null),
       ),
     );
-    const found = resolved.filter(Boolean);
+    const found = resolved.filter((r) => r !== null);
     if (found.length > 0) {
       try {
         await send(tabId, 'Runtime.callFunctionOn', {
@@ -126,7 +158,7 @@ export async function assignIds(tabId, observationText) {
         assigned += found.length;
       } catch (error) {
         known.delete(contextId); // The document went away.
-        console.warn(`hopbench: recorder context ${contextId} of tab ${tabId} is gone:`, error.message);
+        console.warn(`hopbench: recorder context ${contextId} of tab ${tabId} is gone:`, /** @type {Error} */ (error).message);
       }
     }
     const done = new Set(found.map((f) => f.id));
@@ -136,19 +168,32 @@ export async function assignIds(tabId, observationText) {
   return { assigned };
 }
 
-/** `Map(id → backendNodeId)` of the tab's main target (the registry's stored form). */
+/**
+ * `Map(id → backendNodeId)` of the tab's main target (the registry's stored form).
+ * @param {number} tabId
+ * @returns {Promise<Map<number, number>>}
+ */
 async function registryOf(tabId) {
-  const stored = (await chrome.storage.session.get(REGISTRY_KEY(tabId)))[REGISTRY_KEY(tabId)];
+  const stored = /** @type {string | undefined} */ ((await chrome.storage.session.get(REGISTRY_KEY(tabId)))[REGISTRY_KEY(tabId)]);
+  /** @type {Map<number, number>} */
   const map = new Map();
   if (!stored) return map;
-  for (const entry of JSON.parse(stored).elements ?? []) {
+  /** @type {{ elements?: { id: number, targetId?: string | null, backendNodeId: number }[] }} */
+  const registry = JSON.parse(stored);
+  for (const entry of registry.elements ?? []) {
     // Out-of-process frames are other targets, where the recorder is not installed.
     if (entry.targetId === null || entry.targetId === undefined) map.set(entry.id, entry.backendNodeId);
   }
   return map;
 }
 
-/** Asks a recorder again for the id of an element it could not name; null if none. */
+/**
+ * Asks a recorder again for the id of an element it could not name; null if none.
+ * @param {number} tabId
+ * @param {number} contextId
+ * @param {number | undefined} handle
+ * @returns {Promise<number | null>}
+ */
 export async function idOfHeld(tabId, contextId, handle) {
   try {
     const { result } = await send(tabId, 'Runtime.evaluate', {
@@ -159,7 +204,7 @@ export async function idOfHeld(tabId, contextId, handle) {
     return result.value ?? null;
   } catch (error) {
     // The document is gone (the action unloaded it): the caller falls back to the name.
-    console.debug(`hopbench: recorder context ${contextId} gone:`, error.message);
+    console.debug(`hopbench: recorder context ${contextId} gone:`, /** @type {Error} */ (error).message);
     return null;
   }
 }
@@ -167,23 +212,28 @@ export async function idOfHeld(tabId, contextId, handle) {
 /**
  * Registers the recorder's CDP listeners; call once, synchronously, at the worker's
  * top level. `onReport(tabId, contextId, report)` gets each parsed report.
+ * @param {(tabId: number, contextId: number, report: Report) => void} onReport
  */
 export function registerRecorderListeners(onReport) {
-  chrome.debugger.onEvent.addListener((source, method, params) => {
+  chrome.debugger.onEvent.addListener((source, method, raw) => {
+    /** @type {{ name?: string, payload?: string, executionContextId?: number,
+     *   context?: { id: number, name: string, auxData?: { frameId?: string } } }} */
+    const params = raw ?? {};
     if (source.tabId === undefined || source.sessionId) return;
     if (method === 'Runtime.bindingCalled' && params.name === RECORDER_BINDING) {
+      /** @type {Report} */
       let report;
       try {
-        report = JSON.parse(params.payload);
+        report = JSON.parse(params.payload ?? '');
       } catch (error) {
         console.error('hopbench: unreadable recorder report:', error);
         return;
       }
-      onReport(source.tabId, params.executionContextId, report);
+      onReport(source.tabId, /** @type {number} */ (params.executionContextId), report);
     } else if (method === 'Runtime.executionContextCreated' && params.context?.name === RECORDER_WORLD) {
       contextsOf(source.tabId).set(params.context.id, { frameId: params.context.auxData?.frameId ?? null, assigned: new Set() });
     } else if (method === 'Runtime.executionContextDestroyed') {
-      contexts.get(source.tabId)?.delete(params.executionContextId);
+      contexts.get(source.tabId)?.delete(/** @type {number} */ (params.executionContextId));
     } else if (method === 'Runtime.executionContextsCleared') {
       contexts.get(source.tabId)?.clear();
     }

@@ -14,6 +14,21 @@ import { putStepMedia, recordStep } from './run-store.js';
 import { actInSession } from './session-handlers.js';
 import { pickSession, readSessions } from './session.js';
 
+/**
+ * @typedef {import('./core-types.js').AgentCommand} AgentCommand
+ * @typedef {import('./core-types.js').AgentEvent} AgentEvent
+ * @typedef {import('./types.js').RunRecord} RunRecord
+ * @typedef {import('./types.js').StepInfo} StepInfo
+ * @typedef {Extract<AgentCommand, { kind: 'observe' }>} ObserveCommand
+ * @typedef {Extract<AgentCommand, { kind: 'call_model' }>} CallModelCommand
+ * @typedef {Extract<AgentCommand, { kind: 'judge' }>} JudgeCommand
+ * @typedef {Extract<AgentCommand, { kind: 'act' }>} ActCommand
+ * @typedef {Extract<AgentCommand, { kind: 'record' }>} RecordCommand
+ * @typedef {{ run(ctx: RunContext, cmd: AgentCommand): Promise<AgentEvent | null>,
+ *   timing: string | null }} CommandSpec one command's effect (a method: each takes its own
+ *   kind of command), and the timing it fills in its step's record
+ */
+
 /** Fed back for an act the worker was stopped in the middle of (never repeated). */
 export const INTERRUPTED_ACT_ERROR =
   'the worker stopped while the action ran; its effect is what the page now shows';
@@ -26,6 +41,8 @@ const OBSERVE_LOAD_WAIT_MS = 10_000;
  * Resolves once the tab is loaded, closed, or `timeoutMs` passed. A tab whose
  * navigation has not committed yet (`pendingUrl`) is not loaded, even if the blank
  * page it starts with is.
+ * @param {number} tabId
+ * @param {number} timeoutMs
  */
 async function tabLoaded(tabId, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -37,14 +54,19 @@ async function tabLoaded(tabId, timeoutMs) {
 }
 
 /**
- * @typedef {{ core: object, record: object, signal: AbortSignal,
- *   modelCall: (request: object, signal: AbortSignal) => Promise<object>,
- *   judgeCall: (question: object, signal: AbortSignal) => Promise<object> }} RunContext
+ * @typedef {{ core: import('./types.js').Core, record: RunRecord, signal: AbortSignal,
+ *   modelCall: (request: unknown, signal: AbortSignal) => Promise<import('./core-types.js').CallOutcome>,
+ *   judgeCall: (question: import('./core-types.js').JudgeRequest, signal: AbortSignal) => Promise<import('./core-types.js').Judgement> }} RunContext
  *   `record` is the driver's record (run-state.js); `steps[step]` collects what only
  *   the driver knows of a step (start time, timings, media ids) until it is recorded.
  */
 
-/** The step's bookkeeping in the driver record, created on first use. */
+/**
+ * The step's bookkeeping in the driver record, created on first use.
+ * @param {RunRecord} record
+ * @param {number} step
+ * @returns {StepInfo}
+ */
 export function stepInfo(record, step) {
   record.steps[step] ??= {
     startedAt: Date.now(),
@@ -61,6 +83,11 @@ export function stepInfo(record, step) {
  * "Unable to capture screenshot" for a tab that has no frame yet, e.g. right after the
  * worker restarted and re-attached), the step goes on with the text alone and the
  * record says why, instead of the whole run ending on a missing picture.
+ * @param {number} tabId
+ * @param {ObserveCommand} cmd
+ * @param {number[]} tabIds
+ * @param {import('../messages.js').ObserveOptions} [pinned]
+ * @returns {Promise<import('./observe.js').Observation>}
  */
 async function observeWithFallback(tabId, cmd, tabIds, pinned = {}) {
   const options = { ...pinned, mode: cmd.mode, wholePage: cmd.whole_page, tabIds };
@@ -80,6 +107,7 @@ async function observeWithFallback(tabId, cmd, tabIds, pinned = {}) {
  * (modes `text`, `text+images`): for the person reading it, never sent to the model.
  * A page that gives none leaves the step without it, and the record says why.
  * @returns {Promise<{dataUrl: string | null, error?: string}>}
+ * @param {number} tabId
  */
 async function pageScreenshot(tabId) {
   try {
@@ -91,6 +119,11 @@ async function pageScreenshot(tabId) {
   }
 }
 
+/**
+ * @param {RunContext} ctx
+ * @param {ObserveCommand} cmd
+ * @returns {Promise<AgentEvent>}
+ */
 async function observe(ctx, cmd) {
   const { runId, sessionId } = ctx.record;
   const session = pickSession(await readSessions(), sessionId);
@@ -116,6 +149,11 @@ async function observe(ctx, cmd) {
   return { kind: 'observed', step: cmd.step, text: obs.text, url: obs.url, images: media.images, screenshot: media.screenshot };
 }
 
+/**
+ * @param {RunContext} ctx
+ * @param {CallModelCommand} cmd
+ * @returns {Promise<AgentEvent>}
+ */
 async function callModel(ctx, cmd) {
   const outcome = await ctx.modelCall(cmd.request, ctx.signal);
   return outcome.ok
@@ -128,8 +166,14 @@ async function callModel(ctx, cmd) {
  * call per question, in turn), or, without a model (replay), from the core's
  * containment fallback. A failed call is a judgement without a verdict, not an error.
  */
+/**
+ * @param {RunContext} ctx
+ * @param {JudgeCommand} cmd
+ * @returns {Promise<AgentEvent>}
+ */
 async function judge(ctx, cmd) {
   const questions = await judgeRequestsOf(ctx.core, ctx.record.sessionId, cmd.answer);
+  /** @type {import('./core-types.js').Judgement[]} */
   const judgements = [];
   for (const question of questions) {
     judgements.push(cmd.with_model ? await ctx.judgeCall(question, ctx.signal) : ctx.core.judge_containment(question));
@@ -137,6 +181,11 @@ async function judge(ctx, cmd) {
   return { kind: 'judged', step: cmd.step, judgements };
 }
 
+/**
+ * @param {RunContext} ctx
+ * @param {ActCommand} cmd
+ * @returns {Promise<AgentEvent>}
+ */
 async function act(ctx, cmd) {
   const { sessionId } = ctx.record;
   const { result } = await actInSession(ctx.core, {
@@ -159,6 +208,9 @@ async function act(ctx, cmd) {
  * The act's error with the pages its step could not load, in the browser's words, so
  * the step's record says why the run ends after it (the driver then feeds
  * `interrupted`, run-interrupt.js).
+ * @param {string | null} error
+ * @param {import('./page-errors.js').PageError[]} pageErrors
+ * @param {number} step
  */
 function withLoadFailures(error, pageErrors, step) {
   const failed = pageErrors
@@ -172,6 +224,9 @@ function withLoadFailures(error, pageErrors, step) {
  * The `acted` event for an act that was started before the worker stopped. A
  * navigation it began may still be loading: the next observation should show where
  * it led, so the current tab is given a bounded wait to finish loading first.
+ * @param {RunContext} ctx
+ * @param {ActCommand} cmd
+ * @returns {Promise<AgentEvent>}
  */
 export async function interruptedAct(ctx, cmd) {
   const session = pickSession(await readSessions(), ctx.record.sessionId);
@@ -185,13 +240,18 @@ export async function interruptedAct(ctx, cmd) {
   };
 }
 
-/** Adds what only the driver knows to the core's step record and stores it once. */
+/**
+ * Adds what only the driver knows to the core's step record and stores it once.
+ * @param {RunContext} ctx
+ * @param {RecordCommand} cmd
+ * @returns {Promise<null>}
+ */
 async function record(ctx, cmd) {
   const info = stepInfo(ctx.record, cmd.step);
   const stored = {
     ...cmd.record,
     started_at: info.startedAt,
-    observation: { ...cmd.record.observation, ...info.media },
+    observation: { .../** @type {Record<string, unknown> | undefined} */ (cmd.record.observation), ...info.media },
     timings: {
       observe_ms: info.timings.observe_ms ?? null,
       model_ms: info.timings.model_ms ?? null,
@@ -205,6 +265,7 @@ async function record(ctx, cmd) {
 }
 
 /** Command kind → effect, and the timing each one fills in its step's record. */
+/** @type {Readonly<Record<string, CommandSpec>>} */
 export const COMMANDS = Object.freeze({
   observe: { run: observe, timing: 'observe_ms' },
   call_model: { run: callModel, timing: 'model_ms' },

@@ -19,7 +19,16 @@ import { interruption } from './run-interrupt.js';
 import { callJudge, callModel } from './run-model.js';
 import { markPauseHeld, pauseRequest, readRecord, saveRecord, stopRequest } from './run-state.js';
 
+/**
+ * @typedef {import('./types.js').Core} Core
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ * @typedef {import('./types.js').RunRecord} RunRecord
+ * @typedef {import('./core-types.js').AgentCommand} AgentCommand
+ * @typedef {import('./core-types.js').AgentEvent} AgentEvent
+ */
+
 /** The run status of each finish cause that is not a plain `finished`. */
+/** @type {Readonly<Record<string, string>>} */
 const STATUS_OF_CAUSE = Object.freeze({ stopped: 'stopped', model_unavailable: 'error', interrupted: 'error' });
 
 /** Starts of one command (worker stops included) after which the run gives up. */
@@ -37,12 +46,16 @@ const inFlight = new Map();
  * "No SW" (Chromium extension_function_dispatcher.cc, DispatchForServiceWorker, when
  * the worker's process is gone). The worker is stopping mid-command, which the record
  * already allows for.
+ * @param {unknown} error
  */
 export function isWorkerGoingAway(error) {
   return error instanceof Error && error.message === 'No SW';
 }
 
-/** Cancels the run's model call in flight in this worker, if any. */
+/**
+ * Cancels the run's model call in flight in this worker, if any.
+ * @param {string} runId
+ */
 export function abortInFlight(runId) {
   inFlight.get(runId)?.abort(new Error('the run was stopped'));
 }
@@ -51,6 +64,9 @@ export function abortInFlight(runId) {
  * Drives the run until it finishes or the worker stops; returns at once when this
  * worker already drives it. Never rejects: a failure ends the run as `error`, with
  * every step recorded so far kept. `readyCore()` resolves to the core module.
+ * @param {ReadyCore} readyCore
+ * @param {string} runId
+ * @returns {Promise<void>}
  */
 export function driveRun(readyCore, runId) {
   return navigator.locks.request(`hopbench.run.${runId}`, { ifAvailable: true }, async (lock) => {
@@ -71,6 +87,10 @@ export function driveRun(readyCore, runId) {
   });
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {string} runId
+ */
 async function loop(readyCore, runId) {
   for (;;) {
     const record = await readRecord(runId);
@@ -82,7 +102,7 @@ async function loop(readyCore, runId) {
     if (await holdForPause(record, command)) return;
     if (!command) throw new Error('the agent machine gave no next command (its state is kept in the run record)');
     if (command.kind === 'finish') {
-      const status = STATUS_OF_CAUSE[command.cause] ?? 'finished';
+      const status = Object.hasOwn(STATUS_OF_CAUSE, command.cause) ? STATUS_OF_CAUSE[command.cause] : 'finished';
       await finishRun(readyCore, record, {
         status,
         cause: command.cause,
@@ -104,10 +124,17 @@ async function loop(readyCore, runId) {
   }
 }
 
+/**
+ * @param {Core} core
+ * @param {RunRecord} record
+ * @param {AgentCommand} command
+ * @returns {Promise<AgentEvent | null>}
+ */
 async function carryOut(core, record, command) {
   const spec = Object.hasOwn(COMMANDS, command.kind) ? COMMANDS[command.kind] : undefined;
   if (!spec) throw new Error(`the agent machine asked for an unknown command: ${command.kind}`);
   const controller = new AbortController();
+  /** @type {import('./run-commands.js').RunContext} */
   const ctx = {
     core,
     record,
@@ -116,6 +143,7 @@ async function carryOut(core, record, command) {
     judgeCall: (question, signal) => callJudge(core, question, signal, record.options.agent),
   };
   if (command.kind === 'act' && record.actStarted === command.step) return interruptedAct(ctx, command);
+  if (!('step' in command)) throw new Error(`the agent machine's ${command.kind} command has no step`);
   record.tries = (record.tries ?? 0) + 1;
   if (record.tries > MAX_TRIES) {
     throw new Error(
@@ -147,6 +175,8 @@ async function carryOut(core, record, command) {
  * changed it meanwhile) and no model reply is fed about a page that moved on. The
  * driver simply returns (releasing its lock); Resume drives it again. The core machine
  * needs nothing for this: it is not fed until the driver goes on. Stop wins over Pause.
+ * @param {RunRecord} record
+ * @param {AgentCommand | undefined} command
  */
 async function holdForPause(record, command) {
   if (record.stopFed || command?.kind !== 'observe') return false;
@@ -155,7 +185,11 @@ async function holdForPause(record, command) {
   return true;
 }
 
-/** Feeds `stop_requested` once Stop was asked for; true when it did. */
+/**
+ * Feeds `stop_requested` once Stop was asked for; true when it did.
+ * @param {Core} core
+ * @param {RunRecord} record
+ */
 async function feedStop(core, record) {
   // A machine that already decided to finish is not told to stop: it is finishing.
   if (record.stopFed || record.pending.some((c) => c.kind === 'finish')) return false;
@@ -179,6 +213,8 @@ async function feedStop(core, record) {
  * page did not load, the browser exited; run-interrupt.js); true when it did. Like a
  * Stop, records owed for finished steps are still written and the step in progress is
  * recorded as it stands, so no step is lost.
+ * @param {Core} core
+ * @param {RunRecord} record
  */
 async function feedInterruption(core, record) {
   if (record.pending.some((c) => c.kind === 'finish')) return false;
@@ -194,14 +230,24 @@ async function feedInterruption(core, record) {
   return true;
 }
 
-/** One transition of the machine: new state, its commands appended to the pending ones. */
+/**
+ * One transition of the machine: new state, its commands appended to the pending ones.
+ * @param {Core} core
+ * @param {RunRecord} record
+ * @param {AgentEvent} event
+ */
 function feed(core, record, event) {
   const fed = core.agent_feed(record.state, event);
   record.state = fed.state;
   record.pending.push(...fed.commands);
 }
 
-/** Ends a run that cannot go on as `error`, keeping what it recorded. */
+/**
+ * Ends a run that cannot go on as `error`, keeping what it recorded.
+ * @param {ReadyCore} readyCore
+ * @param {string} runId
+ * @param {unknown} error
+ */
 async function failRun(readyCore, runId, error) {
   const record = await readRecord(runId);
   if (!record) return;

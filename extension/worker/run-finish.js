@@ -12,10 +12,9 @@ import { endTaskSession } from './session-handlers.js';
 import { readSessions } from './session.js';
 
 /**
- * @param {() => Promise<object>} readyCore
- * @param {object} record the driver record (run-state.js)
- * @param {{ status: string, cause: string, reason: string, answer: string|null,
- *   error?: string }} end
+ * @param {import('./types.js').ReadyCore} readyCore
+ * @param {import('./types.js').RunRecord} record the driver record (run-state.js)
+ * @param {RunEnd} end
  */
 export async function finishRun(readyCore, record, end) {
   const { runId, sessionId } = record;
@@ -55,6 +54,11 @@ export async function finishRun(readyCore, record, end) {
   await removeRun(runId);
 }
 
+/**
+ * @typedef {{ status: string, cause: string, reason: string, answer: string | null,
+ *   error?: string | null }} RunEnd
+ * @param {RunEnd} end
+ */
 function summaryOf({ status, cause, reason, answer, error }) {
   return { status, cause, reason, answer, error: error ?? null, finishedAt: Date.now() };
 }

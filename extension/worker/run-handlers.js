@@ -46,9 +46,22 @@ import {
 import { closeSession } from './session.js';
 import { openTaskSession } from './session-handlers.js';
 
+/**
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ * @typedef {import('./types.js').Core} Core
+ * @typedef {import('./types.js').Run} Run
+ * @typedef {import('./types.js').Step} Step
+ * @typedef {import('../messages.js').Reply} Reply
+ * @typedef {import('../messages.js').StartRun} StartRunMessage
+ * @typedef {import('../messages.js').RunQuery} RunQuery
+ */
+
 const STOP_WAIT_MS = 15_000;
 
-/** Resumes every active run not already driven by this worker; clears the alarm when none is left. */
+/**
+ * Resumes every active run not already driven by this worker; clears the alarm when none is left.
+ * @param {ReadyCore} readyCore
+ */
 export async function resumeRuns(readyCore) {
   const ids = await activeRunIds();
   if (ids.length === 0) {
@@ -59,7 +72,10 @@ export async function resumeRuns(readyCore) {
   await Promise.all(ids.map((id) => driveRun(readyCore, id)));
 }
 
-/** Call once, synchronously, at the worker's top level. */
+/**
+ * Call once, synchronously, at the worker's top level.
+ * @param {ReadyCore} readyCore
+ */
 export function registerRunListeners(readyCore) {
   chrome.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name !== BACKSTOP_ALARM) return;
@@ -67,6 +83,10 @@ export function registerRunListeners(readyCore) {
   });
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {StartRunMessage} msg
+ */
 function startRun(readyCore, msg) {
   return startAgentRun(readyCore, msg);
 }
@@ -76,6 +96,10 @@ function startRun(readyCore, msg) {
  * it paused before its first step (a side-by-side session releases it when the person
  * presses Start), `duelId` links it to that session, `current: false` leaves
  * `runs.current` to the person's run.
+ * @param {ReadyCore} readyCore
+ * @param {{ taskText: string, fileName: string, overrides: import('../messages.js').RunOverrides }} msg
+ * @param {{ bounds?: import('../messages.js').Bounds, held?: boolean, duelId?: string | null,
+ *   current?: boolean }} [options]
  */
 export async function startAgentRun(readyCore, msg, { bounds, held = false, duelId = null, current = true } = {}) {
   const core = await readyCore();
@@ -93,6 +117,7 @@ export async function startAgentRun(readyCore, msg, { bounds, held = false, duel
   // navigations (and anything a start page does on load) are inside it.
   const sessionId = crypto.randomUUID();
   if (fence) await installFence(sessionId, fence.origins.map((o) => o.origin));
+  /** @type {Awaited<ReturnType<typeof openTaskSession>> | undefined} */
   let opened;
   try {
     opened = await openTaskSession(core, { ...msg, bounds }, { id: sessionId });
@@ -154,7 +179,11 @@ export async function startAgentRun(readyCore, msg, { bounds, held = false, duel
   return okReply({ runId, sessionId: session.id, windowId: session.windowId });
 }
 
-/** Releases a run started `held`: its clock starts now and its driver goes on. */
+/**
+ * Releases a run started `held`: its clock starts now and its driver goes on.
+ * @param {ReadyCore} readyCore
+ * @param {string} runId
+ */
 export async function releaseHeldRun(readyCore, runId) {
   await updateRun(runId, { startedAt: Date.now() });
   await clearPause(runId);
@@ -164,6 +193,9 @@ export async function releaseHeldRun(readyCore, runId) {
 /**
  * `{origins: [{origin, reasons}], denied}` for a run limited to its task's sites, or
  * null for one that may go anywhere. The core derives the origins (src/fence/).
+ * @param {Core} core
+ * @param {{ taskText: string, fileName: string }} msg
+ * @param {{ sites: string, siteLists: unknown }} config
  */
 function siteFence(core, msg, config) {
   if (config.sites !== 'task') return null;
@@ -174,11 +206,16 @@ function siteFence(core, msg, config) {
  * The observation settings a run keeps from its start (the mode and whole-page choice
  * are in the machine's config): a change in the options or the observation viewer
  * while it runs reaches only runs started later.
+ * @param {{ imageMaxSide: number, linkUrls: boolean }} observation
  */
 function pinnedObservation({ imageMaxSide, linkUrls }) {
   return { imageMaxSide, linkUrls };
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {RunQuery} msg
+ */
 async function stopRun(readyCore, msg) {
   const run = await getRun(msg.runId);
   if (!run) throw new Error(`no run ${msg.runId}`);
@@ -192,10 +229,15 @@ async function stopRun(readyCore, msg) {
     driveRun(readyCore, msg.runId);
     await waitUntilEnded(msg.runId);
   }
-  return okReply({ run: await runView(readyCore, await getRun(msg.runId)) });
+  const stopped = await getRun(msg.runId);
+  if (!stopped) throw new Error(`no run ${msg.runId}: it was deleted while it stopped`);
+  return okReply({ run: await runView(readyCore, stopped) });
 }
 
-/** Waits (bounded) for the driver to end the run; an act in progress finishes first. */
+/**
+ * Waits (bounded) for the driver to end the run; an act in progress finishes first.
+ * @param {string} runId
+ */
 async function waitUntilEnded(runId) {
   const deadline = Date.now() + STOP_WAIT_MS;
   while ((await readRecord(runId)) && Date.now() < deadline) {
@@ -203,6 +245,10 @@ async function waitUntilEnded(runId) {
   }
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').PauseRun} msg
+ */
 async function pauseRunHandler(readyCore, msg) {
   const run = await getRun(msg.runId);
   if (!run) throw new Error(`no run ${msg.runId}`);
@@ -216,6 +262,10 @@ async function pauseRunHandler(readyCore, msg) {
   return okReply({ run: await runView(readyCore, run) });
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').GetRun} msg
+ */
 async function getRunHandler(readyCore, msg) {
   const run = await getRun(msg.runId);
   if (!run) throw new Error(`no run ${msg.runId}: it was deleted, or never recorded`);
@@ -224,36 +274,58 @@ async function getRunHandler(readyCore, msg) {
   return okReply({ run: view, steps: await stepsWithWords(readyCore, msg.runId) });
 }
 
-/** A run's stored steps, each with its action in words (`words`). */
+/**
+ * A run's stored steps, each with its action in words (`words`).
+ * @param {ReadyCore} readyCore
+ * @param {string} runId
+ */
 export async function stepsWithWords(readyCore, runId) {
   const core = await readyCore();
   return (await getSteps(runId)).map((step) => ({ ...step, words: actionWords(core, step) }));
 }
 
-/** The step's action in words (`{kind, element, words}`), or null without an action. */
+/**
+ * The step's action in words (`{kind, element, words}`), or null without an action.
+ * @param {Core} core
+ * @param {Step} step
+ * @returns {import('./core-types.js').ActionWords | null}
+ */
 function actionWords(core, step) {
   if (!step.action?.text) return null;
   try {
     return core.action_words(step.action.text, step.observation?.text ?? '');
   } catch (error) {
     // A recorded action always parsed once; say so rather than hide the step.
-    return { kind: null, element: null, words: `${step.action.text} (${error.message})` };
+    return { kind: null, element: null, words: `${step.action.text} (${/** @type {Error} */ (error).message})` };
   }
 }
 
+/**
+ * @param {ReadyCore} _readyCore
+ * @param {import('../messages.js').GetMedia} msg
+ */
 async function getMediaHandler(_readyCore, msg) {
   return okReply({ media: await mediaDataUrls(msg.mediaIds) });
 }
 
+/** @param {ReadyCore} readyCore */
 async function listRunsHandler(readyCore) {
   const runs = await listRuns();
   return okReply({ runs: await Promise.all(runs.map((run) => runView(readyCore, run))) });
 }
 
+/**
+ * @param {ReadyCore} _readyCore
+ * @param {RunQuery} msg
+ */
 async function exportRunHandler(_readyCore, msg) {
   return okReply({ trajectory: await exportRunData(msg.runId) });
 }
 
+/**
+ * @param {ReadyCore} _readyCore
+ * @param {RunQuery} msg
+ */
 async function deleteRunHandler(_readyCore, msg) {
   const run = await getRun(msg.runId);
   // A person's session has no driver record; its status says it is going on.
@@ -268,6 +340,8 @@ async function deleteRunHandler(_readyCore, msg) {
 /**
  * What pages see of a run. A running run's hop progress is read live from its
  * session's tracker (navigations change it between steps).
+ * @param {ReadyCore} readyCore
+ * @param {Run} run
  */
 export async function runView(readyCore, run) {
   if (run.provider === 'human' && run.status === 'running') run = await endOrphanedHuman(run);
@@ -276,7 +350,7 @@ export async function runView(readyCore, run) {
   if (run.status === 'running') {
     // The tracker goes when the run finishes; a view read at that moment keeps the
     // summary's progress, and the next read shows the finished run.
-    progress = await progressOf(await readyCore(), run.sessionId).catch(() => progress);
+    progress = await progressOf(await readyCore(), run.sessionId ?? '').catch(() => progress);
     const pause = await pauseRequest(run.id);
     if (pause) paused = pause.held ? 'paused' : 'pausing';
   }
@@ -305,7 +379,11 @@ export async function runView(readyCore, run) {
   };
 }
 
-/** What the panel's task card shows: the core's overview (intent, hops, sites). */
+/**
+ * What the panel's task card shows: the core's overview (intent, hops, sites).
+ * @param {ReadyCore} readyCore
+ * @param {import('./types.js').RunTask | undefined} task
+ */
 async function taskCard(readyCore, task) {
   if (!task?.text) return null;
   try {
@@ -317,9 +395,20 @@ async function taskCard(readyCore, task) {
   }
 }
 
-/** The handler table for background.js. */
+/**
+ * The handler table for background.js.
+ * @param {ReadyCore} readyCore
+ * @returns {import('../messages.js').Handlers}
+ */
 export function runHandlers(readyCore) {
-  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, msg) });
+  /**
+   * @template M
+   * @param {(msg: unknown) => msg is M} isValid
+   * @param {(readyCore: ReadyCore, msg: M) => Promise<Reply>} fn
+   * @returns {import('../messages.js').Handler}
+   */
+  // background.js calls `handle` only with a message `isValid` accepted: an M.
+  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, /** @type {M} */ (msg)) });
   return {
     [PAGE_TO_WORKER.START_RUN]: entry(isStartRun, startRun),
     [PAGE_TO_WORKER.STOP_RUN]: entry(isStopRun, stopRun),

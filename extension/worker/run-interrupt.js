@@ -25,10 +25,11 @@ export const BROWSER_EXIT =
  * An id for this browser life. chrome.storage.session is emptied when the browser
  * exits (and when the extension is reloaded), so a run whose record holds another id
  * lost its session that way rather than by someone ending it.
+ * @returns {Promise<string>}
  */
 export function browserLife() {
   return navigator.locks.request(LIFE_LOCK, async () => {
-    const stored = (await chrome.storage.session.get(LIFE_KEY))[LIFE_KEY];
+    const stored = /** @type {string | undefined} */ ((await chrome.storage.session.get(LIFE_KEY))[LIFE_KEY]);
     if (stored) return stored;
     const id = crypto.randomUUID();
     await chrome.storage.session.set({ [LIFE_KEY]: id });
@@ -37,6 +38,7 @@ export function browserLife() {
 }
 
 /** The first page of the session the browser could not load, as the run's error; or null. */
+/** @param {string} sessionId */
 export async function unreachablePage(sessionId) {
   const [first] = await pageErrorsOf(sessionId);
   return first ? unreachableText(first) : null;

@@ -18,13 +18,20 @@ import { mediaId } from './run-store.js';
  * @param {{ images: {id: number, dataUrl: string}[], screenshot?: string, som?: string }} obs
  *   what observeTab returned
  * @param {string | null} pageShot a screenshot data URL for the record only, or null
- * @returns {{ rows: object[], refs: { images: string[], screenshot: string | null,
+ * @returns {{ rows: import('./types.js').MediaItem[], refs: { images: string[], screenshot: string | null,
  *   page_screenshot: string | null }, images: {id: number, mime: string, base64: string}[],
  *   screenshot: {mime: string, base64: string} | null }} the store rows, the record's
  *   references, and the pictures for the machine's `observed` event
  */
 export function stepMedia(runId, step, obs, pageShot) {
+  /** @type {import('./types.js').MediaItem[]} */
   const rows = [];
+  /**
+   * @param {string} name
+   * @param {string} kind
+   * @param {{ mime: string, base64: string }} picture
+   * @param {Record<string, unknown>} [extra]
+   */
   const add = (name, kind, picture, extra = {}) => {
     const id = mediaId(runId, step, name);
     // The picture's own fields first: an image's `id` (its element id) must never
@@ -33,6 +40,7 @@ export function stepMedia(runId, step, obs, pageShot) {
     return id;
   };
   const images = obs.images.map((image) => ({ id: image.id, ...parseDataUrl(image.dataUrl) }));
+  /** @type {Map<number, number>} */
   const seen = new Map();
   const imageRefs = images.map(({ id: elementId, ...picture }) => {
     // One picture per element in an observation; should an element come twice, the

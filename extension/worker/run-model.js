@@ -6,6 +6,15 @@
 
 import { loadAgentSettings, originOf } from '../agent-settings.js';
 
+/**
+ * @typedef {import('../agent-settings.js').AgentSettings} AgentSettings
+ * @typedef {import('../agent-settings.js').Endpoint} Endpoint
+ * @typedef {import('./types.js').Core} Core
+ * @typedef {import('./core-types.js').CallOutcome} CallOutcome
+ * @typedef {import('./core-types.js').JudgeRequest} JudgeRequest
+ * @typedef {import('./core-types.js').Judgement} Judgement
+ */
+
 // Chrome stops a worker that made no extension API call for 30 s, and a model call
 // may take minutes (call_timeout_ms). While one is in flight, a trivial API call every
 // 25 s keeps the worker for that call only, as Chrome documents for long fetches
@@ -14,6 +23,11 @@ import { loadAgentSettings, originOf } from '../agent-settings.js';
 // worker is stopped anyway, the run's resume issues the call again.
 const HEARTBEAT_MS = 25_000;
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @returns {Promise<T>}
+ */
 async function whileWorking(promise) {
   const heartbeat = setInterval(() => {
     chrome.runtime.getPlatformInfo().catch((error) => console.warn('hopbench: heartbeat failed:', error));
@@ -25,7 +39,7 @@ async function whileWorking(promise) {
   }
 }
 
-const callOptions = (agent) => ({ max_tries: agent.max_tries, timeout_ms: agent.call_timeout_ms });
+const callOptions = (/** @type {AgentSettings} */ agent) => ({ max_tries: agent.max_tries, timeout_ms: agent.call_timeout_ms });
 
 /**
  * The settings the run started with (`pinned`, kept without keys in its driver
@@ -34,10 +48,17 @@ const callOptions = (agent) => ({ max_tries: agent.max_tries, timeout_ms: agent.
  * the run goes on (another model, a second run started with other settings) reaches
  * only runs started later; a key saved for another server is never sent. A record from
  * before pinning has none: the saved settings then, as before.
+ * @param {AgentSettings | undefined} pinned
+ * @returns {Promise<AgentSettings>}
  */
 async function runSettings(pinned) {
   const saved = await loadAgentSettings();
   if (!pinned) return saved;
+  /**
+   * @template {Endpoint | null} E
+   * @param {E} endpoint
+   * @returns {E}
+   */
   const withKey = (endpoint) => {
     if (!endpoint) return endpoint;
     const same = [saved.model, saved.judge].find(
@@ -51,6 +72,11 @@ async function runSettings(pinned) {
 /**
  * `{ok: true, reply, attempts}` or `{ok: false, error: {kind, message, hint}, attempts}`
  * (docs/agent-run.md, CallOutcome).
+ * @param {Core} core
+ * @param {unknown} request
+ * @param {AbortSignal | undefined} signal
+ * @param {AgentSettings | undefined} pinned
+ * @returns {Promise<CallOutcome>}
  */
 export async function callModel(core, request, signal, pinned) {
   const agent = await runSettings(pinned);
@@ -61,6 +87,11 @@ export async function callModel(core, request, signal, pinned) {
  * Asks the judge one question `{answer, reference}`: the judge model when one is set,
  * else the agent's model, with the same tries and timeout. Resolves to the core's
  * judgement (a verdict, or why there is none); `by` names the model that judged.
+ * @param {Core} core
+ * @param {JudgeRequest} question
+ * @param {AbortSignal | undefined} signal
+ * @param {AgentSettings | undefined} pinned
+ * @returns {Promise<Judgement>}
  */
 export async function callJudge(core, question, signal, pinned) {
   const agent = await runSettings(pinned);

@@ -6,12 +6,15 @@ import { agentSettingsProblems, describeProblems, loadAgentSettings, modelReadin
 import { loadObservationSettings } from '../observe-settings.js';
 import { loadSiteSettings } from '../site-settings.js';
 
-/** A copy of the settings without API keys: what a run keeps and exports. */
+/**
+ * A copy of the settings without API keys: what a run keeps and exports.
+ * @template {{ model?: object | null, judge?: object | null }} S
+ * @param {S} settings
+ */
 export function withoutKeys(settings) {
-  const strip = (model) => {
+  const strip = (/** @type {object | null | undefined} */ model) => {
     if (!model) return model;
-    const { api_key: _key, ...rest } = model;
-    return rest;
+    return Object.fromEntries(Object.entries(model).filter(([key]) => key !== 'api_key'));
   };
   return { ...settings, model: strip(settings.model), judge: strip(settings.judge) };
 }
@@ -21,6 +24,7 @@ export function withoutKeys(settings) {
  * model's provider), `keepWindow`, `sites` (`task`: fenced to the task's sites, or
  * `any`) with the person's `siteLists`, and `settings` (no key) to keep with the run.
  * Throws an error saying what to change when the run cannot start.
+ * @param {import('../messages.js').RunOverrides} overrides
  */
 export async function runConfiguration(overrides) {
   const agent = await loadAgentSettings();

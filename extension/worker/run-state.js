@@ -24,17 +24,28 @@
 
 import { CURRENT_RUN_KEY, RUN_RECORD_KEY } from '../messages.js';
 
+/**
+ * @typedef {import('./types.js').RunRecord} RunRecord
+ * @typedef {{ reason: string, at: number }} StopRequest
+ * @typedef {{ at: number, held: number | null }} PauseRequest
+ */
+
 const ACTIVE_KEY = 'runs.active';
-const STOP_KEY = (runId) => `run.${runId}.stop`;
-export const PAUSE_KEY = (runId) => `run.${runId}.pause`;
+const STOP_KEY = (/** @type {string} */ runId) => `run.${runId}.stop`;
+export const PAUSE_KEY = (/** @type {string} */ runId) => `run.${runId}.pause`;
 // One lock for the active list: two runs starting together must not lose an entry.
 const ACTIVE_LOCK = 'hopbench.runs.active';
 
+/**
+ * @param {string} runId
+ * @returns {Promise<RunRecord | undefined>}
+ */
 export async function readRecord(runId) {
   const key = RUN_RECORD_KEY(runId);
-  return (await chrome.storage.local.get(key))[key];
+  return /** @type {RunRecord | undefined} */ ((await chrome.storage.local.get(key))[key]);
 }
 
+/** @param {RunRecord} record */
 export function saveRecord(record) {
   return chrome.storage.local.set({ [RUN_RECORD_KEY(record.runId)]: record });
 }
@@ -43,6 +54,8 @@ export function saveRecord(record) {
  * Saves the first record of a run and lists it as active and (unless `current` is
  * false: the agent of a side-by-side session, whose person's run is the current one)
  * as the current run.
+ * @param {RunRecord} record
+ * @param {{ current?: boolean }} [options]
  */
 export function addRun(record, { current = true } = {}) {
   return navigator.locks.request(ACTIVE_LOCK, async () => {
@@ -58,6 +71,7 @@ export function addRun(record, { current = true } = {}) {
 /**
  * Forgets a run that ended: its record, its stop request and its active entry; the
  * backstop alarm goes with the last active run.
+ * @param {string} runId
  */
 export function removeRun(runId) {
   return navigator.locks.request(ACTIVE_LOCK, async () => {
@@ -79,35 +93,55 @@ export async function ensureBackstop() {
   }
 }
 
+/** @returns {Promise<string[]>} */
 export async function activeRunIds() {
-  return (await chrome.storage.local.get(ACTIVE_KEY))[ACTIVE_KEY] ?? [];
+  return /** @type {string[] | undefined} */ ((await chrome.storage.local.get(ACTIVE_KEY))[ACTIVE_KEY]) ?? [];
 }
 
+/**
+ * @param {string} runId
+ * @param {string} reason
+ */
 export function requestStop(runId, reason) {
   return chrome.storage.local.set({ [STOP_KEY(runId)]: { reason, at: Date.now() } });
 }
 
-/** `{reason, at}` once Stop was asked for, else undefined. */
+/**
+ * `{reason, at}` once Stop was asked for, else undefined.
+ * @param {string} runId
+ * @returns {Promise<StopRequest | undefined>}
+ */
 export async function stopRequest(runId) {
-  return (await chrome.storage.local.get(STOP_KEY(runId)))[STOP_KEY(runId)];
+  return /** @type {StopRequest | undefined} */ ((await chrome.storage.local.get(STOP_KEY(runId)))[STOP_KEY(runId)]);
 }
 
-/** Pause on: the driver holds before the next step begins (see run-driver.js). */
+/**
+ * Pause on: the driver holds before the next step begins (see run-driver.js).
+ * @param {string} runId
+ */
 export function requestPause(runId) {
   return chrome.storage.local.set({ [PAUSE_KEY(runId)]: { at: Date.now(), held: null } });
 }
 
-/** Marks the pause as taking effect: the driver has stopped driving the run. */
+/**
+ * Marks the pause as taking effect: the driver has stopped driving the run.
+ * @param {string} runId
+ */
 export async function markPauseHeld(runId) {
   const pause = await pauseRequest(runId);
   if (pause && !pause.held) await chrome.storage.local.set({ [PAUSE_KEY(runId)]: { ...pause, held: Date.now() } });
 }
 
+/** @param {string} runId */
 export function clearPause(runId) {
   return chrome.storage.local.remove(PAUSE_KEY(runId));
 }
 
-/** `{at, held}` while the run is paused (held: null until the driver stopped), else undefined. */
+/**
+ * `{at, held}` while the run is paused (held: null until the driver stopped), else undefined.
+ * @param {string} runId
+ * @returns {Promise<PauseRequest | undefined>}
+ */
 export async function pauseRequest(runId) {
-  return (await chrome.storage.local.get(PAUSE_KEY(runId)))[PAUSE_KEY(runId)];
+  return /** @type {PauseRequest | undefined} */ ((await chrome.storage.local.get(PAUSE_KEY(runId)))[PAUSE_KEY(runId)]);
 }

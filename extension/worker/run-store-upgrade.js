@@ -45,15 +45,21 @@ export function upgradeStores(db, tx, oldVersion, names) {
   if (oldVersion === 1) rekeyImages(tx, names);
 }
 
-const owner = (runId, step, elementId) => `${runId}\n${step}\n${elementId}`;
+const owner = (/** @type {string} */ runId, /** @type {number} */ step, /** @type {unknown} */ elementId) => `${runId}\n${step}\n${elementId}`;
 
+/**
+ * @param {IDBTransaction} tx
+ * @param {{ media: string, steps: string }} names
+ */
 function rekeyImages(tx, names) {
   /** owner(runId, step, element id) → the row's new key */
+  /** @type {Map<string, string>} */
   const moved = new Map();
   const media = tx.objectStore(names.media);
   // Only numeric keys need moving; they sort before every string key.
-  media.openCursor(IDBKeyRange.upperBound(Number.MAX_VALUE)).onsuccess = (event) => {
-    const cursor = event.target.result;
+  const cursorRequest = media.openCursor(IDBKeyRange.upperBound(Number.MAX_VALUE));
+  cursorRequest.onsuccess = () => {
+    const cursor = cursorRequest.result;
     if (!cursor) {
       rewriteReferences(tx.objectStore(names.steps), moved);
       return;
@@ -68,14 +74,19 @@ function rekeyImages(tx, names) {
   };
 }
 
+/**
+ * @param {IDBObjectStore} steps
+ * @param {Map<string, string>} moved
+ */
 function rewriteReferences(steps, moved) {
-  steps.openCursor().onsuccess = (event) => {
-    const cursor = event.target.result;
+  const cursorRequest = steps.openCursor();
+  cursorRequest.onsuccess = () => {
+    const cursor = cursorRequest.result;
     if (!cursor) return;
     const step = cursor.value;
     const images = step.observation?.images;
-    if (Array.isArray(images) && images.some((ref) => typeof ref === 'number')) {
-      const rewritten = images.map((ref) =>
+    if (Array.isArray(images) && images.some((/** @type {unknown} */ ref) => typeof ref === 'number')) {
+      const rewritten = images.map((/** @type {unknown} */ ref) =>
         typeof ref === 'number'
           ? (moved.get(owner(step.runId, step.step, ref)) ?? { lost: LOST_IN_V1, element: ref })
           : ref,

@@ -36,6 +36,22 @@ import {
   withSessions,
 } from './session.js';
 
+/**
+ * @typedef {import('./types.js').Core} Core
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ * @typedef {import('../messages.js').Reply} Reply
+ * @typedef {import('../messages.js').Act} ActMessage
+ * @typedef {import('../messages.js').ElementRef} ElementRef
+ * @typedef {import('./core-types.js').Action} Action
+ * @typedef {import('./core-types.js').Judgement} Judgement
+ * @typedef {import('./session.js').Session} Session
+ * @typedef {{ sessionId?: string, tabId?: number, action?: Action, actionText?: string,
+ *   element?: ElementRef, settleTimeoutMs?: number, step?: number,
+ *   judgements?: Judgement[] }} ActRequest the fields of ACT, plus a run's step and
+ *   judgements
+ * @typedef {{ effect: unknown, error?: string | null, settle: unknown }} ActResult
+ */
+
 // The session operations below take the initialised core; the message handlers and
 // the agent run driver (run-driver.js) both call them, so a run's session is exactly
 // the session a page would open.
@@ -44,6 +60,9 @@ import {
  * Imports the task, opens its window (placed by `bounds` when given) and hop tracker:
  * `{session, task, progress}`. `id` names the session when the caller prepared
  * something for it (a run's fence).
+ * @param {Core} core
+ * @param {{ taskText: string, fileName: string, bounds?: import('../messages.js').Bounds }} task
+ * @param {{ id?: string }} [options]
  */
 export async function openTaskSession(core, { taskText, fileName, bounds }, { id = crypto.randomUUID() } = {}) {
   const tracker = createTracker(core, id, taskText, fileName);
@@ -57,7 +76,12 @@ export async function openTaskSession(core, { taskText, fileName, bounds }, { id
   return { session, task: tracker.task, progress: tracker.progress };
 }
 
-/** Scores and forgets the session: `{verdict, events, session}`. */
+/**
+ * Scores and forgets the session: `{verdict, events, session}`.
+ * @param {Core} core
+ * @param {string | undefined} sessionId
+ * @param {{ keepWindow: boolean }} options
+ */
 export async function endTaskSession(core, sessionId, { keepWindow }) {
   const session = pickSession(await readSessions(), sessionId);
   const verdict = await verdictOf(core, session.id);
@@ -72,24 +96,41 @@ export async function endTaskSession(core, sessionId, { keepWindow }) {
   return { verdict, events, session };
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').StartSession} msg
+ */
 async function startSession(readyCore, msg) {
   const opened = await openTaskSession(await readyCore(), msg);
   return okReply({ ...opened, session: sessionView(opened.session) });
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').EndSession} msg
+ */
 async function endSession(readyCore, msg) {
   const ended = await endTaskSession(await readyCore(), msg.sessionId, msg);
   return okReply({ ...ended, session: sessionView(ended.session) });
 }
 
+/**
+ * @param {ReadyCore} _readyCore
+ * @param {import('../messages.js').SessionQuery} msg
+ */
 async function listTabs(_readyCore, msg) {
   const session = pickSession(await readSessions(), msg.sessionId);
   return okReply({ session: sessionView(session), tabs: await describeTabs(session) });
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {ActMessage & { judgements?: unknown }} msg
+ */
 async function act(readyCore, msg) {
   // Judge verdicts come from a run's own judge call only, never from a message.
-  const { judgements: _ignored, ...fields } = msg;
+  /** @type {ActRequest} */
+  const fields = { ...msg, judgements: undefined };
   return okReply(await actInSession(await readyCore(), fields));
 }
 
@@ -98,6 +139,9 @@ async function act(readyCore, msg) {
  * `judgements` for a `stop`): `{step, result}`.
  * `step`, when given (an agent run's step number), becomes the session's step, so hop
  * completions carry the run's numbering; otherwise the session counts actions itself.
+ * @param {Core} core
+ * @param {ActRequest} msg
+ * @returns {Promise<{ step: number, result: ActResult }>}
  */
 export async function actInSession(core, msg) {
   // Counting the step first attributes the navigations this action causes to it.
@@ -112,10 +156,11 @@ export async function actInSession(core, msg) {
   });
   const tabId = session.actTabId;
   const target = await actionAndElement(core, tabId, msg);
-  if (target.error) {
+  if (target.error !== undefined) {
     // Unparseable output or an unknown id is a recorded no-op step, not a failure.
     return { step: session.step, result: { effect: null, error: target.error, settle: null } };
   }
+  /** @type {import('./actions.js').ActContext} */
   const ctx = {
     core,
     sessionId: session.id,
@@ -125,6 +170,7 @@ export async function actInSession(core, msg) {
     element: target.element,
   };
   // An agent run's `stop` comes with the judge's verdicts on its answer (run-commands.js).
+  /** @type {import('./actions.js').RecordAnswer} */
   const answerWithVerdicts = (c, id, text) => recordAnswer(c, id, text, msg.judgements ?? []);
   const actStarted = Date.now();
   const result = await runAction(ctx, { recordAnswer: answerWithVerdicts, settleTimeoutMs: msg.settleTimeoutMs });
@@ -140,6 +186,10 @@ export async function actInSession(core, msg) {
 /**
  * The parsed action and its element reference: from `actionText` through the core's
  * parser and the tab's id registry, or as given. `{error}` names what is wrong.
+ * @param {Core} core
+ * @param {number} tabId
+ * @param {ActRequest} msg
+ * @returns {Promise<{ action?: Action, element?: ElementRef & { id?: number }, error?: undefined } | { error: string }>}
  */
 async function actionAndElement(core, tabId, msg) {
   if (msg.actionText === undefined) return { action: msg.action, element: msg.element };
@@ -158,21 +208,40 @@ async function actionAndElement(core, tabId, msg) {
   }
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').SessionQuery} msg
+ */
 async function getProgress(readyCore, msg) {
   const core = await readyCore();
   const session = pickSession(await readSessions(), msg.sessionId);
   return okReply({ progress: await progressOf(core, session.id), session: sessionView(session) });
 }
 
+/**
+ * @param {ReadyCore} readyCore
+ * @param {import('../messages.js').SessionQuery} msg
+ */
 async function getVerdict(readyCore, msg) {
   const core = await readyCore();
   const session = pickSession(await readSessions(), msg.sessionId);
   return okReply({ verdict: await verdictOf(core, session.id) });
 }
 
-/** The handler table for background.js; `readyCore()` resolves to the core module. */
+/**
+ * The handler table for background.js; `readyCore()` resolves to the core module.
+ * @param {ReadyCore} readyCore
+ * @returns {import('../messages.js').Handlers}
+ */
 export function sessionHandlers(readyCore) {
-  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, msg) });
+  /**
+   * @template M
+   * @param {(msg: unknown) => msg is M} isValid
+   * @param {(readyCore: ReadyCore, msg: M) => Promise<Reply>} fn
+   * @returns {import('../messages.js').Handler}
+   */
+  // background.js calls `handle` only with a message `isValid` accepted: an M.
+  const entry = (isValid, fn) => ({ isValid, handle: (msg) => fn(readyCore, /** @type {M} */ (msg)) });
   return {
     [PAGE_TO_WORKER.START_SESSION]: entry(isStartSession, startSession),
     [PAGE_TO_WORKER.END_SESSION]: entry(isEndSession, endSession),

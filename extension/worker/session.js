@@ -14,17 +14,26 @@ const LOCK = 'hopbench.sessions';
 /**
  * @typedef {{ id: string, windowId: number, tabIds: number[], currentTabId: number|null,
  *   step: number, startedAt: number, taskId: string, closed: boolean,
- *   answer: {text: string, step: number}|null }} Session
+ *   answer: {text: string, step: number}|null, pausedMs?: number, pausedAt?: number | null,
+ *   human?: HumanState }} Session
  *   `tabIds` is the session's tab order (tab_focus indexes into it); `step` counts the
- *   actions started; `startedAt` is wall-clock ms (survives worker restarts).
+ *   actions started; `startedAt` is wall-clock ms (survives worker restarts); `human`
+ *   marks a person's session (human-session.js).
+ * @typedef {{ runId: string, phase: 'ready' | 'recording' | 'paused' | 'ended', keepWindow: boolean,
+ *   endedFrom?: string }} HumanState
  */
 
-/** Runs `fn(sessions)` under the lock; `fn` may mutate the map, which is then saved. */
+/**
+ * Runs `fn(sessions)` under the lock; `fn` may mutate the map, which is then saved.
+ * @template T
+ * @param {(sessions: Record<string, Session>) => T | Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 export function withSessions(fn) {
   return navigator.locks.request(LOCK, async () => {
     const stored = await chrome.storage.session.get(SESSIONS_KEY);
     /** @type {Record<string, Session>} */
-    const sessions = stored[SESSIONS_KEY] ?? {};
+    const sessions = /** @type {Record<string, Session> | undefined} */ (stored[SESSIONS_KEY]) ?? {};
     const before = JSON.stringify(sessions);
     const result = await fn(sessions);
     if (JSON.stringify(sessions) !== before) {
@@ -34,13 +43,21 @@ export function withSessions(fn) {
   });
 }
 
-/** A snapshot of every open session (read without the lock: for lookups only). */
+/**
+ * A snapshot of every open session (read without the lock: for lookups only).
+ * @returns {Promise<Record<string, Session>>}
+ */
 export async function readSessions() {
   const stored = await chrome.storage.session.get(SESSIONS_KEY);
-  return stored[SESSIONS_KEY] ?? {};
+  return /** @type {Record<string, Session> | undefined} */ (stored[SESSIONS_KEY]) ?? {};
 }
 
-/** The named session, or the only one when `sessionId` is undefined. Throws otherwise. */
+/**
+ * The named session, or the only one when `sessionId` is undefined. Throws otherwise.
+ * @param {Record<string, Session>} sessions
+ * @param {string | undefined} sessionId
+ * @returns {Session}
+ */
 export function pickSession(sessions, sessionId) {
   if (sessionId !== undefined) {
     const session = sessions[sessionId];
@@ -56,13 +73,20 @@ export function pickSession(sessions, sessionId) {
   );
 }
 
+/**
+ * @param {Record<string, Session>} sessions
+ * @param {number | undefined} tabId
+ * @returns {Session | undefined}
+ */
 export function sessionOfTab(sessions, tabId) {
-  return Object.values(sessions).find((s) => s.tabIds.includes(tabId));
+  return tabId === undefined ? undefined : Object.values(sessions).find((s) => s.tabIds.includes(tabId));
 }
 
 /**
  * Milliseconds since the session started, less the time it was paused (a person's
  * session: `pausedMs` so far, and the pause going on since `pausedAt`).
+ * @param {Session} session
+ * @param {number} [now]
  */
 export function elapsedMs(session, now = Date.now()) {
   const paused = (session.pausedMs ?? 0) + (session.pausedAt ? now - session.pausedAt : 0);
@@ -74,17 +98,22 @@ export function elapsedMs(session, now = Date.now()) {
  * entries (the hop tracker) are written with the session, under the same lock, so the
  * start pages' navigations (which may commit before windows.create returns) find both.
  * `bounds` (`{left, top, width, height}`) places the window, e.g. half of the screen.
- * @param {{ id: string, startUrls: string[], taskId: string, extra?: object, bounds?: object }} spec
+ * @param {{ id: string, startUrls: string[], taskId: string, extra?: Record<string, unknown>,
+ *   bounds?: { left?: number, top?: number, width?: number, height?: number } }} spec
+ * @returns {Promise<Session>}
  */
 export function openSession({ id, startUrls, taskId, extra = {}, bounds = {} }) {
   return withSessions(async (sessions) => {
     const window = await chrome.windows.create({ url: startUrls, focused: true, ...bounds });
-    const tabIds = (window.tabs ?? []).map((t) => t.id);
+    if (!window || window.id === undefined) throw new Error('Chrome opened no session window');
+    const windowId = window.id;
+    const tabIds = (window.tabs ?? []).flatMap((t) => (t.id === undefined ? [] : [t.id]));
     if (tabIds.length === 0) throw new Error('the session window opened without tabs');
     await chrome.tabs.update(tabIds[0], { active: true });
+    /** @type {Session} */
     const session = {
       id,
-      windowId: window.id,
+      windowId,
       tabIds,
       currentTabId: tabIds[0],
       step: 0,
@@ -99,7 +128,12 @@ export function openSession({ id, startUrls, taskId, extra = {}, bounds = {} }) 
   });
 }
 
-/** Forgets the session; closes its window unless `keepWindow`. Returns the last record. */
+/**
+ * Forgets the session; closes its window unless `keepWindow`. Returns the last record.
+ * @param {string | undefined} sessionId
+ * @param {{ keepWindow?: boolean }} [options]
+ * @returns {Promise<Session>}
+ */
 export function closeSession(sessionId, { keepWindow = false } = {}) {
   return withSessions(async (sessions) => {
     const session = pickSession(sessions, sessionId);
@@ -118,6 +152,7 @@ export function closeSession(sessionId, { keepWindow = false } = {}) {
  * The tabs of a session in session order, with what Chrome knows of each. A tab whose
  * first navigation has not committed yet has an empty `url` and its target in
  * `pendingUrl`; that target is the tab's URL as far as anyone reading the list cares.
+ * @param {Session} session
  */
 export async function describeTabs(session) {
   const tabs = await Promise.all(
@@ -132,7 +167,10 @@ export async function describeTabs(session) {
   }));
 }
 
-/** What a page sees of a session (no internal bookkeeping). */
+/**
+ * What a page sees of a session (no internal bookkeeping).
+ * @param {Session} session
+ */
 export function sessionView(session) {
   const { id, windowId, tabIds, currentTabId, step, startedAt, taskId, closed, answer } = session;
   return { id, windowId, tabIds, currentTabId, step, startedAt, taskId, closed, answer };
@@ -140,15 +178,27 @@ export function sessionView(session) {
 
 // --- Membership changes (idempotent: several events may report the same tab) --------
 
+/**
+ * @param {Session} session
+ * @param {number | undefined} tabId
+ */
 export function addTab(session, tabId) {
-  if (!session.tabIds.includes(tabId)) session.tabIds.push(tabId);
+  if (tabId !== undefined && !session.tabIds.includes(tabId)) session.tabIds.push(tabId);
 }
 
+/**
+ * @param {Session} session
+ * @param {number} tabId
+ */
 function removeTab(session, tabId) {
   session.tabIds = session.tabIds.filter((id) => id !== tabId);
   if (session.currentTabId === tabId) session.currentTabId = session.tabIds.at(-1) ?? null;
 }
 
+/**
+ * @param {number} sourceTabId
+ * @param {number} tabId
+ */
 function joinByOpener(sourceTabId, tabId) {
   return withSessions((sessions) => {
     const session = sessionOfTab(sessions, sourceTabId);
@@ -156,7 +206,7 @@ function joinByOpener(sourceTabId, tabId) {
   });
 }
 
-const logFailure = (what) => (error) => console.error(`hopbench: ${what} failed:`, error);
+const logFailure = (/** @type {string} */ what) => (/** @type {unknown} */ error) => console.error(`hopbench: ${what} failed:`, error);
 
 /** Registers the session listeners; call once, synchronously, at the worker's top level. */
 export function registerSessionListeners() {

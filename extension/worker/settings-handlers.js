@@ -22,6 +22,13 @@ import {
 import { loadObservationSettings, saveObservationSettings } from '../observe-settings.js';
 import { loadSiteSettings, saveSiteSettings, siteSettingsShapeProblems, tidySiteSettings } from '../site-settings.js';
 
+/**
+ * @typedef {import('./types.js').ReadyCore} ReadyCore
+ * @typedef {import('../messages.js').Reply} Reply
+ * @typedef {{ field: string, message: string, confirm?: string }} Problem
+ */
+
+/** @returns {Promise<Reply>} */
 async function getSettings() {
   const settings = await loadAgentSettings();
   return okReply({
@@ -34,6 +41,11 @@ async function getSettings() {
   });
 }
 
+/**
+ * @param {ReadyCore} coreModule
+ * @param {import('../messages.js').SaveSettings} msg
+ * @returns {Promise<Reply>}
+ */
 async function saveSettings(coreModule, msg) {
   // Everything is checked before anything is stored: a bad line must not leave the
   // other settings half saved.
@@ -43,11 +55,13 @@ async function saveSettings(coreModule, msg) {
     const message = `not stored: ${keyStorage.error}, so a key saved here could be read by scripts running in web pages`;
     return problemsReply(new Error(`settings not saved: ${message}`), refusedKeys.map((field) => ({ field, message })));
   }
+  /** @type {import('../site-settings.js').SiteSettings | undefined} */
   let sites;
   if (msg.sites) {
     const problems = siteSettingsShapeProblems(msg.sites);
     if (problems.length === 0) {
       const core = await coreModule();
+      // The shape was checked just above.
       const lists = tidySiteSettings(msg.sites);
       problems.push(...core.site_list_problems(JSON.stringify(lists)).map((p) => ({ field: p.path, message: p.message })));
       sites = lists;
@@ -66,22 +80,39 @@ async function saveSettings(coreModule, msg) {
     sites = sites ? await saveSiteSettings(sites) : await loadSiteSettings();
     return okReply({ settings: maskAgentSettings(saved.settings), observation, sites, keyStorage, notes: saved.notes });
   } catch (error) {
-    return problemsReply(error, error.problems ?? []);
+    return problemsReply(error, /** @type {{ problems?: Problem[] }} */ (error).problems ?? []);
   }
 }
 
-/** `model.api_key` / `judge.api_key` where the page sent a new key to store. */
+/**
+ * `model.api_key` / `judge.api_key` where the page sent a new key to store.
+ * @param {Record<string, unknown> | undefined} settings
+ * @returns {string[]}
+ */
 function typedKeyFields(settings) {
   return ['model', 'judge']
-    .filter((name) => typeof settings?.[name]?.api_key === 'string' && settings[name].api_key.trim() !== '')
+    .filter((name) => {
+      const key = /** @type {{ api_key?: unknown } | undefined} */ (settings?.[name])?.api_key;
+      return typeof key === 'string' && key.trim() !== '';
+    })
     .map((name) => `${name}.api_key`);
 }
 
-/** A refusal the page can show field by field (a thrown error would lose `problems`). */
+/**
+ * A refusal the page can show field by field (a thrown error would lose `problems`).
+ * @param {unknown} error
+ * @param {Problem[]} problems
+ * @returns {Reply}
+ */
 function problemsReply(error, problems) {
   return { ok: false, error: errorText(error), problems };
 }
 
+/**
+ * @param {ReadyCore} coreModule
+ * @param {import('../messages.js').TestConnection} msg
+ * @returns {Promise<Reply>}
+ */
 async function testConnection(coreModule, msg) {
   const settings = await loadAgentSettings();
   const endpoint = settings[msg.which];
@@ -117,6 +148,7 @@ async function testConnection(coreModule, msg) {
  * and before every save is cheap and covers updates. Where Chrome cannot restrict it
  * (`setAccessLevel` missing for `local`, or refused), keys are not stored at all:
  * Settings says why. Resolves to `{restricted: true}` or `{restricted: false, error}`.
+ * @returns {Promise<{ restricted: true, error?: undefined } | { restricted: false, error: string }>}
  */
 export async function restrictStorageToExtension() {
   const local = chrome.storage.local;
@@ -131,14 +163,21 @@ export async function restrictStorageToExtension() {
   }
 }
 
-/** The handler table for background.js; `coreModule()` resolves to the core. */
+/**
+ * The handler table for background.js; `coreModule()` resolves to the core.
+ * @param {ReadyCore} coreModule
+ * @returns {import('../messages.js').Handlers}
+ */
 export function settingsHandlers(coreModule) {
   return {
     [PAGE_TO_WORKER.GET_SETTINGS]: { isValid: isGetSettings, handle: getSettings },
-    [PAGE_TO_WORKER.SAVE_SETTINGS]: { isValid: isSaveSettings, handle: (msg) => saveSettings(coreModule, msg) },
+    [PAGE_TO_WORKER.SAVE_SETTINGS]: {
+      isValid: isSaveSettings,
+      handle: (/** @type {import('../messages.js').SaveSettings} */ msg) => saveSettings(coreModule, msg),
+    },
     [PAGE_TO_WORKER.TEST_CONNECTION]: {
       isValid: isTestConnection,
-      handle: (msg) => testConnection(coreModule, msg),
+      handle: (/** @type {import('../messages.js').TestConnection} */ msg) => testConnection(coreModule, msg),
     },
   };
 }

@@ -24,15 +24,40 @@ const POLL_MS = 25;
 const IGNORED_RESOURCE_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
 
 /**
+ * @typedef {import('./page-changes.js').ChangeDetails} ChangeDetails
+ * @typedef {{ tabId: number, url: string, change: string, transition: string }} Navigation
+ * @typedef {{ checked: boolean, quiet: boolean, note?: string }} DomCheck
+ * @typedef {{ ms: number, totalMs: number, waitedFor: string[], navigations: Navigation[],
+ *   requests: number, timedOut: boolean, pending?: { requests: number, navigations: number[],
+ *   domQuiet: boolean }, note?: string, sinceArmedMs: number }} Settle
+ * @typedef {{ finish(options?: { timeoutMs?: number, domTabId?: number }): Promise<Settle> }} Settler
+ */
+
+/**
+ * A listener on one chrome event, added and removed together.
+ * @template F
+ * @param {{ addListener(fn: F): void, removeListener(fn: F): void }} event
+ * @param {F} fn
+ * @returns {{ add(): void, remove(): void }}
+ */
+function listening(event, fn) {
+  return { add: () => event.addListener(fn), remove: () => event.removeListener(fn) };
+}
+
+/**
  * Starts watching a tab before the action, so requests and navigations the action
  * starts are all seen. Call `finish()` after the action.
  * @param {number} tabId
+ * @returns {Promise<Settler>}
  */
 export async function beginSettle(tabId) {
   const started = performance.now();
   const watched = new Set([tabId]);
+  /** @type {Set<string>} */
   const inflight = new Set();
+  /** @type {Set<number>} */
   const pendingNavigations = new Set();
+  /** @type {Navigation[]} */
   const navigations = [];
   let requestsSeen = 0;
   let lastActivity = started;
@@ -40,11 +65,16 @@ export async function beginSettle(tabId) {
     lastActivity = performance.now();
   };
 
+  /**
+   * @param {chrome.debugger.DebuggerSession} source
+   * @param {string} method
+   * @param {{ requestId?: string, type?: string } | undefined} params
+   */
   const onCdpEvent = (source, method, params) => {
-    if (!watched.has(source.tabId)) return;
+    if (source.tabId === undefined || !watched.has(source.tabId)) return;
     const key = `${source.sessionId ?? ''}/${params?.requestId}`;
     if (method === 'Network.requestWillBeSent') {
-      if (IGNORED_RESOURCE_TYPES.has(params.type)) return;
+      if (IGNORED_RESOURCE_TYPES.has(params?.type ?? '')) return;
       inflight.add(key);
       requestsSeen += 1;
       touch();
@@ -52,8 +82,8 @@ export async function beginSettle(tabId) {
       if (inflight.delete(key)) touch();
     }
   };
-  const isWatchedMainFrame = (d) => watched.has(d.tabId) && d.frameId === 0;
-  const onBefore = (d) => {
+  const isWatchedMainFrame = (/** @type {{ tabId: number, frameId: number }} */ d) => watched.has(d.tabId) && d.frameId === 0;
+  const onBefore = (/** @type {chrome.webNavigation.WebNavigationBaseCallbackDetails} */ d) => {
     if (!isWatchedMainFrame(d)) return;
     pendingNavigations.add(d.tabId);
     touch();
@@ -63,7 +93,12 @@ export async function beginSettle(tabId) {
   // reacts to them in place (new content, requests), which the network and DOM
   // windows below wait for. A report of the page the tab already shows (replaceState
   // to the same URL) is activity, not a change.
+  /** @type {Map<number, import('./page-changes.js').Page>} */
   const pages = new Map();
+  /**
+   * @param {ChangeDetails} d
+   * @param {import('./page-changes.js').ChangeKind} change
+   */
   const onPageChange = (d, change) => {
     if (!watched.has(d.tabId)) return;
     touch();
@@ -71,7 +106,7 @@ export async function beginSettle(tabId) {
     pages.set(d.tabId, pageOf(d));
     navigations.push({ tabId: d.tabId, url: d.url, change, transition: d.transitionType });
   };
-  const onDone = (d) => {
+  const onDone = (/** @type {{ tabId: number, frameId: number, url: string }} */ d) => {
     if (!isWatchedMainFrame(d)) return;
     pendingNavigations.delete(d.tabId);
     touch();
@@ -80,28 +115,28 @@ export async function beginSettle(tabId) {
     if (/^https?:/.test(d.url)) {
       callActScriptIn(d.tabId, 0, 'quietFor', [0, 0]).catch((error) =>
         // Replaced again already, or not scriptable: the final check covers it.
-        console.debug('hopbench: early DOM watch not started:', error.message),
+        console.debug('hopbench: early DOM watch not started:', /** @type {Error} */ (error).message),
       );
     }
   };
   // A tab the action opens (target=_blank, window.open) is waited for too.
-  const onNewTarget = (d) => {
+  const onNewTarget = (/** @type {chrome.webNavigation.WebNavigationSourceCallbackDetails} */ d) => {
     if (!watched.has(d.sourceTabId)) return;
     watched.add(d.tabId);
     pendingNavigations.add(d.tabId);
     touch();
   };
   const listeners = [
-    [chrome.debugger.onEvent, onCdpEvent],
-    [chrome.webNavigation.onBeforeNavigate, onBefore],
-    [chrome.webNavigation.onCompleted, onDone],
-    [chrome.webNavigation.onErrorOccurred, onDone],
-    [chrome.webNavigation.onCreatedNavigationTarget, onNewTarget],
+    listening(chrome.debugger.onEvent, onCdpEvent),
+    listening(chrome.webNavigation.onBeforeNavigate, onBefore),
+    listening(chrome.webNavigation.onCompleted, onDone),
+    listening(chrome.webNavigation.onErrorOccurred, onDone),
+    listening(chrome.webNavigation.onCreatedNavigationTarget, onNewTarget),
   ];
-  for (const [event, fn] of listeners) event.addListener(fn);
+  for (const listener of listeners) listener.add();
   const removePageListeners = onPageChangeReports(onPageChange);
   const removeListeners = () => {
-    for (const [event, fn] of listeners) event.removeListener(fn);
+    for (const listener of listeners) listener.remove();
     removePageListeners();
   };
   try {
@@ -124,6 +159,7 @@ export async function beginSettle(tabId) {
     async finish({ timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS, domTabId = tabId } = {}) {
       const actionDone = performance.now();
       const deadline = actionDone + timeoutMs;
+      /** @type {DomCheck} */
       let dom = { checked: false, quiet: false };
       try {
         for (;;) {
@@ -168,17 +204,23 @@ export async function beginSettle(tabId) {
 }
 
 /** Network events for the tab and its out-of-process frames. */
+/** @param {number} tabId */
 async function enableNetwork(tabId) {
   await send(tabId, 'Network.enable');
   for (const child of await childSessions(tabId)) {
     await send(tabId, 'Network.enable', {}, child.sessionId).catch((error) =>
       // A frame that went away since it was recorded has no requests to wait for.
-      console.debug('hopbench: Network.enable in an iframe session failed:', error.message),
+      console.debug('hopbench: Network.enable in an iframe session failed:', /** @type {Error} */ (error).message),
     );
   }
 }
 
-/** DOM quiet in the tab's main frame; pages the extension cannot script are skipped. */
+/**
+ * DOM quiet in the tab's main frame; pages the extension cannot script are skipped.
+ * @param {number} tabId
+ * @param {number} maxMs
+ * @returns {Promise<DomCheck>}
+ */
 async function domQuiet(tabId, maxMs) {
   let tab;
   try {
@@ -195,8 +237,8 @@ async function domQuiet(tabId, maxMs) {
   } catch (error) {
     // The document was replaced during the check: the navigation listeners saw it, and
     // the loop checks the new document next.
-    return { checked: false, quiet: false, note: `DOM check interrupted: ${error.message}` };
+    return { checked: false, quiet: false, note: `DOM check interrupted: ${/** @type {Error} */ (error).message}` };
   }
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
