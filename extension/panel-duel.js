@@ -58,7 +58,7 @@ function hopTable(reply) {
     if (!hop) return el('td', {}, '—');
     // A run that ended will not do the hops it has not done: a cross, not "current".
     const state = hop.state !== 'done' && run.status !== 'running' ? 'missed' : hop.state;
-    const text = state === 'done' ? `✓ step ${hop.step}` : state === 'missed' ? '✗' : MARKS[state];
+    const text = hop.state === 'done' ? `✓ step ${hop.step}` : state === 'missed' ? '✗' : MARKS[state];
     return el('td', { class: 'hop-cell', dataset: { state } }, text);
   };
   const rows = (human.progress?.hops ?? []).map((hop, i) =>

@@ -71,7 +71,7 @@ export function hopQueue(progress) {
   const items = progress.hops.map((hop) =>
     el(
       'li',
-      { class: 'hop', dataset: { state: hop.state, step: hop.step ?? '' }, title: hop.description },
+      { class: 'hop', dataset: { state: hop.state, step: hop.state === 'done' ? hop.step : '' }, title: hop.description },
       el('span', { class: 'hop-state', 'aria-label': hop.state }, HOP_MARKS[hop.state] ?? hop.state),
       el('span', { class: 'hop-description' }, hop.description),
       hop.state === 'done' ? el('span', { class: 'hop-step' }, `step ${hop.step}`) : null,

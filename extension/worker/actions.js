@@ -26,7 +26,8 @@ import { DEFAULT_SETTLE_TIMEOUT_MS, beginSettle } from './settle.js';
  *   malformed message, which runAction refuses
  * @typedef {(core: import('./types.js').Core, sessionId: string, text: string) =>
  *   Promise<import('./core-types.js').TrackerFed>} RecordAnswer
- * @typedef {ActContext & { action: import('./core-types.js').Action }} Acting
+ * @typedef {import('./core-types.js').Action} Action
+ * @typedef {ActContext & { action: Action }} Acting
  * @typedef {import('../content/act-api.js').Prepared & { token: string, frameId: number }} Target
  * @typedef {{ run(ctx: Acting, deps: { recordAnswer: RecordAnswer }): Promise<unknown>,
  *   settle: 'acted' | 'current' | null, element?: boolean }} ActionSpec
@@ -56,6 +57,30 @@ async function withElement(ctx, body) {
   } finally {
     await mark.release();
   }
+}
+
+/**
+ * The action narrowed to its kind: each action's function reads its own fields. The
+ * table (ACTIONS) sends each kind to its function, so a mismatch is a bug here.
+ * @template {Action['kind']} K
+ * @param {Acting} ctx
+ * @param {K} kind
+ * @returns {Extract<Action, { kind: K }>}
+ */
+function actionOf(ctx, kind) {
+  const action = ctx.action;
+  if (!isKind(action, kind)) throw new Error(`the ${kind} action was given a ${action.kind} action`);
+  return action;
+}
+
+/**
+ * @template {Action['kind']} K
+ * @param {Action} action
+ * @param {K} kind
+ * @returns {action is Extract<Action, { kind: K }>}
+ */
+function isKind(action, kind) {
+  return action.kind === kind;
 }
 
 /** Trusted input needs a point in the top viewport that lands on the element itself. */
@@ -93,7 +118,8 @@ function occlusion(target) {
 
 /** @param {Acting} ctx */
 async function type(ctx) {
-  const { text, press_enter: pressEnter = true } = ctx.action;
+  const action = actionOf(ctx, 'type');
+  const { text, press_enter: pressEnter = true } = action;
   if (typeof text !== 'string') throw new StepError('type needs text');
   return withElement(ctx, async (target) => {
     if (!target.typer) throw new StepError(`${target.element} does not take text`);
@@ -157,7 +183,7 @@ async function typeWithKeys(ctx, target, text) {
 
 /** @param {Acting} ctx */
 async function press(ctx) {
-  const combo = ctx.action.key_comb ?? ctx.action.keys ?? ctx.action.key;
+  const combo = actionOf(ctx, 'press').key_comb;
   if (typeof combo !== 'string') throw new StepError('press needs a key combination');
   await attach(ctx.tabId);
   try {
@@ -169,7 +195,7 @@ async function press(ctx) {
 
 /** @param {Acting} ctx */
 async function scroll(ctx) {
-  const { direction } = ctx.action;
+  const { direction } = actionOf(ctx, 'scroll');
   if (direction !== 'up' && direction !== 'down') throw new StepError('scroll needs up or down');
   const result = await callActScriptIn(ctx.tabId, 0, 'scroll', [direction]);
   // Nothing in the top document can scroll: the content is probably in an iframe
@@ -185,7 +211,7 @@ async function scroll(ctx) {
 async function wheelScroll(ctx) {
   const tab = await chrome.tabs.get(ctx.tabId);
   const point = { x: (tab.width ?? 1280) / 2, y: (tab.height ?? 720) / 2 };
-  const dy = (ctx.action.direction === 'up' ? -1 : 1) * (tab.height ?? 720);
+  const dy = (actionOf(ctx, 'scroll').direction === 'up' ? -1 : 1) * (tab.height ?? 720);
   await attach(ctx.tabId);
   await mouseWheel(ctx.tabId, point, dy);
   return { moved: 'unknown', scroller: 'wheel at the viewport centre', path: 'trusted' };
@@ -216,7 +242,7 @@ async function tabIndex(sessionId, tabId) {
 
 /** @param {Acting} ctx */
 async function tabFocus(ctx) {
-  const { index } = ctx.action;
+  const { index } = actionOf(ctx, 'tab_focus');
   const tabIds = ctx.session.tabIds;
   if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= tabIds.length) {
     throw new StepError(`no tab ${index}: the session has tabs 0 to ${tabIds.length - 1}`);
@@ -267,7 +293,7 @@ export function checkGotoUrl(url) {
 
 /** @param {Acting} ctx */
 async function goto(ctx) {
-  const url = checkGotoUrl(String(ctx.action.url ?? ''));
+  const url = checkGotoUrl(String(actionOf(ctx, 'goto').url ?? ''));
   // A fenced run's goto outside its task's sites is refused before any request.
   const refusal = await fenceRefusal(ctx.sessionId, url);
   if (refusal) throw new StepError(refusal);
@@ -297,7 +323,7 @@ const historyStep = (method, word) => async (/** @type {Acting} */ ctx) => {
  * @param {{ recordAnswer: RecordAnswer }} deps
  */
 async function stop(ctx, { recordAnswer }) {
-  const answer = String(ctx.action.answer ?? '');
+  const answer = String(actionOf(ctx, 'stop').answer ?? '');
   /** @type {{ answer: string, answerScored?: unknown, progress?: unknown, answerError?: string }} */
   const effect = { answer };
   try {

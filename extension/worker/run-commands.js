@@ -156,9 +156,13 @@ async function observe(ctx, cmd) {
  */
 async function callModel(ctx, cmd) {
   const outcome = await ctx.modelCall(cmd.request, ctx.signal);
-  return outcome.ok
-    ? { kind: 'model_replied', step: cmd.step, call: cmd.call ?? 0, reply: outcome.reply, attempts: outcome.attempts ?? [] }
-    : { kind: 'model_failed', step: cmd.step, call: cmd.call ?? 0, error: outcome.error, attempts: outcome.attempts ?? [] };
+  if (outcome.ok && outcome.reply) {
+    return { kind: 'model_replied', step: cmd.step, call: cmd.call ?? 0, reply: outcome.reply, attempts: outcome.attempts ?? [] };
+  }
+  // The call's outcome always carries one of the two (crates/wasm/src/provider.rs);
+  // should neither come, the machine still hears of a failure it can report.
+  const error = outcome.error ?? { kind: 'malformed', message: 'the model call gave neither a reply nor an error', hint: null };
+  return { kind: 'model_failed', step: cmd.step, call: cmd.call ?? 0, error, attempts: outcome.attempts ?? [] };
 }
 
 /**
@@ -197,9 +201,9 @@ async function act(ctx, cmd) {
   return {
     kind: 'acted',
     step: cmd.step,
-    effect: result.effect,
+    // What the action function returned: plain data, as the core reads it.
+    effect: /** @type {import('../../pkg/core-types.js').JsonValue} */ (result.effect),
     error: withLoadFailures(result.error ?? null, await pageErrorsOf(sessionId), cmd.step),
-    settle: result.settle,
     progress: await progressOf(ctx.core, sessionId),
   };
 }

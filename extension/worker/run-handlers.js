@@ -288,7 +288,7 @@ export async function stepsWithWords(readyCore, runId) {
  * The step's action in words (`{kind, element, words}`), or null without an action.
  * @param {Core} core
  * @param {Step} step
- * @returns {import('./core-types.js').ActionWords | null}
+ * @returns {import('./core-types.js').ActionWords | { kind: null, element: null, words: string } | null}
  */
 function actionWords(core, step) {
   if (!step.action?.text) return null;

@@ -199,12 +199,13 @@ async function actionAndElement(core, tabId, msg) {
   } catch (error) {
     return { error: `cannot parse the action ${JSON.stringify(msg.actionText)}: ${errorText(error)}` };
   }
-  if (action.id === undefined || msg.element !== undefined) return { action, element: msg.element };
+  const id = 'id' in action ? action.id : undefined;
+  if (id === undefined || msg.element !== undefined) return { action, element: msg.element };
   try {
-    const ref = await resolveElement(tabId, action.id);
-    return { action, element: { ...ref, id: action.id } };
+    const ref = await resolveElement(tabId, id);
+    return { action, element: { ...ref, id } };
   } catch (error) {
-    return { error: `no element [${action.id}] on this page: ${errorText(error)}` };
+    return { error: `no element [${id}] on this page: ${errorText(error)}` };
   }
 }
 

@@ -90,6 +90,7 @@ pub enum Key {
 /// canonical names. Serialised as its canonical string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "String"))]
 pub struct KeyCombo {
     modifiers: Vec<Modifier>,
     key: Key,

@@ -19,6 +19,7 @@ use super::key::KeyCombo;
 // Read through one flat struct (`serde_read.rs`): same JSON, a fraction of the code of
 // serde's internally tagged reading, which matters in the wasm (runs store every action).
 #[serde(try_from = "super::serde_read::ActionFields")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Action {
     /// `click [id]`
     Click { id: u32 },
@@ -53,6 +54,7 @@ pub enum Action {
 /// Direction of a `scroll` action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ScrollDirection {
     Up,
     Down,

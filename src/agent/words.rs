@@ -9,6 +9,7 @@ use crate::action::Action;
 
 /// An action as the run views show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionWords {
     /// The action's kind (`click`, `type`, ...).
     pub kind: &'static str,

@@ -32,6 +32,7 @@ pub struct SiteLists {
 
 /// One allowed origin and why it is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AllowedOrigin {
     /// As `new URL(u).origin` prints it: `https://example.com`, `http://127.0.0.1:8600`.
     pub origin: String,
@@ -40,6 +41,7 @@ pub struct AllowedOrigin {
 
 /// The fence of one run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SiteFence {
     /// Sorted by origin.
     pub origins: Vec<AllowedOrigin>,

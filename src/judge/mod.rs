@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 
 /// "Can `reference` be inferred from the statement `answer`?"
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgeRequest {
     pub answer: String,
     pub reference: String,

@@ -21,6 +21,7 @@ pub struct Side {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HopPair {
     /// 1-based.
     pub hop: usize,
@@ -31,6 +32,7 @@ pub struct HopPair {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Comparison {
     pub hops: Vec<HopPair>,
     /// The first hop one run completed and the other did not (1-based), once the

@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 /// Where an element lives: the action side turns this into CDP calls.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ElementRef {
     /// Out-of-process iframe target; `None` = the tab's own target.
     pub target_id: Option<String>,

@@ -9,6 +9,7 @@ use std::path::Path;
 use super::Task;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TaskOverview {
     pub id: String,
     pub intent: String,
@@ -23,6 +24,7 @@ pub struct TaskOverview {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Site {
     /// `host[:port]`, lower-cased.
     pub host: String,
