@@ -17,7 +17,7 @@ import { watchFocusLoads } from './focus-loads.js';
 import { clearFocused, typeText } from './keyboard.js';
 import { callActScript, callActScriptIn } from './page-script.js';
 import { addTab, pickSession, withSessions } from './session.js';
-import { DEFAULT_SETTLE_TIMEOUT_MS, beginSettle } from './settle.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS, WINDOWS, beginSettle } from './settle.js';
 
 /**
  * @typedef {{ core: import('./types.js').Core, sessionId: string, tabId: number,
@@ -382,7 +382,10 @@ export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_S
   let settle = null;
   if (settler) {
     const domTabId = spec.settle === 'current' ? await currentTab(ctx.sessionId, ctx.tabId) : ctx.tabId;
-    settle = await settler.finish({ timeoutMs: settleTimeoutMs, domTabId });
+    // Keys feed widgets that react after a debounce; everything else shows its
+    // effect at once (settle.js WINDOWS).
+    const windows = action.kind === 'type' || action.kind === 'press' ? WINDOWS.typing : WINDOWS.quick;
+    settle = await settler.finish({ timeoutMs: settleTimeoutMs, domTabId, windows });
   }
   return { effect, ...(error !== undefined ? { error } : {}), settle };
 }

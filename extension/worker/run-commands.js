@@ -198,6 +198,9 @@ async function act(ctx, cmd) {
     step: cmd.step,
     judgements: cmd.judgements ?? [],
   });
+  // Where the act's time went: the record splits it into acting and settling, and
+  // says which signal ended the wait (settle.js).
+  if (result.settle) stepInfo(ctx.record, cmd.step).settle = { ms: result.settle.ms, endedBy: result.settle.endedBy };
   return {
     kind: 'acted',
     step: cmd.step,
@@ -260,7 +263,10 @@ async function record(ctx, cmd) {
       observe_ms: info.timings.observe_ms ?? null,
       model_ms: info.timings.model_ms ?? null,
       judge_ms: info.timings.judge_ms ?? null,
-      act_ms: info.timings.act_ms ?? null,
+      // The action itself; its wait for the page to settle is settle_ms.
+      act_ms: info.timings.act_ms === undefined ? null : Math.max(0, info.timings.act_ms - (info.settle?.ms ?? 0)),
+      settle_ms: info.settle?.ms ?? null,
+      settled_by: info.settle?.endedBy ?? null,
     },
   };
   await recordStep(ctx.record.runId, cmd.step, stored);

@@ -49,7 +49,7 @@ import {
  *   element?: ElementRef, settleTimeoutMs?: number, step?: number,
  *   judgements?: Judgement[] }} ActRequest the fields of ACT, plus a run's step and
  *   judgements
- * @typedef {{ effect: unknown, error?: string | null, settle: unknown }} ActResult
+ * @typedef {{ effect: unknown, error?: string | null, settle: import('./settle.js').Settle | null }} ActResult
  */
 
 // The session operations below take the initialised core; the message handlers and

@@ -1,10 +1,19 @@
-// Waiting until a page settles after an action, without a fixed sleep.
+// Waiting until a page settles after an action, on what the action caused rather than
+// on fixed quiet periods.
 //
 // Settled means, all at once: no main-frame navigation in flight in the watched tabs
-// (started → committed → completed or failed, seen through webNavigation; URL changes
+// (started → committed → load event or failure, seen through webNavigation; URL changes
 // the page makes itself, pushState and #fragment, are recorded too), no network
-// request in flight for NETWORK_QUIET_MS (CDP Network events), and no DOM mutation for
-// DOM_QUIET_MS (MutationObserver in content/act.js). A timeout bounds the wait.
+// request in flight and none started for a short window (CDP Network events), and no
+// DOM mutation for a short window (MutationObserver in content/act.js). An action that
+// caused none of these returns after the first windows; a timeout bounds the wait.
+//
+// The windows depend on the action (`WINDOWS`): a click or a navigation shows its
+// effect at once (a request, a navigation, a mutation within a few ms), so 50 ms of
+// calm is enough; keys feed widgets that wait before they react (a suggestion list
+// debounced by 100-300 ms, MediaWiki's jquery.suggestions), so typing keeps the
+// longer windows it always had. The result says which signal ended the wait
+// (`endedBy`), for the step's record.
 //
 // The listeners here are added for one wait and removed after it. That is safe in an
 // MV3 worker: an ACT message is being answered, which keeps the worker alive, and no
@@ -16,9 +25,17 @@ import { isPageChange, onPageChangeReports, pageOf } from './page-changes.js';
 import { callActScriptIn } from './page-script.js';
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 5000;
-export const NETWORK_QUIET_MS = 300;
-export const DOM_QUIET_MS = 200;
-const POLL_MS = 25;
+/**
+ * Quiet windows by kind of action: `quick` for actions whose effects start at once,
+ * `typing` for keys (widgets debounce them).
+ * @typedef {{ networkQuietMs: number, domQuietMs: number }} Windows
+ * @type {Readonly<Record<'quick' | 'typing', Windows>>}
+ */
+export const WINDOWS = Object.freeze({
+  quick: Object.freeze({ networkQuietMs: 50, domQuietMs: 50 }),
+  typing: Object.freeze({ networkQuietMs: 300, domQuietMs: 200 }),
+});
+const POLL_MS = 10;
 
 // Long-lived connections never finish; waiting for them would always time out.
 const IGNORED_RESOURCE_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
@@ -26,11 +43,17 @@ const IGNORED_RESOURCE_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
 /**
  * @typedef {import('./page-changes.js').ChangeDetails} ChangeDetails
  * @typedef {{ tabId: number, url: string, change: string, transition: string }} Navigation
- * @typedef {{ checked: boolean, quiet: boolean, note?: string }} DomCheck
- * @typedef {{ ms: number, totalMs: number, waitedFor: string[], navigations: Navigation[],
- *   requests: number, timedOut: boolean, pending?: { requests: number, navigations: number[],
- *   domQuiet: boolean }, note?: string, sinceArmedMs: number }} Settle
- * @typedef {{ finish(options?: { timeoutMs?: number, domTabId?: number }): Promise<Settle> }} Settler
+ * @typedef {{ checked: boolean, quiet: boolean, waitedMs: number, note?: string }} DomCheck
+ * @typedef {'nothing' | 'load' | 'url' | 'network' | 'dom' | 'timeout'} EndedBy what ended the
+ *   wait: `nothing` (the action caused no navigation, request or mutation), `load` (a
+ *   navigation's load event or failure), `url` (a same-document URL change), `network`
+ *   (the last request finished), `dom` (the DOM went quiet), `timeout`
+ * @typedef {{ ms: number, totalMs: number, waitedFor: string[], endedBy: EndedBy,
+ *   windows: Windows, navigations: Navigation[], requests: number, timedOut: boolean,
+ *   pending?: { requests: number, navigations: number[], domQuiet: boolean }, note?: string,
+ *   sinceArmedMs: number }} Settle
+ * @typedef {{ finish(options?: { timeoutMs?: number, domTabId?: number,
+ *   windows?: Windows }): Promise<Settle> }} Settler
  */
 
 /**
@@ -61,8 +84,12 @@ export async function beginSettle(tabId) {
   const navigations = [];
   let requestsSeen = 0;
   let lastActivity = started;
-  const touch = () => {
+  /** @type {Exclude<EndedBy, 'dom' | 'timeout'>} */
+  let lastKind = 'nothing';
+  /** @param {Exclude<EndedBy, 'nothing' | 'dom' | 'timeout'>} kind */
+  const touch = (kind) => {
     lastActivity = performance.now();
+    lastKind = kind;
   };
 
   /**
@@ -77,16 +104,16 @@ export async function beginSettle(tabId) {
       if (IGNORED_RESOURCE_TYPES.has(params?.type ?? '')) return;
       inflight.add(key);
       requestsSeen += 1;
-      touch();
+      touch('network');
     } else if (method === 'Network.loadingFinished' || method === 'Network.loadingFailed') {
-      if (inflight.delete(key)) touch();
+      if (inflight.delete(key)) touch('network');
     }
   };
   const isWatchedMainFrame = (/** @type {{ tabId: number, frameId: number }} */ d) => watched.has(d.tabId) && d.frameId === 0;
   const onBefore = (/** @type {chrome.webNavigation.WebNavigationBaseCallbackDetails} */ d) => {
     if (!isWatchedMainFrame(d)) return;
     pendingNavigations.add(d.tabId);
-    touch();
+    touch('load');
   };
   // Every URL change (page-changes.js): loads, pushState, #fragment. Same-document
   // changes have no onBeforeNavigate/onCompleted, so they are never pending; the page
@@ -101,7 +128,9 @@ export async function beginSettle(tabId) {
    */
   const onPageChange = (d, change) => {
     if (!watched.has(d.tabId)) return;
-    touch();
+    // A committed load is waited for to its load event (onDone); a same-document
+    // change is complete when reported.
+    touch(pendingNavigations.has(d.tabId) ? 'load' : 'url');
     if (!isPageChange(pages.get(d.tabId), d)) return;
     pages.set(d.tabId, pageOf(d));
     navigations.push({ tabId: d.tabId, url: d.url, change, transition: d.transitionType });
@@ -109,7 +138,7 @@ export async function beginSettle(tabId) {
   const onDone = (/** @type {{ tabId: number, frameId: number, url: string }} */ d) => {
     if (!isWatchedMainFrame(d)) return;
     pendingNavigations.delete(d.tabId);
-    touch();
+    touch('load');
     // Start the new document's mutation watch now, so its DOM-quiet window runs
     // during the network-quiet window instead of after it.
     if (/^https?:/.test(d.url)) {
@@ -124,7 +153,7 @@ export async function beginSettle(tabId) {
     if (!watched.has(d.sourceTabId)) return;
     watched.add(d.tabId);
     pendingNavigations.add(d.tabId);
-    touch();
+    touch('load');
   };
   const listeners = [
     listening(chrome.debugger.onEvent, onCdpEvent),
@@ -156,23 +185,23 @@ export async function beginSettle(tabId) {
      * Waits until settled or `timeoutMs` after the action; `tabId` is the tab whose
      * DOM must be quiet (the acted tab, or the tab an action switched to).
      */
-    async finish({ timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS, domTabId = tabId } = {}) {
+    async finish({ timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS, domTabId = tabId, windows = WINDOWS.quick } = {}) {
       const actionDone = performance.now();
       const deadline = actionDone + timeoutMs;
       /** @type {DomCheck} */
-      let dom = { checked: false, quiet: false };
+      let dom = { checked: false, quiet: false, waitedMs: 0 };
       try {
         for (;;) {
           const now = performance.now();
           const netQuiet = inflight.size === 0 && pendingNavigations.size === 0 &&
-            now - Math.max(lastActivity, actionDone) >= NETWORK_QUIET_MS;
+            now - Math.max(lastActivity, actionDone) >= windows.networkQuietMs;
           if (now >= deadline) break;
           if (!netQuiet) {
             await sleep(POLL_MS);
             continue;
           }
           const before = lastActivity;
-          dom = await domQuiet(domTabId, deadline - performance.now());
+          dom = await domQuiet(domTabId, windows.domQuietMs, deadline - performance.now());
           // Settled only if the network stayed quiet while the DOM check ran.
           if (lastActivity === before && inflight.size === 0 && pendingNavigations.size === 0) break;
         }
@@ -190,6 +219,8 @@ export async function beginSettle(tabId) {
           ...(requestsSeen > 0 ? ['network'] : []),
           ...(dom.checked ? ['dom'] : []),
         ],
+        endedBy: endedBy(timedOut, dom, lastKind, lastActivity > actionDone),
+        windows,
         navigations,
         requests: requestsSeen,
         timedOut,
@@ -201,6 +232,23 @@ export async function beginSettle(tabId) {
       };
     },
   };
+}
+
+/**
+ * Which signal ended the wait: the DOM check when it had to wait for mutations to
+ * stop, else the last activity seen (if any came after the action).
+ * @param {boolean} timedOut
+ * @param {DomCheck} dom
+ * @param {Exclude<EndedBy, 'dom' | 'timeout'>} lastKind
+ * @param {boolean} activeAfterAction
+ * @returns {EndedBy}
+ */
+function endedBy(timedOut, dom, lastKind, activeAfterAction) {
+  if (timedOut) return 'timeout';
+  // The DOM check returns at once when the page was already quiet; more than a
+  // moment means it waited for mutations to stop.
+  if (dom.checked && dom.waitedMs > 5) return 'dom';
+  return activeAfterAction ? lastKind : 'nothing';
 }
 
 /** Network events for the tab and its out-of-process frames. */
@@ -216,28 +264,30 @@ async function enableNetwork(tabId) {
 }
 
 /**
- * DOM quiet in the tab's main frame; pages the extension cannot script are skipped.
+ * DOM quiet in the tab's main frame for `quietMs`; pages the extension cannot script
+ * are skipped.
  * @param {number} tabId
+ * @param {number} quietMs
  * @param {number} maxMs
  * @returns {Promise<DomCheck>}
  */
-async function domQuiet(tabId, maxMs) {
+async function domQuiet(tabId, quietMs, maxMs) {
   let tab;
   try {
     tab = await chrome.tabs.get(tabId);
   } catch {
-    return { checked: false, quiet: true, note: `tab ${tabId} closed` };
+    return { checked: false, quiet: true, waitedMs: 0, note: `tab ${tabId} closed` };
   }
   if (!/^https?:/.test(tab.url ?? '')) {
-    return { checked: false, quiet: true, note: `no DOM check on ${tab.url || 'a blank tab'}` };
+    return { checked: false, quiet: true, waitedMs: 0, note: `no DOM check on ${tab.url || 'a blank tab'}` };
   }
   try {
-    const result = await callActScriptIn(tabId, 0, 'quietFor', [DOM_QUIET_MS, Math.max(0, maxMs)]);
-    return { checked: true, quiet: result.quiet };
+    const result = await callActScriptIn(tabId, 0, 'quietFor', [quietMs, Math.max(0, maxMs)]);
+    return { checked: true, quiet: result.quiet, waitedMs: result.waitedMs ?? 0 };
   } catch (error) {
     // The document was replaced during the check: the navigation listeners saw it, and
     // the loop checks the new document next.
-    return { checked: false, quiet: false, note: `DOM check interrupted: ${/** @type {Error} */ (error).message}` };
+    return { checked: false, quiet: false, waitedMs: 0, note: `DOM check interrupted: ${/** @type {Error} */ (error).message}` };
   }
 }
 

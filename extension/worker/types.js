@@ -51,6 +51,7 @@
 /**
  * What the driver keeps of a step until it is recorded (run-commands.js stepInfo).
  * @typedef {{ startedAt: number, timings: Record<string, number>,
+ *   settle?: { ms: number, endedBy: string },
  *   media: Record<string, unknown> }} StepInfo
  */
 
