@@ -55,7 +55,10 @@ async function withElement(ctx, body) {
     }
     return await body({ token: mark.token, frameId: found.frameId, ...found.value });
   } finally {
-    await mark.release();
+    // Not awaited: after a click that navigates, the call waits for the old document
+    // to go (tens of ms, counted as acting); the marker goes with that document, and on
+    // a page that stays it is removed a moment later. unmark() never rejects.
+    void mark.release();
   }
 }
 
@@ -382,9 +385,11 @@ export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_S
   let settle = null;
   if (settler) {
     const domTabId = spec.settle === 'current' ? await currentTab(ctx.sessionId, ctx.tabId) : ctx.tabId;
-    // Keys feed widgets that react after a debounce; everything else shows its
-    // effect at once (settle.js WINDOWS).
-    const windows = action.kind === 'type' || action.kind === 'press' ? WINDOWS.typing : WINDOWS.quick;
+    // Keys without Enter feed widgets that react after a debounce; everything else,
+    // Enter included, shows its effect at once (settle.js WINDOWS).
+    const keysOnly = (action.kind === 'type' && action.press_enter === false) ||
+      (action.kind === 'press' && !/(^|\+)Enter$/.test(action.key_comb));
+    const windows = keysOnly ? WINDOWS.typing : WINDOWS.quick;
     settle = await settler.finish({ timeoutMs: settleTimeoutMs, domTabId, windows });
   }
   return { effect, ...(error !== undefined ? { error } : {}), settle };

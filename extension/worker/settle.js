@@ -9,11 +9,12 @@
 // caused none of these returns after the first windows; a timeout bounds the wait.
 //
 // The windows depend on the action (`WINDOWS`): a click or a navigation shows its
-// effect at once (a request, a navigation, a mutation within a few ms), so 50 ms of
-// calm is enough; keys feed widgets that wait before they react (a suggestion list
-// debounced by 100-300 ms, MediaWiki's jquery.suggestions), so typing keeps the
-// longer windows it always had. The result says which signal ended the wait
-// (`endedBy`), for the step's record.
+// effect at once (a request, a navigation, a mutation within a few ms), so 40 ms of
+// calm is enough; keys typed without Enter feed widgets that wait before they react (a
+// suggestion list debounced by ~100 ms, MediaWiki's jquery.suggestions waits 120 ms),
+// so they get 150 ms windows. Typing that ends with Enter submits: the navigation or
+// the request it starts is waited for like a click's. The result says which signal
+// ended the wait (`endedBy`), for the step's record.
 //
 // The listeners here are added for one wait and removed after it. That is safe in an
 // MV3 worker: an ACT message is being answered, which keeps the worker alive, and no
@@ -32,8 +33,8 @@ export const DEFAULT_SETTLE_TIMEOUT_MS = 5000;
  * @type {Readonly<Record<'quick' | 'typing', Windows>>}
  */
 export const WINDOWS = Object.freeze({
-  quick: Object.freeze({ networkQuietMs: 50, domQuietMs: 50 }),
-  typing: Object.freeze({ networkQuietMs: 300, domQuietMs: 200 }),
+  quick: Object.freeze({ networkQuietMs: 40, domQuietMs: 40 }),
+  typing: Object.freeze({ networkQuietMs: 150, domQuietMs: 150 }),
 });
 const POLL_MS = 10;
 
