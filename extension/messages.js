@@ -12,7 +12,7 @@
 // content scripts through chrome.scripting and the debugger, never by message; the
 // `direction` field is there so a message of another direction has one place to go.
 
-import { OBSERVATION_MODES } from './observe-settings.js';
+import { OBSERVATION_FORMATS, OBSERVATION_MODES } from './observe-settings.js';
 
 /**
  * @typedef {import('./worker/core-types.js').ElementRef} ElementRef `targetId` null is
@@ -115,6 +115,7 @@ const OBSERVE_OPTION_CHECKS = Object.freeze({
   mode: isString,
   wholePage: isBoolean,
   linkUrls: isBoolean,
+  format: oneOf(OBSERVATION_FORMATS),
   imageMaxSide: (v) => Number.isInteger(v),
   tabIds: (v) => Array.isArray(v) && v.every(Number.isInteger),
 });
@@ -130,6 +131,8 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
   provider: (v) => typeof v === 'string' && v.length > 0,
   max_steps: (v) => Number.isInteger(v) && /** @type {number} */ (v) > 0,
   observation_mode: oneOf(OBSERVATION_MODES),
+  /** How the observation's text is written: `mmina` (the benchmark's) or `compact`. */
+  observation_format: oneOf(OBSERVATION_FORMATS),
   /** Keep the session window open after the run (default: it is closed). */
   keep_window: isBoolean,
   /** Procedural memory for this run: how many past runs the prompt shows (0: off), chosen how. */
@@ -470,10 +473,10 @@ export const MESSAGE_TABLE = MESSAGES;
 
 /**
  * @typedef {{ provider?: string, max_steps?: number, observation_mode?: string,
- *   keep_window?: boolean, sites?: 'task'|'any', memory_k?: number, memory_policy?: string,
+ *   observation_format?: string, keep_window?: boolean, sites?: 'task'|'any', memory_k?: number, memory_policy?: string,
  *   memory_records?: object[], agent?: string, grounding?: string, select?: string }} RunOverrides
  * @typedef {{ mode?: string, wholePage?: boolean, linkUrls?: boolean, imageMaxSide?: number,
- *   tabIds?: number[] }} ObserveOptions
+ *   format?: string, tabIds?: number[] }} ObserveOptions
  * @typedef {{ left: number, top: number, width: number, height: number }} Bounds
  * @typedef {{ id: string, participant: string, position: number }} StudyTag
  * @typedef {{ type: string }} GetCoreStatus
@@ -500,7 +503,7 @@ export const MESSAGE_TABLE = MESSAGES;
  * @typedef {{ type: string, duelId: string }} GetDuel
  * @typedef {{ type: string }} GetSettings
  * @typedef {{ model: Record<string, unknown>, judge?: Record<string, unknown> | null } & Record<string, unknown>} SettingsInput
- * @typedef {{ type: string, settings: SettingsInput, observation?: { mode?: string },
+ * @typedef {{ type: string, settings: SettingsInput, observation?: { mode?: string, format?: string },
  *   sites?: { fence: boolean, allow: string[], deny: string[] } }} SaveSettings
  * @typedef {{ type: string, which: 'model'|'judge' }} TestConnection
  * @typedef {GetCoreStatus | CoreCall | ObserveTab | StartSession | EndSession | SessionQuery
@@ -706,7 +709,7 @@ export const getSettings = () => message('getSettings', {});
 export const isGetSettings = guard('getSettings');
 
 /**
- * @param {{ settings: SettingsInput, observation?: {mode?: string},
+ * @param {{ settings: SettingsInput, observation?: {mode?: string, format?: string},
  *   sites?: {fence: boolean, allow: string[], deny: string[]} }} fields `settings` in the
  *   shape of agent-settings.js, endpoints with `api_key` only when a new key was typed
  *   (or `clear_api_key: true`); `observation` changes settings.observation; `sites`

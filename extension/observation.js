@@ -42,6 +42,7 @@ async function observe() {
   try {
     const options = {
       mode: byId('mode', HTMLSelectElement).value,
+      format: byId('format', HTMLSelectElement).value,
       wholePage: byId('whole-page', HTMLInputElement).checked,
       tabIds: await otherTabIds(),
     };
@@ -119,6 +120,7 @@ async function start() {
   const settings = await loadObservationSettings();
   byId('mode', HTMLSelectElement).value = settings.mode;
   byId('whole-page', HTMLInputElement).checked = settings.wholePage;
+  byId('format', HTMLSelectElement).value = settings.format;
   $('controls').addEventListener('submit', (event) => {
     event.preventDefault();
     observe().catch((error) => show('error', errorText(error)));

@@ -5,11 +5,18 @@
 export const OBSERVATION_SETTINGS_KEY = 'settings.observation';
 
 /**
- * @typedef {{ mode: string, imageMaxSide: number, wholePage: boolean, linkUrls: boolean }} ObservationSettings
+ * @typedef {{ mode: string, imageMaxSide: number, wholePage: boolean, linkUrls: boolean,
+ *   format: string }} ObservationSettings
  */
 
 /** What a model is given with the accessibility-tree text. */
 export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
+
+/**
+ * How the text is written: MMInA's format, or the compact one for models with a small
+ * context (no indentation, text without ids; docs/observation.md "Compact").
+ */
+export const OBSERVATION_FORMATS = Object.freeze(['mmina', 'compact']);
 
 /** @type {Readonly<ObservationSettings>} */
 export const DEFAULT_OBSERVATION_SETTINGS = Object.freeze({
@@ -20,6 +27,8 @@ export const DEFAULT_OBSERVATION_SETTINGS = Object.freeze({
   wholePage: false,
   /** Print `url:` on links (Chromium 156 reports them; the benchmark format did not). */
   linkUrls: false,
+  /** The benchmark's own text format unless the person picks the compact one. */
+  format: 'mmina',
 });
 
 /**
@@ -32,6 +41,9 @@ export function settingsProblems(settings) {
   const problems = [];
   if (!OBSERVATION_MODES.includes(settings.mode)) {
     problems.push(`mode must be one of ${OBSERVATION_MODES.join(', ')} (got ${settings.mode})`);
+  }
+  if (!OBSERVATION_FORMATS.includes(settings.format)) {
+    problems.push(`format must be one of ${OBSERVATION_FORMATS.join(', ')} (got ${settings.format})`);
   }
   const side = settings.imageMaxSide;
   if (!Number.isInteger(side) || side < 32 || side > 4096) {

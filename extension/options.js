@@ -165,6 +165,7 @@ function fill({ settings, observation, sites, keyStorage }) {
   control('memory_k').value = String(settings.memory_k);
   control('memory_policy').value = settings.memory_policy;
   control('observation-mode').value = observation.mode;
+  control('observation-format').value = observation.format;
 }
 
 /**
@@ -209,7 +210,7 @@ function read() {
       memory_k: numberOf(control('memory_k')),
       memory_policy: control('memory_policy').value,
     },
-    observation: { mode: control('observation-mode').value },
+    observation: { mode: control('observation-mode').value, format: control('observation-format').value },
     sites: {
       fence: byId('sites-fence', HTMLInputElement).checked,
       allow: lines('sites-allow'),
@@ -240,7 +241,7 @@ async function send(message) {
  */
 function inputFor(path) {
   /** @type {Record<string, string>} */
-  const ids = { call_timeout_ms: 'call_timeout_s', 'observation.mode': 'observation-mode' };
+  const ids = { call_timeout_ms: 'call_timeout_s', 'observation.mode': 'observation-mode', 'observation.format': 'observation-format' };
   // A problem of a field this page does not show marks nothing.
   return document.getElementById(ids[path] ?? path.replace('.', '-'));
 }

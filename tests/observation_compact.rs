@@ -8,7 +8,9 @@
 )]
 
 use hopbench::agent::{element_lines, role_and_name};
-use hopbench::observation::{observe_json, IdRegistry, Observation, ObserveOptions};
+use hopbench::observation::{
+    observe_json, IdRegistry, Observation, ObservationFormat, ObserveOptions,
+};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -23,8 +25,13 @@ fn observe(name: &str, compact: bool) -> Observation {
         .join("tests/fixtures/cdp")
         .join(name);
     let input = std::fs::read_to_string(&path).unwrap();
+    let format = if compact {
+        ObservationFormat::Compact
+    } else {
+        ObservationFormat::Mmina
+    };
     let options = ObserveOptions {
-        compact,
+        format,
         ..ObserveOptions::default()
     };
     observe_json(&input, &mut IdRegistry::default(), &options).unwrap()

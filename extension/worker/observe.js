@@ -55,7 +55,7 @@ export async function observeTab(tabId, options = {}) {
   ]);
   const t1 = performance.now();
   const input = JSON.stringify({ targets: gathered.targets, viewport: gathered.viewport, tabs: tabInfo.tabs });
-  const coreOptions = JSON.stringify({ wholePage: settings.wholePage, linkUrls: settings.linkUrls });
+  const coreOptions = JSON.stringify({ wholePage: settings.wholePage, linkUrls: settings.linkUrls, format: settings.format });
   const result = callCore(() => core.observe(input, registryJson, coreOptions));
   const t2 = performance.now();
   const registrySaved = saveRegistry(tabId, result.registry);
@@ -212,7 +212,7 @@ function saveRegistry(tabId, registry) {
 function definedOnly(options) {
   /** @type {Record<string, unknown>} */
   const out = {};
-  for (const key of /** @type {const} */ (['mode', 'wholePage', 'imageMaxSide', 'linkUrls'])) {
+  for (const key of /** @type {const} */ (['mode', 'wholePage', 'imageMaxSide', 'linkUrls', 'format'])) {
     if (options[key] !== undefined) out[key] = options[key];
   }
   return out;

@@ -90,7 +90,7 @@ export function stepInfo(record, step) {
  * @returns {Promise<import('./observe.js').Observation>}
  */
 async function observeWithFallback(tabId, cmd, tabIds, pinned = {}) {
-  const options = { ...pinned, mode: cmd.mode, wholePage: cmd.whole_page, tabIds };
+  const options = { ...pinned, mode: cmd.mode, wholePage: cmd.whole_page, format: cmd.format ?? 'mmina', tabIds };
   try {
     return await observeTab(tabId, options);
   } catch (error) {

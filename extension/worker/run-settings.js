@@ -51,6 +51,7 @@ export async function runConfiguration(overrides) {
     max_steps: overrides.max_steps ?? agent.max_steps,
     prompt_style: agent.prompt_style,
     observation_mode: overrides.observation_mode ?? observation.mode,
+    observation_format: overrides.observation_format ?? observation.format,
     replay,
     temperature: agent.model.temperature,
     max_tokens: agent.model.max_tokens,

@@ -73,7 +73,9 @@ async function saveSettings(coreModule, msg) {
   try {
     observation = msg.observation ? await saveObservationSettings(msg.observation) : await loadObservationSettings();
   } catch (error) {
-    return problemsReply(error, [{ field: 'observation.mode', message: errorText(error) }]);
+    // The message names the setting (mode or format); the field marks the one at fault.
+    const field = /format must be/.test(errorText(error)) ? 'observation.format' : 'observation.mode';
+    return problemsReply(error, [{ field, message: errorText(error) }]);
   }
   try {
     const saved = await saveAgentSettings(msg.settings);

@@ -7,6 +7,7 @@ use super::config::ObservationMode;
 use super::record::StepRecord;
 use crate::judge::Judgement;
 use crate::model::ModelRequest;
+use crate::observation::ObservationFormat;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -19,6 +20,9 @@ pub enum Command {
         /// Replay looks elements up by role and name, which must work for elements
         /// below the fold too, so it observes the whole page.
         whole_page: bool,
+        /// Left out when it is MMInA's, the default.
+        #[serde(default, skip_serializing_if = "is_mmina")]
+        format: ObservationFormat,
     },
     /// Run the model call; answer with `model_replied` or `model_failed` carrying the
     /// same `call`. The prompt agent makes one call per step (`call` 0, left out); the
@@ -61,6 +65,10 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hint: Option<String>,
     },
+}
+
+fn is_mmina(format: &ObservationFormat) -> bool {
+    *format == ObservationFormat::Mmina
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -1,5 +1,6 @@
 //! Settings of one agent run, as the driver passes them to `agent_start`.
 
+use crate::observation::ObservationFormat;
 use serde::{Deserialize, Serialize};
 
 use super::error::AgentError;
@@ -132,6 +133,9 @@ pub struct AgentConfig {
     pub max_steps: u32,
     pub prompt_style: PromptStyle,
     pub observation_mode: ObservationMode,
+    /// How the observation's text is written (MMInA's by default); the prompt
+    /// describes the format the model is given.
+    pub observation_format: ObservationFormat,
     pub temperature: f32,
     pub max_tokens: u32,
     /// Follow the task's `reference_trajectory` instead of calling a model.
@@ -148,6 +152,7 @@ impl Default for AgentConfig {
             max_steps: 30,
             prompt_style: PromptStyle::Cot,
             observation_mode: ObservationMode::Text,
+            observation_format: ObservationFormat::Mmina,
             temperature: 0.0,
             max_tokens: 1024,
             replay: false,

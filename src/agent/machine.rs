@@ -215,6 +215,7 @@ impl Agent {
             step: self.step,
             mode: self.config.observation_mode,
             whole_page: self.config.replay,
+            format: self.config.observation_format,
         }]
     }
 

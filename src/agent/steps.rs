@@ -305,6 +305,7 @@ impl Agent {
         system_prompt_with_memory(
             self.config.prompt_style,
             self.config.observation_mode,
+            self.config.observation_format,
             self.memory.as_deref(),
         )
     }

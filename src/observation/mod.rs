@@ -43,11 +43,29 @@ pub struct ObserveOptions {
     /// Chromium of the published benchmarks did not; off by default to keep the
     /// format and its token cost. Images always show their URL.
     pub link_urls: bool,
-    /// The compact format for models with a small context (`docs/observation.md`
-    /// "Compact"): no indentation, text as bare lines without ids, whitespace
-    /// collapsed, fewer properties. Every element an agent can act on keeps its
-    /// `[id] role 'name'` line. Off by default: MMInA's format is the benchmark's.
-    pub compact: bool,
+    /// How the text is written: MMInA's format (the default) or the compact one.
+    pub format: ObservationFormat,
+}
+
+impl ObserveOptions {
+    pub fn compact(&self) -> bool {
+        self.format == ObservationFormat::Compact
+    }
+}
+
+/// How the observation's text is written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum ObservationFormat {
+    /// MMInA's (WebArena's) accessibility-tree text: the benchmark's format.
+    #[default]
+    Mmina,
+    /// For models with a small context (`docs/observation.md` "Compact"): no
+    /// indentation, text as bare lines without ids, whitespace collapsed, roots,
+    /// nameless containers and default-false properties left out. Every element an
+    /// agent can act on keeps its `[id] role 'name'` line.
+    Compact,
 }
 
 /// An image in the viewport, for the glue to take from the page and label.

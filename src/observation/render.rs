@@ -230,7 +230,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         // Compact: NBSP and runs of whitespace become one space (a name spread over
         // lines in the HTML reads the same, in fewer tokens).
         let mut collapsed = std::mem::take(&mut self.collapsed);
-        let name = if self.options.compact {
+        let name = if self.options.compact() {
             collapse_whitespace(&mut collapsed, raw_name);
             collapsed.as_str()
         } else if role == "StaticText" {
@@ -280,7 +280,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         // Compact: a page's or frame's root repeats the tab's title or its iframe's
         // name, and a nameless container (`main ''`, `form ''`) says nothing an agent
         // reads or acts on.
-        if self.options.compact
+        if self.options.compact()
             && !interactive
             && (role == "RootWebArea" || (name.is_empty() && !has_props))
         {
@@ -293,7 +293,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             self.text.push('\n');
         }
         let line_start = self.text.len();
-        if self.options.compact && role == "StaticText" {
+        if self.options.compact() && role == "StaticText" {
             // Text is read, not acted on: a bare line, no id, role or quotes. One that
             // would look like an element line (`[3] ...`) gets a backslash first.
             if name.starts_with('[') {
@@ -304,7 +304,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             return true;
         }
         let id = self.registry.id_for(&target.input.target_id, backend);
-        if !self.options.compact {
+        if !self.options.compact() {
             for _ in 0..at.depth {
                 self.text.push('\t');
             }
@@ -370,14 +370,14 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             }
             if DROPPED_PROPERTIES.contains(&name)
                 || (name == "url" && !keep_url)
-                || (self.options.compact && COMPACT_DROPPED_PROPERTIES.contains(&name))
+                || (self.options.compact() && COMPACT_DROPPED_PROPERTIES.contains(&name))
             {
                 continue;
             }
             let Some(value) = &prop.value.value else {
                 continue;
             };
-            if self.options.compact
+            if self.options.compact()
                 && COMPACT_DROPPED_WHEN_FALSE.contains(&name)
                 && matches!(value, super::input::AxScalar::Bool(false))
             {

@@ -76,7 +76,11 @@ impl Agent {
         let candidates =
             rank_candidates(&observation, &self.objective, settings.candidates as usize);
         let sections = sections(candidates.len(), settings.sections as usize);
-        let system = prompts::planning_system(self.config.observation_mode, self.memory.as_deref());
+        let system = prompts::planning_system(
+            self.config.observation_mode,
+            self.config.observation_format,
+            self.memory.as_deref(),
+        );
         let pictures = match settings.grounding {
             GroundingMode::Visual => parts
                 .iter()

@@ -2,6 +2,7 @@
 //! (a lettered choice among one section's candidates, strict answer format) and
 //! selection (one of several grounded actions). Our wording, after SeeAct's stages.
 
+use crate::observation::ObservationFormat;
 use std::fmt::Write;
 
 use super::rank::Candidate;
@@ -29,9 +30,13 @@ none; N/A if the task cannot be done).";
 
 /// The planning system text: role and inputs as the prompt agent has them, the plan
 /// rule, the memory section if any, and the closing line.
-pub fn planning_system(mode: ObservationMode, memory: Option<&str>) -> String {
+pub fn planning_system(
+    mode: ObservationMode,
+    format: ObservationFormat,
+    memory: Option<&str>,
+) -> String {
     let mut parts = vec![
-        intro::role_and_inputs(mode),
+        intro::role_and_inputs(mode, format),
         PLAN_RULE.to_string(),
         "Rules: plan one action at a time, only what the current observation makes \
          possible; if your last action did not change the page, plan something else."

@@ -3,6 +3,7 @@
 //! `stop`). Both styles show the same situations; only the replies differ.
 
 use super::user::{turn_text, TurnInput};
+use crate::observation::ObservationFormat;
 
 /// One example step: what the model would be shown and a good reply.
 pub struct Example {
@@ -64,13 +65,20 @@ left to do but answer. In summary, the next action I will perform is \
 
 /// The examples as the system prompt shows them, each laid out exactly like a real
 /// turn so the model sees the format it will be given.
-pub fn examples_text(reply_of: impl Fn(&Example) -> &'static str) -> String {
+pub fn examples_text(
+    reply_of: impl Fn(&Example) -> &'static str,
+    format: ObservationFormat,
+) -> String {
     EXAMPLES
         .iter()
         .enumerate()
         .map(|(i, example)| {
+            let observation = match format {
+                ObservationFormat::Mmina => example.observation.to_string(),
+                ObservationFormat::Compact => compact_example(example.observation),
+            };
             let turn = turn_text(&TurnInput {
-                observation: example.observation,
+                observation: &observation,
                 url: example.url,
                 objective: example.objective,
                 previous_action: example.previous_action,
@@ -84,4 +92,28 @@ pub fn examples_text(reply_of: impl Fn(&Example) -> &'static str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n\n")
+}
+
+/// An example observation as the compact format writes it (`ObserveOptions::compact`):
+/// no indentation, no root line, text without its id, role and quotes. The examples'
+/// element ids stay, so their replies still fit.
+fn compact_example(observation: &str) -> String {
+    observation
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_start_matches('\t');
+            let Some(rest) = line.strip_prefix('[') else {
+                return Some(line.to_string());
+            };
+            let (_, element) = rest.split_once("] ")?;
+            if element.starts_with("RootWebArea ") {
+                return None;
+            }
+            match element.strip_prefix("StaticText '") {
+                Some(text) => Some(text.trim_end_matches('\'').to_string()),
+                None => Some(line.to_string()),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -2,8 +2,9 @@
 //! shown each turn, and the rules.
 
 use crate::agent::config::ObservationMode;
+use crate::observation::ObservationFormat;
 
-pub fn role_and_inputs(mode: ObservationMode) -> String {
+pub fn role_and_inputs(mode: ObservationMode, format: ObservationFormat) -> String {
     let mut text = String::from(
         "You are an agent that uses a web browser to carry out tasks for a person. \
 A task may take several websites, visited one after the other; each part of it has to \
@@ -11,10 +12,21 @@ be completed on its site before the next part can count.
 
 Every turn you are given:
 - OBSERVATION: the tabs that are open, then the part of the current page that is on \
-screen as an accessibility tree, one element per line: `[id] role 'name'` followed by \
-properties, indented under the element that contains it. The number in brackets is \
-the element's id; actions name elements by it.",
+screen as an accessibility tree, ",
     );
+    text.push_str(match format {
+        ObservationFormat::Mmina => {
+            "one element per line: `[id] role 'name'` followed by properties, indented \
+under the element that contains it. The number in brackets is the element's id; \
+actions name elements by it."
+        }
+        // The compact format has no indentation and writes text without ids.
+        ObservationFormat::Compact => {
+            "one line each, in page order: an element as `[id] role 'name'` followed by \
+properties, text on the page as a plain line. The number in brackets is the element's \
+id; actions name elements by it."
+        }
+    });
     text.push_str(media_line(mode));
     text.push_str(
         "

@@ -21,10 +21,11 @@ pub use previous::previous_action_text;
 pub use user::{turn_parts, turn_text, TurnInput};
 
 use super::config::{ObservationMode, PromptStyle};
+use crate::observation::ObservationFormat;
 
-/// The whole system prompt for one style and observation mode.
+/// The whole system prompt for one style and observation mode, in MMInA's format.
 pub fn system_prompt(style: PromptStyle, mode: ObservationMode) -> String {
-    system_prompt_with_memory(style, mode, None)
+    system_prompt_with_memory(style, mode, ObservationFormat::Mmina, None)
 }
 
 /// The system prompt with the procedural-memory section (`memory::memory_section`)
@@ -33,17 +34,21 @@ pub fn system_prompt(style: PromptStyle, mode: ObservationMode) -> String {
 pub fn system_prompt_with_memory(
     style: PromptStyle,
     mode: ObservationMode,
+    format: ObservationFormat,
     memory: Option<&str>,
 ) -> String {
     let (reply_rule, examples) = match style {
-        PromptStyle::Cot => (cot::REPLY_RULE, examples::examples_text(|e| e.cot_reply)),
+        PromptStyle::Cot => (
+            cot::REPLY_RULE,
+            examples::examples_text(|e| e.cot_reply, format),
+        ),
         PromptStyle::Direct => (
             direct::REPLY_RULE,
-            examples::examples_text(|e| e.direct_reply),
+            examples::examples_text(|e| e.direct_reply, format),
         ),
     };
     let mut parts = vec![
-        intro::role_and_inputs(mode),
+        intro::role_and_inputs(mode, format),
         actions::ACTIONS.to_string(),
         intro::rules(reply_rule),
         format!("Here are two examples of a turn and a good reply.\n\n{examples}"),

@@ -208,3 +208,34 @@ fn pictures_follow_the_text_as_the_mode_asks() {
         );
     }
 }
+
+#[test]
+fn the_compact_format_is_described_and_shown_in_its_examples() {
+    for style in STYLES {
+        let compact = system_prompt_with_memory(
+            style,
+            ObservationMode::Text,
+            ObservationFormat::Compact,
+            None,
+        );
+        let mmina = system_prompt(style, ObservationMode::Text);
+        assert!(
+            compact.contains("text on the page as a plain line"),
+            "{compact}"
+        );
+        assert!(!compact.contains("indented under"), "{compact}");
+        assert!(mmina.contains("indented under the element that contains it"));
+        // The examples as the compact format writes them: the elements the replies
+        // name keep their ids, text loses its id, nothing is indented.
+        assert!(compact.contains("\n[37] link 'Mount Fuji'\n"), "{compact}");
+        assert!(
+            compact.contains("\nActive volcano on Honshu; at 3,776 m the tallest peak of Japan.\n")
+        );
+        assert!(compact.contains("\n$96 per night\n"));
+        assert!(!compact.contains("StaticText"));
+        assert!(!compact.contains("RootWebArea"));
+        assert!(!compact.contains("\n\t["));
+        assert!(mmina.contains("\t[38] StaticText 'Active volcano"));
+        assert!(compact.len() < mmina.len());
+    }
+}

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::harness::*;
-use crate::agent::{AgentEvent, Command};
+use crate::agent::{AgentConfig, AgentEvent, Command};
 
 fn to_value(command: &Command) -> Value {
     serde_json::to_value(command).unwrap()
@@ -123,4 +123,36 @@ fn events_read_from_driver_json_with_optional_fields_left_out() {
     .unwrap();
     assert_eq!(interrupted.kind(), "interrupted");
     assert_eq!(interrupted.step(), None);
+}
+
+#[test]
+fn a_compact_run_asks_for_compact_observations_and_says_so_in_its_prompt() {
+    let mut compact = config();
+    compact.observation_format = crate::observation::ObservationFormat::Compact;
+    let (agent, first) = start(&task_json(&[]), compact);
+    assert_eq!(
+        to_value(&first[0]),
+        json!({"kind": "observe", "step": 1, "mode": "text", "whole_page": false, "format": "compact"})
+    );
+    let run = drive(
+        agent,
+        first,
+        Script::new(vec![TOKYO_PAGE], vec![reply("```stop [Tokyo]```")]),
+        false,
+    );
+    let system = to_value(&run.commands[1])["request"]["system"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        system.contains("text on the page as a plain line"),
+        "{system}"
+    );
+    let read: AgentConfig =
+        serde_json::from_value(json!({"observation_format": "compact"})).unwrap();
+    assert_eq!(
+        read.observation_format,
+        crate::observation::ObservationFormat::Compact
+    );
+    assert!(AgentConfig::from_json(r#"{"observation_format": "tiny"}"#).is_err());
 }
