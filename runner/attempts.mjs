@@ -1,7 +1,7 @@
 // Attempts and error kinds: which ERRORs are the harness's fault (and so worth
 // running again), which tasks a run still owes, and when a model run's end is the
 // endpoint's failure rather than the agent's. Pure: tested without a browser
-// (tests/e2e/runner-units.test.mjs). Rules: docs/runner.md "Crashes, retries and
+// (the unit test runner-units.test.mjs). Rules: docs/runner.md "Crashes, retries and
 // resuming".
 
 /** `error_kind` of an ERROR a retry may fix: the browser, worker, sandbox, model endpoint or timeout. */

@@ -1,6 +1,6 @@
 // Launching headless Chromium with the hopbench extension loaded: shared by the runner
-// (runner/run.mjs) and the e2e tests (tests/e2e/harness.mjs), so both drive exactly the
-// same browser setup.
+// (runner/run.mjs) and the driver of the dev tools and e2e tests (runner/driver.mjs), so
+// both drive exactly the same browser setup.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -11,8 +11,7 @@
 //
 // Needs dist/ (./build.sh) and the sites being looked at (./build.sh sandbox).
 
-import { launchExtension } from '../tests/e2e/harness.mjs';
-import { observe, tabIdOf } from '../tests/e2e/observe-helpers.mjs';
+import { launchExtension, observe, tabIdOf } from './driver.mjs';
 
 const USAGE = 'usage: node runner/observe.mjs URL... [--whole-page] [--grep TEXT]';
 

@@ -11,9 +11,7 @@
 // is replay through the run driver; this is the quick check while writing a task.
 
 import { readFileSync } from 'node:fs';
-import { launchExtension } from '../tests/e2e/harness.mjs';
-import { observe } from '../tests/e2e/observe-helpers.mjs';
-import { send, sendOk } from '../tests/e2e/session-helpers.mjs';
+import { launchExtension, observe, send, sendOk } from './driver.mjs';
 
 // `{role 'name'}` / `{role "name"}` right after the action name.
 const TARGET = /^(\w+) \{(\w+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\}(.*)$/s;

@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
-import { launchExtension } from '../e2e/harness.mjs';
+import { launchExtension, observe, sendOk } from '../../runner/driver.mjs';
 import { distDir } from '../e2e/paths.mjs';
 import { sitesRoot, startSites } from '../e2e/sites.mjs';
-import { lineWith, observe } from '../e2e/observe-helpers.mjs';
-import { sendOk, startSession } from '../e2e/session-helpers.mjs';
+import { lineWith } from '../e2e/observe-helpers.mjs';
+import { startSession } from '../e2e/session-helpers.mjs';
 import { workerControl } from '../e2e/worker-control.mjs';
 import { generatedPage } from './generate-page.mjs';
 

@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, elementRefByExpression, send, sendOk, startSession, textOf, waitForPage } from './session-helpers.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
+import { elementRef, elementRefByExpression, startSession, textOf, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('click and hover actions', { timeout: 120_000 }, () => {

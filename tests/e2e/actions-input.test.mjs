@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, sendOk, startSession, textOf, waitForPage } from './session-helpers.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
+import { elementRef, startSession, textOf, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('typing, keys and scrolling', { timeout: 120_000 }, () => {

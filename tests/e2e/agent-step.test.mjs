@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe } from './observe-helpers.mjs';
-import { sendOk, taskText, waitForPage } from './session-helpers.mjs';
+import { launchExtension, observe, sendOk } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
+import { taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('agent step: action text with [id] from the observation', { timeout: 120_000 }, () => {

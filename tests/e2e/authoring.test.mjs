@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { person, waitForSteps } from './human-helpers.mjs';
 import { hopbenchBin } from './native.mjs';
 import { repoRoot } from './paths.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
 import { downloadedText } from './secret-scan.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('a new task authored by doing it', { timeout: 240_000 }, () => {

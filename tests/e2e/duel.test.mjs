@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { importExports } from '../../runner/import-exports.mjs';
 import { hopbenchBin } from './native.mjs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { person, waitForSteps } from './human-helpers.mjs';
 import { repoRoot } from './paths.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const IMAGES = join(repoRoot, 'docs', 'images');

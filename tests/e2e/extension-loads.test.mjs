@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { extensionIdFromManifest } from './extension-id.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { cargoPackageVersion, distDir } from './paths.mjs';
 
 /** Sends a protocol message from an extension page, as the popup does. */

@@ -7,8 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, sendOk, taskText, waitForPage } from './session-helpers.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
+import { elementRef, taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, () => {

@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, send, sendOk, taskText, waitForPage } from './session-helpers.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
+import { elementRef, taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('hop tracking across two sites and two tabs', { timeout: 120_000 }, () => {

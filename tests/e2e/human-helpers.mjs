@@ -2,7 +2,7 @@
 // Playwright's mouse and keyboard (trusted input, as a person's), at a person's pace,
 // and reading what the panel and the store say of the session.
 
-import { sendOk } from './session-helpers.mjs';
+import { sendOk } from '../../runner/driver.mjs';
 
 /**
  * A person's pause between actions: they look at the page before acting. Also what

@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { elementOf, person, stepsOf, waitForSteps } from './human-helpers.mjs';
 import { repoRoot } from './paths.mjs';
 import { downloadedText } from './secret-scan.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);

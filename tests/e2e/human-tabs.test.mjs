@@ -6,10 +6,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { elementOf, person, waitForSteps } from './human-helpers.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe("a person's session across tabs", { timeout: 240_000 }, () => {

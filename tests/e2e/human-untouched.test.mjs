@@ -7,9 +7,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { elementOf, person, waitForSteps } from './human-helpers.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const VIEWPORT = { width: 1000, height: 600 };

@@ -5,8 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { sendOk } from './session-helpers.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { startSites } from './sites.mjs';
 
 const KEY = `sk-hopbench-key-safety-${Date.now()}`;

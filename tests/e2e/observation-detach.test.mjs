@@ -8,9 +8,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { observe, tabIdOf } from './observe-helpers.mjs';
-import { sendOk, startSession } from './session-helpers.mjs';
+import { launchExtension, observe, sendOk, tabIdOf } from '../../runner/driver.mjs';
+import { startSession } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /** The extension's own debugger connection to the tab: 'attached' or the error text. */

@@ -4,9 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe, tabIdOf } from './observe-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
+import { launchExtension, observe, sendOk, tabIdOf } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /** Label background painted by the worker (extension/worker/images.js). */

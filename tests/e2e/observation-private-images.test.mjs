@@ -10,8 +10,8 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe, tabIdOf } from './observe-helpers.mjs';
+import { launchExtension, observe, tabIdOf } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
 import { sitesRoot } from './sites.mjs';
 
 const RED_PNG = readFileSync(join(sitesRoot, 'obs-page', 'img', 'red.png'));

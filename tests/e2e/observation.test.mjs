@@ -5,8 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe, observeThroughWorker, tabIdOf } from './observe-helpers.mjs';
+import { launchExtension, observe, observeThroughWorker, tabIdOf } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('observation text', { timeout: 120_000 }, () => {

@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { openRealPopup } from './real-popup.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('the real toolbar popup', { timeout: 240_000 }, () => {

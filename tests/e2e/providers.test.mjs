@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { startSites } from './sites.mjs';
 
 const APIS = ['openai', 'anthropic', 'gemini'];

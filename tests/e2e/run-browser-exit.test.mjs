@@ -9,9 +9,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension, newProfileDir } from './harness.mjs';
+import { launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /**

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { playAgent } from './play-agent.mjs';
 import { threeHopTask } from './run-helpers.mjs';
 import { runToEnd, saveOptions } from './run-outcome.mjs';

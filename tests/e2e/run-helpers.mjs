@@ -2,7 +2,7 @@
 // popup's user path (import a task file, choose the agent, Run), reading the trajectory
 // store from an extension page, and waiting for a run to end.
 
-import { sendOk } from './session-helpers.mjs';
+import { sendOk } from '../../runner/driver.mjs';
 
 /**
  * wiki home → Tokyo Tower article → events site → events in Tokyo: three hops on two

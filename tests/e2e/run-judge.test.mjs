@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { observationOf } from './play-agent.mjs';
 import { runToEnd, saveOptions } from './run-outcome.mjs';
 import { startSites } from './sites.mjs';

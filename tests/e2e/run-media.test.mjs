@@ -14,10 +14,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
 import { startGallery } from './gallery-site.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { observationOf } from './play-agent.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 

@@ -11,12 +11,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { ROUTE, playAgent } from './play-agent.mjs';
 import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { saveOptions } from './run-outcome.mjs';
 import { downloadedText, pageText, placesHolding, storageDump } from './secret-scan.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
 

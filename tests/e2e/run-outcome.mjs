@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
+import { sendOk } from '../../runner/driver.mjs';
 
 /**
  * Fills and saves the options page as a person would. Fields left undefined keep what

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
 import {
   hopSnapshots,
   runFromPopup,
@@ -14,7 +14,6 @@ import {
   waitForRunEnd,
   watchHopQueue,
 } from './run-helpers.mjs';
-import { send, sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('agent run with the replay agent', { timeout: 180_000 }, () => {

@@ -3,9 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
-import { send, sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('stopping a run', { timeout: 120_000 }, () => {

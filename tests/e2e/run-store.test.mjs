@@ -8,9 +8,8 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension, newProfileDir } from './harness.mjs';
+import { launchExtension, newProfileDir, send, sendOk } from '../../runner/driver.mjs';
 import { store } from './run-helpers.mjs';
-import { send, sendOk } from './session-helpers.mjs';
 
 function summary(id, extra = {}) {
   return {

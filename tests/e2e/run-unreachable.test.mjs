@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { runFromPopup, store, waitForRunEnd } from './run-helpers.mjs';
 import { panelView } from './run-outcome.mjs';
 import { startSites } from './sites.mjs';

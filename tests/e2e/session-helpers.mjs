@@ -1,26 +1,8 @@
-// Helpers for the session, action and hop e2e tests: protocol messages sent from an
-// extension page (as the popup would), element references taken with a Playwright CDP
-// session, and finding the Playwright page of a session tab.
+// Helpers for the session, action and hop e2e tests: task texts, element references
+// taken with a Playwright CDP session, and finding the Playwright page of a session tab
+// (sending the protocol messages is the driver's: runner/driver.mjs).
 
-/** Sends `messages[constructorName](...args)` from an extension page; returns the reply. */
-export function send(extPage, constructorName, ...args) {
-  return extPage.evaluate(
-    async ([name, constructorArgs]) => {
-      const messages = await import('./messages.js');
-      return chrome.runtime.sendMessage(messages[name](...constructorArgs));
-    },
-    [constructorName, args],
-  );
-}
-
-/** Like `send`, but throws unless the reply is ok. */
-export async function sendOk(extPage, constructorName, ...args) {
-  const reply = await send(extPage, constructorName, ...args);
-  if (reply?.ok !== true) {
-    throw new Error(`${constructorName} failed: ${JSON.stringify(reply)}`);
-  }
-  return reply;
-}
+import { sendOk } from '../../runner/driver.mjs';
 
 /** A task in our format whose start URLs are `startUrls`. */
 export function taskText({ id = 'e2e/task', startUrls, hops = [], finalAnswer }) {

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, send, sendOk, startSession, waitForPage } from './session-helpers.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
+import { elementRef, startSession, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {

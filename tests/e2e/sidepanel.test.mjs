@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { repoRoot } from './paths.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const IMAGES = join(repoRoot, 'docs', 'images');

@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /** The fake model's reply for one action, in the chain-of-thought format. */

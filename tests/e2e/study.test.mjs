@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { importExports } from '../../runner/import-exports.mjs';
 import { seedOf, studyOrder } from '../../extension/study-order.js';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { repoRoot } from './paths.mjs';
 import { downloadedText } from './secret-scan.mjs';
 import { waitForPage } from './session-helpers.mjs';

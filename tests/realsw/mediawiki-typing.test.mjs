@@ -22,9 +22,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchExtension } from '../e2e/harness.mjs';
-import { observe } from '../e2e/observe-helpers.mjs';
-import { sendOk, taskText, waitForPage } from '../e2e/session-helpers.mjs';
+import { launchExtension, observe, sendOk } from '../../runner/driver.mjs';
+import { taskText, waitForPage } from '../e2e/session-helpers.mjs';
 import { describeTier } from './packages.mjs';
 import { startRealSites } from './real-sites.mjs';
 import { findElement } from './scripted-model.mjs';

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { FAKE_KEY, startFakeProviders } from '../e2e/fake-providers.mjs';
 
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+P+/HgAFhAJ/wlseKgAAAABJRU5ErkJggg==';

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startSites } from './sites.mjs';
+import { startSites } from '../e2e/sites.mjs';
 
 describe('test sites server', () => {
   let sites;
