@@ -1,6 +1,8 @@
 // Command-line options of `./build.sh run` (and `./build.sh demo`), parsed into one
 // plain object. A usage error throws UsageError; run.mjs prints it with the usage.
 
+import { parseArgs as parseArgsUtil } from 'node:util';
+
 export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini']);
 export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
 
@@ -67,70 +69,103 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = {
-  '--tasks': 'tasks',
-  '--provider': 'provider',
-  '--base-url': 'baseUrl',
-  '--model': 'model',
-  '--api-key-env': 'apiKeyEnv',
-  '--out': 'out',
-  '--parallel': 'parallel',
-  '--shard': 'shard',
-  '--max-steps': 'maxSteps',
-  '--observation': 'observation',
-  '--task-timeout': 'taskTimeout',
-  '--agent': 'agent',
-  '--grounding': 'grounding',
-  '--select': 'select',
-  '--memory': 'memory',
-  '--memory-policy': 'memoryPolicy',
-  '--memory-sweep': 'memorySweep',
-  '--retries': 'retries',
-  '--sites': 'sites',
-};
+/**
+ * The options taking a value, by their long name, and the key they fill in.
+ * @type {Readonly<Record<string, string>>}
+ */
+const VALUE_OPTIONS = Object.freeze({
+  tasks: 'tasks',
+  provider: 'provider',
+  'base-url': 'baseUrl',
+  model: 'model',
+  'api-key-env': 'apiKeyEnv',
+  out: 'out',
+  parallel: 'parallel',
+  shard: 'shard',
+  'max-steps': 'maxSteps',
+  observation: 'observation',
+  'task-timeout': 'taskTimeout',
+  agent: 'agent',
+  grounding: 'grounding',
+  select: 'select',
+  memory: 'memory',
+  'memory-policy': 'memoryPolicy',
+  'memory-sweep': 'memorySweep',
+  retries: 'retries',
+  sites: 'sites',
+});
 
-/** The flags that say which recorded ERRORs a run does again. */
-const RETRY_FLAGS = { '--retry-errors': 'all', '--no-retry-errors': 'none' };
+/**
+ * The flags that say which recorded ERRORs a run does again.
+ * @type {Readonly<Record<string, RetryErrors>>}
+ */
+const RETRY_FLAGS = Object.freeze({ 'retry-errors': 'all', 'no-retry-errors': 'none' });
+
+/** @typedef {'infrastructure' | 'all' | 'none'} RetryErrors */
+
+/** node:util's option table: every value option a string, the flags booleans. */
+const PARSE_OPTIONS = Object.freeze({
+  help: { type: 'boolean', short: 'h' },
+  ...Object.fromEntries(Object.keys(RETRY_FLAGS).map((name) => [name, { type: 'boolean' }])),
+  ...Object.fromEntries(Object.keys(VALUE_OPTIONS).map((name) => [name, { type: 'string' }])),
+});
 
 /** Where a run's agent may navigate (extension: START_RUN override `sites`). */
 export const SITES_MODES = Object.freeze(['task', 'any']);
+
+/**
+ * The raw option values by key (`tasks`, `baseUrl`, ...), as typed.
+ * @typedef {Partial<Record<string, string>>} RawOptions
+ */
 
 /**
  * @param {string[]} argv arguments after the script name
  * @param {{ tasks?: string, out?: string }} [defaults] what `demo` fills in
  */
 export function parseArgs(argv, defaults = {}) {
+  /** @type {RawOptions} */
   const raw = {};
   let help = false;
+  /** @type {RetryErrors | null} */
   let retryErrors = null;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (arg === '-h' || arg === '--help') {
-      help = true;
-      continue;
-    }
-    if (Object.hasOwn(RETRY_FLAGS, arg)) {
-      if (retryErrors !== null && retryErrors !== RETRY_FLAGS[arg]) {
+  // Not strict: node's own errors would not name our options the way the usage does
+  // (and would refuse `--retries -1`, whose value is what is wrong); the tokens, in
+  // order, keep the first problem the one reported.
+  const { tokens } = parseArgsUtil({
+    args: argv,
+    options: PARSE_OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option') throw new UsageError(`unknown argument: ${argv[token.index]}`);
+    const { name, rawName, value, inlineValue } = token;
+    const key = Object.hasOwn(VALUE_OPTIONS, name) && rawName.startsWith('--') ? VALUE_OPTIONS[name] : undefined;
+    if (key === undefined) {
+      // A flag, exactly as written (`--help=x` or `-hx` is not one).
+      if (inlineValue || argv[token.index] !== rawName) {
+        throw new UsageError(`unknown argument: ${argv[token.index]}`);
+      }
+      if (name === 'help') {
+        help = true;
+        continue;
+      }
+      if (!Object.hasOwn(RETRY_FLAGS, name)) {
+        throw new UsageError(`unknown argument: ${argv[token.index]}`);
+      }
+      if (retryErrors !== null && retryErrors !== RETRY_FLAGS[name]) {
         throw new UsageError('--retry-errors and --no-retry-errors contradict each other; give one');
       }
-      retryErrors = RETRY_FLAGS[arg];
+      retryErrors = RETRY_FLAGS[name];
       continue;
     }
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
-    const key = VALUE_OPTIONS[name];
-    if (!key) throw new UsageError(`unknown argument: ${arg}`);
-    const value = inline ?? argv[(i += 1)];
-    if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
-    if (key in raw) throw new UsageError(`${name} given twice`);
+    if (value === undefined || value === '') throw new UsageError(`${rawName} needs a value`);
+    if (key in raw) throw new UsageError(`${rawName} given twice`);
     raw[key] = value;
   }
   if (help) return { help: true };
   return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure');
-}
-
-function splitOnce(arg) {
-  const at = arg.indexOf('=');
-  return [arg.slice(0, at), arg.slice(at + 1)];
 }
 
 function validate(raw, retryErrors) {

@@ -11,6 +11,7 @@
 // is replay through the run driver; this is the quick check while writing a task.
 
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { launchExtension, observe, send, sendOk } from './driver.mjs';
 
 // `{role 'name'}` / `{role "name"}` right after the action name.
@@ -87,10 +88,16 @@ async function walkTask(popup, file, quiet) {
 }
 
 async function main() {
-  const args = process.argv.slice(2);
-  const quiet = args.includes('--quiet');
-  const files = args.filter((a) => a !== '--quiet');
-  if (files.length === 0) throw new Error('usage: node runner/walk.mjs TASK.json... [--quiet]');
+  const usage = 'usage: node runner/walk.mjs TASK.json... [--quiet]';
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { quiet: { type: 'boolean' } }, allowPositionals: true });
+  } catch (error) {
+    throw new Error(`${/** @type {Error} */ (error).message}\n${usage}`);
+  }
+  const quiet = parsed.values.quiet === true;
+  const files = parsed.positionals;
+  if (files.length === 0) throw new Error(usage);
   const ext = await launchExtension();
   try {
     const popup = await ext.openExtensionPage('popup.html');
