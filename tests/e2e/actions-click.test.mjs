@@ -8,10 +8,10 @@ import { elementRef, elementRefByExpression, startSession, textOf, waitForPage }
 import { startSites } from './sites.mjs';
 
 describe('click and hover actions', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let page;
 
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
 

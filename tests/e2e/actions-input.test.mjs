@@ -8,9 +8,9 @@ import { elementRef, startSession, textOf, waitForPage } from './session-helpers
 import { startSites } from './sites.mjs';
 
 describe('typing, keys and scrolling', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });

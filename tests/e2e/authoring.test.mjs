@@ -19,13 +19,13 @@ import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('a new task authored by doing it', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
+  /** @type {import('../types.mjs').Page} */ let page;
   let runId;
-  let saved;
-  let dir;
+  /** @type {Awaited<ReturnType<typeof downloadedText>>} */ let saved;
+  /** @type {string} */ let dir;
 
   const status = () => panel.locator('#status').textContent();
   /** Marks the current page as completing a hop; returns the proposal as shown. */

@@ -34,10 +34,10 @@ function references(step) {
 }
 
 describe('the demo\'s trajectory pages show every step\'s pictures', { timeout: 300_000 }, () => {
-  let dir;
-  let out;
-  let sandbox;
-  let run;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let out;
+  /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
+  /** @type {import('../types.mjs').RunnerResult} */ let run;
   const sandboxLines = [];
 
   before(async () => {

@@ -21,9 +21,9 @@ import { startSites } from './sites.mjs';
 const IMAGES = join(repoRoot, 'docs', 'images');
 
 describe('human vs agent', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
   let duel;
   let humanPage;
 

@@ -21,8 +21,8 @@ function sendFromPage(page, constructorName, args = []) {
 
 describe('extension loads', { timeout: 60_000 }, () => {
   const expectedVersion = `hopbench ${cargoPackageVersion()}`;
-  let ext;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   before(async () => {
     ext = await launchExtension();

@@ -12,10 +12,10 @@ import { elementRef, taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let page;
   let tabId;
 
   const spa = (path) => sites.url('spa', path);

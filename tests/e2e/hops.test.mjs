@@ -9,9 +9,9 @@ import { elementRef, taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('hop tracking across two sites and two tabs', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });

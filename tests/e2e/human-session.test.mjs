@@ -20,13 +20,13 @@ import { startSites } from './sites.mjs';
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
 
 describe("a person's session on the single-page site", { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
   let task;
   let taskText;
   let runId;
-  let page;
+  /** @type {import('../types.mjs').Page} */ let page;
 
   const status = () => panel.locator('#status').textContent();
 

@@ -13,12 +13,12 @@ import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe("a person's session across tabs", { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
   let task;
   let runId;
-  let steps;
+  /** @type {Awaited<ReturnType<typeof waitForSteps>>} */ let steps;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });

@@ -39,11 +39,11 @@ async function whatThePageSaw(page) {
 }
 
 describe('recording leaves the page as it is', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
-  let plain;
-  let recorded;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
+  /** @type {Awaited<ReturnType<typeof whatThePageSaw>>} */ let plain;
+  /** @type {Awaited<ReturnType<typeof whatThePageSaw>>} */ let recorded;
   let runId;
 
   before(async () => {

@@ -13,10 +13,10 @@ const KEY = `sk-hopbench-key-safety-${Date.now()}`;
 const LAN_URL = 'http://192.0.2.10:8080/v1';
 
 describe('where the API key may go', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let options;
 
   const savedModel = async () => (await sendOk(popup, 'getSettings')).settings.model;
 

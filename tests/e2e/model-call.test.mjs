@@ -48,9 +48,9 @@ function modelCall(page, { config, request = REQUEST, options = {}, abortAfterMs
 }
 
 describe('model_call at the wasm boundary', { timeout: 120_000 }, () => {
-  let ext;
-  let fake;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let page;
   const config = (api, extra = {}) => ({
     provider: api,
     base_url: fake.baseUrl(api),

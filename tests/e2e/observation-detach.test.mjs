@@ -25,9 +25,9 @@ function extensionAttachment(ext, tabId) {
 }
 
 describe('the debugger after an observation', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   before(async () => {
     sites = await startSites({ names: ['fence'] });

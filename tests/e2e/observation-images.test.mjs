@@ -34,11 +34,11 @@ const near = (actual, expected, tolerance = 12) =>
   actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
 
 describe('observation images and view', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
-  let tabId;
-  let kiwixTab;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let tabId;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let kiwixTab;
 
   before(async () => {
     sites = await startSites({ names: ['obs-page', 'obs-kiwix'] });

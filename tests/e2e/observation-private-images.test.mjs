@@ -47,12 +47,12 @@ function reply(res, status, type, body) {
 const HEAD = '<meta charset="utf-8"><link rel="icon" href="data:,">';
 
 describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
-  let ext;
+  /** @type {import('../types.mjs').Extension} */ let ext;
   let extPage;
-  let privateSite; // reached as http://localhost:<port>: another site than 127.0.0.1
-  let pageSite;
-  let tabId;
-  let obs;
+  /** @type {Awaited<ReturnType<typeof serve>>} */ let privateSite; // reached as http://localhost:<port>: another site than 127.0.0.1
+  /** @type {Awaited<ReturnType<typeof serve>>} */ let pageSite;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let tabId;
+  /** @type {Awaited<ReturnType<typeof observe>>} */ let obs;
 
   before(async () => {
     privateSite = await serve((req, res) => {

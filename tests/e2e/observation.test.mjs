@@ -10,11 +10,11 @@ import { lineWith } from './observe-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('observation text', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
-  let tabId;
-  let kiwixTab;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let tabId;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let kiwixTab;
 
   before(async () => {
     sites = await startSites({ names: ['obs-page', 'obs-kiwix'] });

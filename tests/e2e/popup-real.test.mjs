@@ -14,11 +14,11 @@ import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('the real toolbar popup', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let page;
-  let files;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let page;
+  /** @type {string} */ let files;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((r) => r.id).sort();
   const currentRun = () => page.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current'] ?? null);

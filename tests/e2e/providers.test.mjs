@@ -60,9 +60,9 @@ async function save(page) {
 }
 
 describe('model providers', { timeout: 240_000 }, () => {
-  let ext;
-  let fake;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let options;
   /** Every console message of the worker and all pages, any level. */
   const consoleLines = [];
 

@@ -15,9 +15,9 @@ import { hopbenchBin } from './native.mjs';
 import { chromiumPath, repoRoot } from './paths.mjs';
 
 describe('report pages in Chromium', { timeout: 120_000 }, () => {
-  let dir;
-  let browser;
-  let page;
+  /** @type {string} */ let dir;
+  /** @type {Awaited<ReturnType<typeof launchPlain>>} */ let browser;
+  /** @type {import('../types.mjs').Page} */ let page;
   const problems = [];
 
   before(async () => {

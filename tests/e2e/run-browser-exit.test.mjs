@@ -47,8 +47,8 @@ async function waitFor(what, check, timeoutMs = 30_000) {
 
 describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
   const profileDir = newProfileDir();
-  let ext;
-  let sites;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });

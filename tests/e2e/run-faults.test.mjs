@@ -36,10 +36,10 @@ async function closedPort() {
 }
 
 describe('provider faults during runs', { timeout: 300_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let options;
 
   const calls = () => fake.requests.filter((r) => r.api === 'openai');
   /** The user turn of the n-th model call (1-based). */

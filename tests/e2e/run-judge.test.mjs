@@ -45,10 +45,10 @@ function respond(judgeSays) {
 }
 
 describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let options;
 
   const judgeCalls = () => fake.requests.filter((r) => r.text.includes(JUDGE_WORDS));
 

@@ -54,10 +54,10 @@ function galleryAgent(request) {
 const bytesOfDataUrl = (dataUrl) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
 describe('run pictures: every run keeps its own, as captured', { timeout: 240_000 }, () => {
-  let ext;
-  let gallery;
-  let fake;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {Awaited<ReturnType<typeof startGallery>>} */ let gallery;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let popup;
   /** [{label, runId, intent}] in start order */
   const runs = [];
 

@@ -20,13 +20,13 @@ import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
 
 describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let popup;
-  let worker;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').WorkerControl} */ let worker;
 
-  let options;
+  /** @type {import('../types.mjs').Page} */ let options;
   /** This file's API key: distinctive, so finding it anywhere is no coincidence. */
   const SECRET = `sk-hopbench-run-secret-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 

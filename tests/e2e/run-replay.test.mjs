@@ -17,11 +17,11 @@ import {
 import { startSites } from './sites.mjs';
 
 describe('agent run with the replay agent', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let panel;
-  let runId;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let panel;
+  /** @type {Awaited<ReturnType<typeof runFromPopup>>} */ let runId;
   let run;
 
   const windowCount = () => popup.evaluate(async () => (await chrome.windows.getAll()).length);

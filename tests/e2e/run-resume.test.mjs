@@ -17,10 +17,10 @@ import { workerControl } from './worker-control.mjs';
 const INTERRUPTED = 'the worker stopped while the action ran; its effect is what the page now shows';
 
 describe('a run resumes after its worker is stopped mid-action', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let worker;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').WorkerControl} */ let worker;
 
   /** The driver's record of a run, read from storage (which does not wake the worker). */
   const driverRecord = (runId) =>
@@ -102,8 +102,8 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
 
 describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
   const profileDir = newProfileDir();
-  let ext;
-  let sites;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });

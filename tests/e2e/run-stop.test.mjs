@@ -8,9 +8,9 @@ import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('stopping a run', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });

@@ -53,8 +53,8 @@ const PNG_BASE64 =
 
 describe('trajectory store', { timeout: 120_000 }, () => {
   const profileDir = newProfileDir();
-  let ext;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let page;
 
   before(async () => {
     ext = await launchExtension({ profileDir });
@@ -147,8 +147,8 @@ describe('trajectory store', { timeout: 120_000 }, () => {
 });
 
 describe('a store written by version 1 (media keyed by element id)', { timeout: 60_000 }, () => {
-  let ext;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let page;
 
   before(async () => {
     ext = await launchExtension();

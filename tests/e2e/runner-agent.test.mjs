@@ -98,9 +98,9 @@ async function cleanUp(run) {
 }
 
 describe('the modular agent through the runner', { timeout: 240_000 }, () => {
-  let run;
-  let out;
-  let result;
+  /** @type {Awaited<ReturnType<typeof modularRun>>} */ let run;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
 
   before(async () => {
     run = await modularRun('e2e-agent/events', ['--observation', 'text']);
@@ -138,10 +138,10 @@ describe('the modular agent through the runner', { timeout: 240_000 }, () => {
 });
 
 describe('visual grounding through the runner', { timeout: 240_000 }, () => {
-  let run;
-  let fake;
-  let out;
-  let result;
+  /** @type {Awaited<ReturnType<typeof modularRun>>} */ let run;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
 
   before(async () => {
     run = await modularRun('e2e-agent/visual', ['--observation', 'text+screenshot', '--grounding', 'visual', '--select', 'first_viable']);

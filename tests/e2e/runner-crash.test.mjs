@@ -66,9 +66,9 @@ const byId = (lines) => {
 };
 
 describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
-  let dir;
-  let base;
-  let sandbox;
+  /** @type {string} */ let dir;
+  /** @type {Awaited<ReturnType<typeof freePortBase>>} */ let base;
+  /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
   const sandboxLines = [];
 
   before(async () => {

@@ -41,9 +41,9 @@ function descendants(root) {
 }
 
 describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
-  let dir;
+  /** @type {string} */ let dir;
   let base;
-  let tasksDir;
+  /** @type {string} */ let tasksDir;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-kill-'));

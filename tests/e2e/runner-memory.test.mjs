@@ -29,9 +29,9 @@ function memorySection(system) {
 }
 
 describe('procedural memory through the runner', { timeout: 360_000 }, () => {
-  let sites;
-  let fake;
-  let dir;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let dir;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
@@ -53,8 +53,8 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
   };
 
   describe('the replay agent with --memory 2', () => {
-    let out;
-    let result;
+    /** @type {string} */ let out;
+    /** @type {import('../types.mjs').RunnerResult} */ let result;
     const trajectory = (id) => JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem(id)}.json`), 'utf8'));
 
     before(async () => {
@@ -144,8 +144,8 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
   });
 
   describe('--memory-sweep 0..1 with the replay agent', () => {
-    let out;
-    let result;
+    /** @type {string} */ let out;
+    /** @type {import('../types.mjs').RunnerResult} */ let result;
 
     before(async () => {
       const events = (id) => ({
@@ -177,8 +177,8 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
   });
 
   describe('a fake model that reads its memory', () => {
-    let out;
-    let result;
+    /** @type {string} */ let out;
+    /** @type {import('../types.mjs').RunnerResult} */ let result;
 
     before(async () => {
       // Click the Tokyo link, then answer with what memory showed: the first past

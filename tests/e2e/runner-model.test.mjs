@@ -20,11 +20,11 @@ function filesUnder(dir) {
 }
 
 describe('the runner with a model provider', { timeout: 180_000 }, () => {
-  let sites;
-  let fake;
-  let dir;
-  let out;
-  let result;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
 
   before(async () => {
     sites = await startSites({ names: ['events'] });

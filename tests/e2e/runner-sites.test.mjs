@@ -15,10 +15,10 @@ import { startSites } from './sites.mjs';
 const reply = (action) => `In summary, the next action I will perform is \`\`\`${action}\`\`\``;
 
 describe('the runner with --sites', { timeout: 240_000 }, () => {
-  let sites;
-  let fake;
-  let dir;
-  let tasks;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let tasks;
   let outside;
 
   const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path === '/index.html');

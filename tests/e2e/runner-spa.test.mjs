@@ -20,10 +20,10 @@ import { startSites } from './sites.mjs';
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
 
 describe('the runner on a single-page site', { timeout: 180_000 }, () => {
-  let sites;
-  let dir;
-  let out;
-  let run;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let run;
   let task;
 
   before(async () => {

@@ -12,10 +12,10 @@ import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
 describe('per-task timeout, parallel runs and shards', { timeout: 240_000 }, () => {
-  let sites;
+  /** @type {import('../types.mjs').Sites} */ let sites;
   let held;
-  let dir;
-  let tasks;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let tasks;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });

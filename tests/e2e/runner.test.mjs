@@ -24,12 +24,12 @@ async function freePortUrl() {
 }
 
 describe('the headless runner', { timeout: 240_000 }, () => {
-  let sites;
-  let dir;
-  let tasksDir;
-  let out;
-  let first;
-  let deadUrl;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let tasksDir;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let first;
+  /** @type {Awaited<ReturnType<typeof freePortUrl>>} */ let deadUrl;
 
   const task = (name, body) => writeFileSync(join(tasksDir, `${name}.json`), JSON.stringify(body, null, 1));
 

@@ -9,10 +9,10 @@ import { elementRef, startSession, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let personPage;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let personPage;
   let session;
 
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
@@ -140,8 +140,8 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
 });
 
 describe('a session whose start page is still loading', { timeout: 60_000 }, () => {
-  let ext;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let popup;
   let server;
   let release;
   const held = new Promise((resolve) => { release = resolve; });

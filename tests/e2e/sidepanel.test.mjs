@@ -18,9 +18,9 @@ const WIDTH = 360;
 const HEIGHT = 640;
 
 describe('the side panel at 360 px', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
   let runId;
 
   const status = () => panel.locator('#status').textContent();

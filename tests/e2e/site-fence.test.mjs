@@ -22,10 +22,10 @@ function idOf(text, role, name) {
 }
 
 describe('the site fence', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let popup;
   let outside; // the third origin: http://127.0.0.1:<alpha's port>
   let taskText;
 

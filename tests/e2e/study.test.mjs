@@ -19,11 +19,11 @@ import { startSites } from './sites.mjs';
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
 
 describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let study;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let study;
   let files;
-  let dir;
+  /** @type {string} */ let dir;
 
   const status = () => study.locator('#status').textContent();
   const waitStatus = (prefix) => study.waitForFunction((p) => document.getElementById('status').textContent.startsWith(p), prefix, { timeout: 20_000 });

@@ -58,9 +58,9 @@ function runRunner(args) {
 }
 
 describe('the bundled suite replayed through the runner and the extension', { timeout: 15 * 60_000 }, () => {
-  let dir;
-  let sandbox;
-  let runner;
+  /** @type {string} */ let dir;
+  /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
+  /** @type {import('../types.mjs').RunnerResult} */ let runner;
   const results = new Map();
 
   before(async () => {

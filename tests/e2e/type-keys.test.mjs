@@ -11,10 +11,10 @@ import { elementRef, startSession, textOf, waitForPage } from './session-helpers
 import { startSites } from './sites.mjs';
 
 describe('type as a person types', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let session;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let session;
 
   const spa = (path) => sites.url('spa', path);
   const act = async (action, element) => {

@@ -35,9 +35,9 @@ const suggestionsOf = (page) => page.locator('.suggestions-result:visible').allI
 const searchScriptLoaded = (page) => page.waitForSelector('#mw-searchButton', { state: 'detached', timeout: 15_000 });
 
 await describeTier("real-software tier: typing into MediaWiki's search box, extension and Playwright", { timeout: 180_000 }, () => {
-  let sites;
-  let ext;
-  let popup;
+  /** @type {Awaited<ReturnType<typeof startRealSites>>} */ let sites;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let popup;
   const playwright = {};
 
   before(async () => {

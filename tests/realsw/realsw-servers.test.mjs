@@ -26,8 +26,8 @@ async function get(url) {
 }
 
 await describeTier('real-software tier: the URLs of kiwix-serve and MediaWiki', { timeout: 180_000 }, () => {
-  let sites;
-  let browser;
+  /** @type {Awaited<ReturnType<typeof startRealSites>>} */ let sites;
+  /** @type {Awaited<ReturnType<typeof launchPlain>>} */ let browser;
 
   before(async () => {
     sites = await startRealSites();

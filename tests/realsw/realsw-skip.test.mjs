@@ -16,7 +16,7 @@ const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
 const aptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).stdout.trim();
 
 describe('real-software tier: a machine without the packages skips the tier and says why', { timeout: 120_000 }, () => {
-  let bin;
+  /** @type {string} */ let bin;
   let run;
 
   before(() => {

@@ -17,10 +17,10 @@ import { startScriptedModel } from './scripted-model.mjs';
 import { fill, writeTasks } from './task-files.mjs';
 
 await describeTier('real-software tier: MMInA tasks on Kiwix and MediaWiki', { timeout: 600_000 }, () => {
-  let sites;
-  let model;
-  let dir;
-  let result;
+  /** @type {Awaited<ReturnType<typeof startRealSites>>} */ let sites;
+  /** @type {Awaited<ReturnType<typeof startScriptedModel>>} */ let model;
+  /** @type {string} */ let dir;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
   let lines;
 
   before(async () => {

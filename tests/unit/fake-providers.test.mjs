@@ -57,7 +57,7 @@ function safeJson(text) {
 }
 
 describe('fake providers', () => {
-  let fake;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
   before(async () => {
     fake = await startFakeProviders();
   });
