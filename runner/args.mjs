@@ -103,7 +103,10 @@ const RETRY_FLAGS = Object.freeze({ 'retry-errors': 'all', 'no-retry-errors': 'n
 
 /** @typedef {'infrastructure' | 'all' | 'none'} RetryErrors */
 
-/** node:util's option table: every value option a string, the flags booleans. */
+/**
+ * node:util's option table: every value option a string, the flags booleans.
+ * @type {import('node:util').ParseArgsConfig['options']}
+ */
 const PARSE_OPTIONS = Object.freeze({
   help: { type: 'boolean', short: 'h' },
   ...Object.fromEntries(Object.keys(RETRY_FLAGS).map((name) => [name, { type: 'boolean' }])),
@@ -117,6 +120,8 @@ export const SITES_MODES = Object.freeze(['task', 'any']);
  * The raw option values by key (`tasks`, `baseUrl`, ...), as typed.
  * @typedef {Partial<Record<string, string>>} RawOptions
  */
+
+/** @typedef {ReturnType<typeof validate>} Options a run's options, checked */
 
 /**
  * @param {string[]} argv arguments after the script name
@@ -138,7 +143,8 @@ export function parseArgs(argv, defaults = {}) {
     allowPositionals: true,
     tokens: true,
   });
-  for (const token of tokens) {
+  // Always there with `tokens: true`; the option table's type cannot tell tsc so.
+  for (const token of tokens ?? []) {
     if (token.kind !== 'option') throw new UsageError(`unknown argument: ${argv[token.index]}`);
     const { name, rawName, value, inlineValue } = token;
     const key = Object.hasOwn(VALUE_OPTIONS, name) && rawName.startsWith('--') ? VALUE_OPTIONS[name] : undefined;
@@ -168,6 +174,10 @@ export function parseArgs(argv, defaults = {}) {
   return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure');
 }
 
+/**
+ * @param {RawOptions} raw
+ * @param {RetryErrors} retryErrors
+ */
 function validate(raw, retryErrors) {
   if (!raw.tasks) throw new UsageError('--tasks PATH is required');
   const provider = raw.provider ?? 'replay';
@@ -221,14 +231,19 @@ function validate(raw, retryErrors) {
   };
 }
 
-/** `--grounding`, `--select` → {grounding, select}: the modular agent's variant. */
+/**
+ * `--grounding`, `--select` → {grounding, select}: the modular agent's variant.
+ * @param {RawOptions} raw
+ * @param {string} agent
+ */
 function parseModularVariant(raw, agent) {
-  for (const [key, option, modes] of [
+  for (const [key, option, modes] of /** @type {[string, string, readonly string[]][]} */ ([
     ['grounding', '--grounding', GROUNDING_MODES],
     ['select', '--select', SELECT_MODES],
-  ]) {
-    if (raw[key] === undefined) continue;
-    if (!modes.includes(raw[key])) throw new UsageError(`${option} must be one of ${modes.join(', ')} (got ${raw[key]})`);
+  ])) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (!modes.includes(value)) throw new UsageError(`${option} must be one of ${modes.join(', ')} (got ${raw[key]})`);
     if (agent !== 'modular') throw new UsageError(`${option} is a setting of the modular agent: add --agent modular`);
   }
   if (raw.grounding === 'visual' && (raw.observation ?? 'text+images') === 'text') {
@@ -237,7 +252,10 @@ function parseModularVariant(raw, agent) {
   return { grounding: raw.grounding, select: raw.select };
 }
 
-/** `--memory`, `--memory-policy`, `--memory-sweep` → {memory, memoryPolicy, memorySweep}. */
+/**
+ * `--memory`, `--memory-policy`, `--memory-sweep` → {memory, memoryPolicy, memorySweep}.
+ * @param {RawOptions} raw
+ */
 function parseMemory(raw) {
   if (raw.memory !== undefined && raw.memorySweep !== undefined) {
     throw new UsageError('--memory and --memory-sweep exclude each other: the sweep sets K itself');
@@ -247,6 +265,7 @@ function parseMemory(raw) {
     throw new UsageError(`--memory-policy must be one of ${MEMORY_POLICIES.join(', ')} (got ${policy})`);
   }
   const k = raw.memory === undefined ? 0 : memoryK(raw.memory, '--memory');
+  /** @type {{ from: number, to: number } | null} */
   let sweep = null;
   if (raw.memorySweep !== undefined) {
     const match = /^([0-9]+)\.\.([0-9]+)$/.exec(raw.memorySweep);
@@ -260,6 +279,10 @@ function parseMemory(raw) {
   return { memory: k, memoryPolicy: policy, memorySweep: sweep };
 }
 
+/**
+ * @param {string} text
+ * @param {string} option
+ */
 function memoryK(text, option) {
   if (!/^[0-9]+$/.test(text) || Number(text) > MAX_MEMORY_K) {
     throw new UsageError(`${option} takes whole numbers from 0 to ${MAX_MEMORY_K} (got ${text})`);
@@ -267,6 +290,10 @@ function memoryK(text, option) {
   return Number(text);
 }
 
+/**
+ * @param {string} text
+ * @param {string} option
+ */
 function positiveInt(text, option) {
   if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(`${option} takes a whole number >= 1 (got ${text})`);
@@ -274,6 +301,10 @@ function positiveInt(text, option) {
   return Number(text);
 }
 
+/**
+ * @param {string} text
+ * @param {string} option
+ */
 function wholeNumber(text, option) {
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(`${option} takes a whole number >= 0 (got ${text})`);
@@ -281,7 +312,10 @@ function wholeNumber(text, option) {
   return Number(text);
 }
 
-/** `i/n` with 1 <= i <= n: this process runs tasks i, i+n, i+2n, ... (1-based). */
+/**
+ * `i/n` with 1 <= i <= n: this process runs tasks i, i+n, i+2n, ... (1-based).
+ * @param {string} text
+ */
 export function parseShard(text) {
   const match = /^([0-9]+)\/([0-9]+)$/.exec(text);
   const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
