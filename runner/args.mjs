@@ -170,7 +170,7 @@ export function parseArgs(argv, defaults = {}) {
     if (key in raw) throw new UsageError(`${rawName} given twice`);
     raw[key] = value;
   }
-  if (help) return { help: true };
+  if (help) return { help: /** @type {true} */ (true) };
   return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure');
 }
 
@@ -209,7 +209,7 @@ function validate(raw, retryErrors) {
     throw new UsageError(`--sites must be one of ${SITES_MODES.join(', ')} (got ${raw.sites})`);
   }
   return {
-    help: false,
+    help: /** @type {false} */ (false),
     tasks: raw.tasks,
     provider,
     baseUrl: raw.baseUrl,

@@ -48,10 +48,11 @@ export function errorKindOf(line) {
 /**
  * What a results file says of one task: its last line's verdict, kind and attempt.
  * @param {{ verdict?: unknown, error_kind?: unknown, error?: unknown, attempt?: unknown }} line
+ * @returns {{ verdict: string, errorKind: 'infrastructure' | 'run' | null, attempt: number }}
  */
 export function lastAttemptOf(line) {
   const attempt = typeof line.attempt === 'number' && Number.isInteger(line.attempt) && line.attempt >= 1 ? line.attempt : 1;
-  return { verdict: line.verdict, errorKind: errorKindOf(line), attempt };
+  return { verdict: String(line.verdict), errorKind: errorKindOf(line), attempt };
 }
 
 /**

@@ -115,7 +115,7 @@ export function importExports(files, out) {
     const { run } = exported;
     // A person's clock is the time they were active (pauses left out); an agent's, start to finish.
     const elapsedMs = Number.isInteger(run.activeMs) ? run.activeMs : (run.finishedAt ?? run.startedAt ?? 0) - (run.startedAt ?? 0);
-    writeTrajectory(out, attemptFileStem(id, attempt), exported, (text) => text);
+    writeTrajectory(out, attemptFileStem(id, attempt), exported, (/** @type {string} */ text) => text);
     // A person who gave up failed the task (their session is scored all the same); for
     // an agent a stopped run is an error, since someone cut it short.
     const scored = run.provider === 'human' && run.status === 'stopped' ? { ...run, status: 'finished' } : run;

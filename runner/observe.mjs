@@ -54,6 +54,12 @@ function parseArgs(argv) {
 }
 
 /** Opens `url` in its own tab and returns its observation (the page's final URL too). */
+/**
+ * @param {import('./driver.mjs').Extension} ext
+ * @param {import('playwright-core').Page} extPage
+ * @param {string} url
+ * @param {boolean} wholePage
+ */
 async function observeUrl(ext, extPage, url, wholePage) {
   const page = await ext.openPage(url);
   try {

@@ -17,7 +17,12 @@ import { launchExtension, observe, send, sendOk } from './driver.mjs';
 // `{role 'name'}` / `{role "name"}` right after the action name.
 const TARGET = /^(\w+) \{(\w+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\}(.*)$/s;
 
-/** `[id]` of the first line whose text after the id is `role name` (then end or space). */
+/**
+ * `[id]` of the first line whose text after the id is `role name` (then end or space).
+ * @param {string} text
+ * @param {string} role
+ * @param {string} quotedName
+ */
 export function resolveTarget(text, role, quotedName) {
   const want = `${role} ${quotedName}`;
   for (const raw of text.split('\n')) {
@@ -27,12 +32,20 @@ export function resolveTarget(text, role, quotedName) {
   return null;
 }
 
+/**
+ * @param {import('playwright-core').Page} popup
+ * @param {string} sessionId
+ */
 async function currentTab(popup, sessionId) {
   const { session } = await sendOk(popup, 'listSessionTabs', { sessionId });
   return session;
 }
 
 /** Waits until every session tab has finished loading (start URLs, redirects). */
+/**
+ * @param {import('playwright-core').Page} popup
+ * @param {number[]} tabIds
+ */
 async function waitLoaded(popup, tabIds) {
   await popup.evaluate(async (ids) => {
     for (let i = 0; i < 200; i += 1) {
@@ -43,9 +56,15 @@ async function waitLoaded(popup, tabIds) {
   }, tabIds);
 }
 
+/**
+ * @param {import('playwright-core').Page} popup
+ * @param {string} file
+ * @param {boolean} quiet
+ */
 async function walkTask(popup, file, quiet) {
   const taskText = readFileSync(file, 'utf8');
   const task = JSON.parse(taskText);
+  /** @param {string} line */
   const log = (line) => quiet || console.log(line);
   const started = await sendOk(popup, 'startSession', { taskText, fileName: file });
   const sessionId = started.session.id;
@@ -93,7 +112,7 @@ async function main() {
   try {
     parsed = parseArgs({ options: { quiet: { type: 'boolean' } }, allowPositionals: true });
   } catch (error) {
-    throw new Error(`${/** @type {Error} */ (error).message}\n${usage}`);
+    throw new Error(`${/** @type {Error} */ (error).message}\n${usage}`, { cause: error });
   }
   const quiet = parsed.values.quiet === true;
   const files = parsed.positionals;
