@@ -11,4 +11,10 @@
 /** @typedef {Awaited<ReturnType<typeof import('./e2e/runner-process.mjs').runRunner>>} RunnerResult the runner's exit and output */
 /** @typedef {Awaited<ReturnType<typeof import('./e2e/worker-control.mjs').workerControl>>} WorkerControl */
 
+/**
+ * JSON another program sent (a DevTools reply, a request body, an export): it has no
+ * static shape, and the test reading it checks the fields it uses.
+ * @typedef {any} Json
+ */
+
 export {};
