@@ -179,7 +179,7 @@ export function observeThroughWorker(extPage, tabId, options = {}) {
  * @param {Page} extPage
  * @param {number} tabId
  * @param {Record<string, unknown>} [options]
- * @returns {Promise<{ text: string, url: string, [key: string]: unknown }>}
+ * @returns {Promise<import('./extension.mjs').ExtensionData>} the observation (text, url, images, timings, ...)
  */
 export async function observe(extPage, tabId, options = {}) {
   const reply = await observeThroughWorker(extPage, tabId, options);
