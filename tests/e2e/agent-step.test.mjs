@@ -13,8 +13,8 @@ describe('agent step: action text with [id] from the observation', { timeout: 12
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let popup;
-  let tabId;
-  let followedLinkId;
+  /** @type {number} */ let tabId;
+  /** @type {number} */ let followedLinkId;
 
   const step = async (actionText) => (await sendOk(popup, 'act', { actionText })).result;
 

@@ -23,7 +23,7 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let panel;
   /** @type {import('../types.mjs').Page} */ let page;
-  let runId;
+  /** @type {string} */ let runId;
   /** @type {Awaited<ReturnType<typeof downloadedText>>} */ let saved;
   /** @type {string} */ let dir;
 

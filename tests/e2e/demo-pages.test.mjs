@@ -38,7 +38,7 @@ describe('the demo\'s trajectory pages show every step\'s pictures', { timeout: 
   /** @type {string} */ let out;
   /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
   /** @type {import('../types.mjs').RunnerResult} */ let run;
-  const sandboxLines = [];
+  /** @type {string[]} */ const sandboxLines = [];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-demo-pages-'));
@@ -87,7 +87,7 @@ describe('the demo\'s trajectory pages show every step\'s pictures', { timeout: 
     const browser = await launchPlain({ chromiumPath });
     try {
       const page = await browser.newPage();
-      const problems = [];
+      /** @type {string[]} */ const problems = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
       page.on('pageerror', (e) => problems.push(`pageerror: ${e}`));
       const file = readdirSync(join(out, 'trajectories')).find((f) => f.startsWith('sb-39') && f.endsWith('.html'));

@@ -24,8 +24,8 @@ describe('human vs agent', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let panel;
-  let duel;
-  let humanPage;
+  /** @type {import('../types.mjs').Json the duel as GET_DUEL shows it} */ let duel;
+  /** @type {import('../types.mjs').Page} */ let humanPage;
 
   const status = () => panel.locator('#status').textContent();
   const side = (which) =>

@@ -16,7 +16,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let popup;
   /** @type {import('../types.mjs').Page} */ let page;
-  let tabId;
+  /** @type {number} */ let tabId;
 
   const spa = (path) => sites.url('spa', path);
   const act = async (action, element) => {

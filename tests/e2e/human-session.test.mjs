@@ -23,9 +23,9 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let panel;
-  let task;
-  let taskText;
-  let runId;
+  /** @type {import('../types.mjs').Json the task file, parsed} */ let task;
+  /** @type {string} */ let taskText;
+  /** @type {string} */ let runId;
   /** @type {import('../types.mjs').Page} */ let page;
 
   const status = () => panel.locator('#status').textContent();

@@ -16,8 +16,8 @@ describe("a person's session across tabs", { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let extPage;
-  let task;
-  let runId;
+  /** @type {Record<string, unknown>} */ let task;
+  /** @type {string} */ let runId;
   /** @type {Awaited<ReturnType<typeof waitForSteps>>} */ let steps;
 
   before(async () => {

@@ -44,7 +44,7 @@ describe('recording leaves the page as it is', { timeout: 180_000 }, () => {
   /** @type {import('../types.mjs').Page} */ let extPage;
   /** @type {Awaited<ReturnType<typeof whatThePageSaw>>} */ let plain;
   /** @type {Awaited<ReturnType<typeof whatThePageSaw>>} */ let recorded;
-  let runId;
+  /** @type {string} */ let runId;
 
   before(async () => {
     sites = await startSites({ names: ['handlers'] });

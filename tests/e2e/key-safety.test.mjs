@@ -51,7 +51,7 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
   test('a key over plain http to another machine is stored only once the person confirms', async () => {
     await options.fill('#model-base_url', LAN_URL);
     await options.fill('#model-api_key', KEY);
-    const asked = [];
+    /** @type {string[]} */ const asked = [];
     const decline = (dialog) => {
       asked.push(dialog.message());
       dialog.dismiss();
@@ -74,7 +74,7 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
   });
 
   test('a loopback server over http needs no confirmation', async () => {
-    const unexpected = [];
+    /** @type {string[]} */ const unexpected = [];
     const record = (dialog) => {
       unexpected.push(dialog.message());
       dialog.dismiss();

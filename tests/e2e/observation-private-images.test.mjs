@@ -20,7 +20,7 @@ const SESSION = 'sid=person-secret';
 
 /** Starts `handle` on a free 127.0.0.1 port; records each request with its cookies. */
 async function serve(handle) {
-  const requests = [];
+  /** @type {{ path: string | undefined, cookie: string }[]} */ const requests = [];
   const server = createServer((req, res) => {
     requests.push({ path: req.url, cookie: req.headers.cookie ?? '' });
     handle(req, res);

@@ -64,7 +64,7 @@ describe('model providers', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').FakeProviders} */ let fake;
   /** @type {import('../types.mjs').Page} */ let options;
   /** Every console message of the worker and all pages, any level. */
-  const consoleLines = [];
+  /** @type {string[]} */ const consoleLines = [];
 
   before(async () => {
     ext = await launchExtension();

@@ -18,7 +18,7 @@ describe('report pages in Chromium', { timeout: 120_000 }, () => {
   /** @type {string} */ let dir;
   /** @type {Awaited<ReturnType<typeof launchPlain>>} */ let browser;
   /** @type {import('../types.mjs').Page} */ let page;
-  const problems = [];
+  /** @type {string[]} */ const problems = [];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-report-page-'));

@@ -59,7 +59,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
   /** @type {import('../types.mjs').FakeProviders} */ let fake;
   /** @type {import('../types.mjs').Page} */ let popup;
   /** [{label, runId, intent}] in start order */
-  const runs = [];
+  /** @type {{ label: string, runId: string, intent: string }[]} */ const runs = [];
 
   const start = async (label, task) => {
     const { runId } = await sendOk(popup, 'startRun', {

@@ -69,7 +69,7 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
   /** @type {string} */ let dir;
   /** @type {Awaited<ReturnType<typeof freePortBase>>} */ let base;
   /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
-  const sandboxLines = [];
+  /** @type {string[]} */ const sandboxLines = [];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-crash-'));
@@ -91,7 +91,7 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     const out = join(dir, 'out-crash');
     const pids = new Map(); // browser number -> pid
     const where = new Map(); // task id -> { browser, attempt }
-    const kills = []; // { id, pid }
+    /** @type {{ id: string, pid: number }[]} */ const kills = []; // { id, pid }
     const onLine = (line) => {
       const browser = /^browser (\d+) (?:started|relaunched) \(pid (\d+)\)$/.exec(line);
       if (browser) pids.set(browser[1], Number(browser[2]));
@@ -155,8 +155,8 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     mkdirSync(tasksDir);
     const tasks = copyBundledTasks(LONG.slice(0, 2), tasksDir, base);
     const out = join(dir, 'out-extension');
-    let browserPid = null;
-    let killed = null;
+    /** @type {number | null} */ let browserPid = null;
+    /** @type {number | null} */ let killed = null;
     const onLine = (line) => {
       const browser = /^browser 1 started \(pid (\d+)\)$/.exec(line);
       if (browser) browserPid = Number(browser[1]);
@@ -184,8 +184,8 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     mkdirSync(tasksDir);
     const tasks = copyBundledTasks(LONG.slice(2, 6), tasksDir, base);
     const out = join(dir, 'out-deaths');
-    let pid = null;
-    const killed = [];
+    /** @type {number | null} */ let pid = null;
+    /** @type {number[]} */ const killed = [];
     const onLine = (line) => {
       const browser = /^browser 1 (?:started|relaunched) \(pid (\d+)\)$/.exec(line);
       if (browser) pid = Number(browser[1]);

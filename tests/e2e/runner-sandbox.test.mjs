@@ -25,7 +25,7 @@ const answers = async (url) => {
 };
 
 async function started(base) {
-  const lines = [];
+  /** @type {string[]} */ const lines = [];
   return startSandbox(hopbenchBin(), (l) => lines.push(l), ['--port-base', String(base)]).then(
     (sandbox) => ({ sandbox, lines }),
     (error) => {
@@ -104,7 +104,7 @@ test("the keeper starts a killed sandbox again and names the outage to tasks tha
   const base = await freePortBase();
   const home = `http://127.0.0.1:${base}/`;
   const { sandbox: first } = await started(base);
-  const said = [];
+  /** @type {string[]} */ const said = [];
   const keeper = keepSandbox(first, () => started(base).then((s) => s.sandbox), (line) => said.push(line));
   try {
     const before = Date.now();

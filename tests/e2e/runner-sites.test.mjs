@@ -19,7 +19,7 @@ describe('the runner with --sites', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').FakeProviders} */ let fake;
   /** @type {string} */ let dir;
   /** @type {string} */ let tasks;
-  let outside;
+  /** @type {string} */ let outside;
 
   const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path === '/index.html');
 

@@ -13,7 +13,7 @@ import { startSites } from './sites.mjs';
 
 describe('per-task timeout, parallel runs and shards', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
-  let held;
+  /** @type {ReturnType<import('../types.mjs').Sites['hold']>} */ let held;
   /** @type {string} */ let dir;
   /** @type {string} */ let tasks;
 

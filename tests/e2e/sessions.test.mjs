@@ -13,7 +13,7 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let popup;
   /** @type {import('../types.mjs').Page} */ let personPage;
-  let session;
+  /** @type {import('../types.mjs').Json START_SESSION's session} */ let session;
 
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
   const tabs = async () => (await sendOk(popup, 'listSessionTabs')).tabs;
@@ -142,8 +142,8 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
 describe('a session whose start page is still loading', { timeout: 60_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Page} */ let popup;
-  let server;
-  let release;
+  /** @type {import('node:http').Server} */ let server;
+  /** @type {() => void} */ let release;
   const held = new Promise((resolve) => { release = resolve; });
 
   before(async () => {

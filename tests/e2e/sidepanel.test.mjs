@@ -21,7 +21,7 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let panel;
-  let runId;
+  /** @type {string} */ let runId;
 
   const status = () => panel.locator('#status').textContent();
   const shoot = (name) => panel.screenshot({ path: join(IMAGES, `panel-${name}.png`) });

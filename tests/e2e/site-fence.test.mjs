@@ -26,8 +26,8 @@ describe('the site fence', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').FakeProviders} */ let fake;
   /** @type {import('../types.mjs').Page} */ let popup;
-  let outside; // the third origin: http://127.0.0.1:<alpha's port>
-  let taskText;
+  /** @type {string} */ let outside; // the third origin: http://127.0.0.1:<alpha's port>
+  /** @type {string} */ let taskText;
 
   // Pages, not icons: a page that loads asks for /favicon.ico too.
   const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path !== '/favicon.ico');

@@ -22,7 +22,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let study;
-  let files;
+  /** @type {{ name: string, text: string }[]} */ let files;
   /** @type {string} */ let dir;
 
   const status = () => study.locator('#status').textContent();

@@ -66,7 +66,7 @@ describe('the bundled suite replayed through the runner and the extension', { ti
   before(async () => {
     const build = spawnSync('cargo', ['build', '--quiet', '--profile', 'native', '-p', 'hopbench-cli', '--bin', 'hopbench'], { cwd: repoRoot, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`cargo build --profile native --bin hopbench failed:\n${build.stderr}`);
-    const sandboxLines = [];
+    /** @type {string[]} */ const sandboxLines = [];
     sandbox = await startSandbox(NATIVE_BIN, (line) => sandboxLines.push(line)).catch((error) => {
       const busy = sandboxLines.some((l) => l.includes('already in use'))
         ? '\nThe sandbox ports 127.0.0.1:8600-8610 are busy: stop what listens there ' +

@@ -17,7 +17,7 @@ const aptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' 
 
 describe('real-software tier: a machine without the packages skips the tier and says why', { timeout: 120_000 }, () => {
   /** @type {string} */ let bin;
-  let run;
+  /** @type {(args: string[]) => import('node:child_process').SpawnSyncReturns<string>} */ let run;
 
   before(() => {
     bin = mkdtempSync(join(tmpdir(), 'hopbench-realsw-path-'));

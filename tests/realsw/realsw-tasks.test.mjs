@@ -21,7 +21,7 @@ await describeTier('real-software tier: MMInA tasks on Kiwix and MediaWiki', { t
   /** @type {Awaited<ReturnType<typeof startScriptedModel>>} */ let model;
   /** @type {string} */ let dir;
   /** @type {import('../types.mjs').RunnerResult} */ let result;
-  let lines;
+  /** @type {import('../types.mjs').Json[]} */ let lines;
 
   before(async () => {
     sites = await startRealSites();
