@@ -112,7 +112,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     assert.equal(summary, 'They diverged at hop 3 (List the events in Tokyo): the agent completed it at step 3, you did not.');
     assert.equal(await panel.locator('.duel-hop[data-diverged="true"]').getAttribute('data-hop'), '3');
     const { comparison } = await sendOk(panel, 'getDuel', { duelId: duel.id });
-    assert.deepEqual(comparison.hops.map((h) => [h.a, h.b]), [[1, 1], [2, 2], [null, 3]]);
+    assert.deepEqual(comparison.hops.map((/** @type {import('../types.mjs').Json} */ h) => [h.a, h.b]), [[1, 1], [2, 2], [null, 3]]);
     const whoSteps = await panel.locator('.duel-step').count();
     assert.equal(whoSteps, 3 + 3, 'both sides steps in the timeline: the person 3 (2 clicks and the answer), the agent 3');
     await panel.screenshot({ path: join(IMAGES, 'panel-versus-finished.png') });

@@ -81,7 +81,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     const { settle } = reply.result;
     assert.ok(settle.waitedFor.includes('navigation'), JSON.stringify(settle));
     // The pushState and the router's replaceState of the same URL: one change.
-    assert.deepEqual(settle.navigations.map((n) => [n.change, n.url]), [['history', spa('/?city=Paris')]]);
+    assert.deepEqual(settle.navigations.map((/** @type {import('../types.mjs').Json} */ n) => [n.change, n.url]), [['history', spa('/?city=Paris')]]);
     const p = await progress();
     assert.equal(p.done, 0);
     assert.equal(p.current, 'Music events in Paris');
@@ -105,7 +105,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     const reply = await act({ kind: 'click', id: 20 }, await elementRef(page, '#results a[href="#/event/42"]'));
     assert.equal(page.url(), spa('/?city=Paris&cat=music#/event/42'));
     assert.deepEqual(
-      reply.result.settle.navigations.map((n) => [n.change, n.url]),
+      reply.result.settle.navigations.map((/** @type {import('../types.mjs').Json} */ n) => [n.change, n.url]),
       [['fragment', spa('/?city=Paris&cat=music#/event/42')]],
     );
     const p = await progress();
@@ -135,10 +135,10 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     assert.deepEqual(ended.verdict.hop_steps, [2, 3, 3]);
     // Every URL change once, in order, with how it came, though Chrome reported a
     // history update for each router replaceState as well.
-    const fed = ended.events.filter((e) => e.kind === 'navigation');
+    const fed = ended.events.filter((/** @type {import('../types.mjs').Json} */ e) => e.kind === 'navigation');
     const shown = '/?city=Paris&cat=music';
     assert.deepEqual(
-      fed.map((e) => [e.change, e.step, e.url, e.completedHop]),
+      fed.map((/** @type {import('../types.mjs').Json} */ e) => [e.change, e.step, e.url, e.completedHop]),
       [
         ['load', 0, spa('/'), null],
         ['history', 1, spa('/?city=Paris'), null],
@@ -149,8 +149,8 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
         ['load', 3, spa(`${shown}#/event/23`), null],
       ],
     );
-    const reports = await ext.worker.evaluate((id) => globalThis.__historyReports.filter((r) => r.tabId === id), tabId);
-    const historyFed = fed.filter((e) => e.change === 'history').length;
+    const reports = await ext.worker.evaluate((id) => globalThis.__historyReports.filter((/** @type {import('../types.mjs').Json} */ r) => r.tabId === id), tabId);
+    const historyFed = fed.filter((/** @type {import('../types.mjs').Json} */ e) => e.change === 'history').length;
     assert.ok(
       reports.length > historyFed,
       `Chrome reported ${reports.length} history updates for ${historyFed} URL changes: the test no longer shows duplicates being dropped`,

@@ -82,12 +82,12 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     await who.type('#search', 'Taiko Drums', { enter: true });
     const steps = await waitForSteps(panel, runId, 4);
     assert.deepEqual(
-      steps.map((s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
       ['type [ID] [Paris] [0]', 'click [ID]', 'click [ID]', 'type [ID] [Taiko Drums] [1]'],
     );
     // Each id is the element's line in the observation kept with the step.
     assert.deepEqual(
-      steps.map((s) => elementOf(s.observation.text, s.action.text)),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => elementOf(s.observation.text, s.action.text)),
       ["combobox 'City'", "link 'Music'", "link 'Jazz Night'", "combobox 'Search events'"],
     );
     for (const s of steps) {
@@ -99,7 +99,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     }
     const { run } = await sendOk(panel, 'getRun', { runId });
     assert.equal(run.progress.done, 3, 'the hops completed live');
-    assert.deepEqual(run.progress.hops.map((h) => h.step), [2, 3, 4]);
+    assert.deepEqual(run.progress.hops.map((/** @type {import('../types.mjs').Json} */ h) => h.step), [2, 3, 4]);
   });
 
   test('the answer in the panel ends the session with PASS; hops at the steps that made them', async () => {
@@ -157,15 +157,15 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     // is not kept (the stop step says so instead).
     assert.match(record.steps[0].action, /^type \{combobox 'City'\} \[Paris\]/);
     assert.equal(record.steps.at(-1).action, 'stop (with an answer, not kept in memory)');
-    assert.ok(record.steps.every((s) => typeof s.site === 'string' && s.site.startsWith('127.0.0.1:')), JSON.stringify(record.steps));
+    assert.ok(record.steps.every((/** @type {import('../types.mjs').Json} */ s) => typeof s.site === 'string' && s.site.startsWith('127.0.0.1:')), JSON.stringify(record.steps));
   });
 
   test('the run is listed and exported like an agent run, steps shaped like agent steps', async () => {
     const { runs } = await sendOk(panel, 'listRuns');
-    assert.deepEqual(runs.map((r) => [r.id, r.provider]), [[runId, 'human']]);
+    assert.deepEqual(runs.map((/** @type {import('../types.mjs').Json} */ r) => [r.id, r.provider]), [[runId, 'human']]);
     const { trajectory } = await sendOk(panel, 'exportRun', { runId });
     assert.equal(trajectory.run.provider, 'human');
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3, 4, 5]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3, 4, 5]);
     for (const step of trajectory.steps) {
       for (const field of ['observation', 'prompt', 'reply', 'model_error', 'action', 'result', 'judgements', 'progress', 'tokens', 'note', 'timings', 'started_at']) {
         assert.ok(field in step, `step ${step.step} has ${field}`);
@@ -176,7 +176,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
 
   test('the recorded trajectory, as a reference_trajectory, replays to PASS', async () => {
     const steps = await stepsOf(panel, runId);
-    const recorded = steps.map((s) => ({ action: s.action.text, observation: s.observation.text }));
+    const recorded = steps.map((/** @type {import('../types.mjs').Json} */ s) => ({ action: s.action.text, observation: s.observation.text }));
     const { value } = await sendOk(panel, 'coreCall', 'reference_of', [recorded]);
     assert.deepEqual(value.problems, []);
     assert.deepEqual(value.reference, task.reference_trajectory, "what the person did is the task author's trajectory");

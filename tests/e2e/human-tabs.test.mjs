@@ -75,7 +75,7 @@ describe("a person's session across tabs", { timeout: 240_000 }, () => {
     await events.close();
     steps = await waitForSteps(extPage, runId, 9);
     assert.deepEqual(
-      steps.map((s) => s.action?.text.replace(/^(click) \[\d+\]/, '$1 [ID]') ?? s.result.error),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action?.text.replace(/^(click) \[\d+\]/, '$1 [ID]') ?? s.result.error),
       [
         'click [ID]',
         'tab_focus [0]',
@@ -103,7 +103,7 @@ describe("a person's session across tabs", { timeout: 240_000 }, () => {
 
   test('the recorded trajectory replays to PASS', async () => {
     const { steps: all } = await sendOk(extPage, 'getRun', { runId, withSteps: true });
-    const { value } = await sendOk(extPage, 'coreCall', 'reference_of', [all.map((s) => ({ action: s.action.text, observation: s.observation.text }))]);
+    const { value } = await sendOk(extPage, 'coreCall', 'reference_of', [all.map((/** @type {import('../types.mjs').Json} */ s) => ({ action: s.action.text, observation: s.observation.text }))]);
     assert.deepEqual(value.problems, []);
     assert.equal(value.reference[0], "click {link 'Events (new tab)'}");
     const replayTask = JSON.stringify({ ...task, id: 'e2e/tabs-replayed', reference_trajectory: value.reference });

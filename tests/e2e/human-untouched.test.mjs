@@ -33,7 +33,7 @@ async function doThings(page) {
 
 /** What the page saw; runs of one line (scroll events come once per frame) count once. */
 async function whatThePageSaw(page) {
-  const collapse = (lines) => lines.filter((line, i) => line !== lines[i - 1]);
+  const collapse = (lines) => lines.filter((line, /** @type {number} */ i) => line !== lines[i - 1]);
   const { seen, mutations, layout } = await page.evaluate(() => ({ seen, mutations, layout: layout() }));
   return { seen: collapse(seen), mutations, layout };
 }
@@ -84,7 +84,7 @@ describe('recording leaves the page as it is', { timeout: 180_000 }, () => {
 
   test("the page's own handlers saw the same events, cancelled the same way, in the same order", () => {
     assert.ok(plain.seen.length > 50, `the page logged ${plain.seen.length} events`);
-    assert.ok(plain.seen.some((line) => line === 'bubble click go prevented=true trusted=true'), 'the page cancelled its link itself');
+    assert.ok(plain.seen.some((/** @type {import('../types.mjs').Json} */ line) => line === 'bubble click go prevented=true trusted=true'), 'the page cancelled its link itself');
     assert.deepEqual(recorded.seen, plain.seen);
   });
 
@@ -98,11 +98,11 @@ describe('recording leaves the page as it is', { timeout: 180_000 }, () => {
   test('meanwhile the session recorded each action, with the outcome the page allowed', async () => {
     const steps = await waitForSteps(extPage, runId, 8);
     assert.deepEqual(
-      steps.map((s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
       ['type [ID] [Ale] [0]', 'press [Tab]', 'type [ID] [Large] [0]', 'click [ID]', 'click [ID]', 'click [ID]', 'hover [ID]', 'scroll [down]'],
     );
     assert.deepEqual(
-      steps.slice(0, 7).filter((s) => s.action.text.includes('[')).map((s) => elementOf(s.observation.text, s.action.text)),
+      steps.slice(0, 7).filter((/** @type {import('../types.mjs').Json} */ s) => s.action.text.includes('[')).map((/** @type {import('../types.mjs').Json} */ s) => elementOf(s.observation.text, s.action.text)),
       ["textbox 'Name'", null, "combobox 'Size'", "link 'Go (the page cancels it)'", "button 'Count 0'", "heading 'Handlers'", "button 'Menu'"],
     );
     await sendOk(extPage, 'humanFinish', { runId, answer: null });

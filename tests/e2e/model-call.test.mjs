@@ -107,7 +107,7 @@ describe('model_call at the wasm boundary', { timeout: 120_000 }, () => {
     const { outcome, ms } = await modelCall(page, { config: config('gemini'), abortAfterMs: 500 });
     assert.ok(ms < 2_500, `took ${ms} ms: the 30 s wait was not cut short`);
     assert.equal(outcome.error.kind, 'cancelled');
-    assert.deepEqual(outcome.attempts.map((a) => [a.kind, a.delay_ms]), [
+    assert.deepEqual(outcome.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [
       ['rate_limited', 30_000],
       ['cancelled', null],
     ]);

@@ -31,7 +31,7 @@ function pixels(page, dataUrl, points) {
 }
 
 const near = (actual, expected, tolerance = 12) =>
-  actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
+  actual.every((v, /** @type {number} */ i) => Math.abs(v - expected[i]) <= tolerance);
 
 describe('observation images and view', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
@@ -57,7 +57,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('each viewport image is returned with its id painted on it', async () => {
     const obs = await observe(extPage, tabId, { mode: 'text+images' });
-    const byName = new Map(obs.images.map((image) => [image.name, image]));
+    const byName = new Map(obs.images.map((/** @type {import('../types.mjs').Json} */ image) => [image.name, image]));
     assert.deepEqual(
       [...byName.keys()].sort(),
       ['Blue circle', 'Purple gallery', 'Purple in cross frame', 'Red square'],
@@ -83,7 +83,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('an SVG, which a worker cannot decode, is cropped from the screenshot and labelled', async () => {
     const obs = await observe(extPage, tabId, { mode: 'text+images' });
-    const blue = obs.images.find((image) => image.name === 'Blue circle');
+    const blue = obs.images.find((/** @type {import('../types.mjs').Json} */ image) => image.name === 'Blue circle');
     assert.equal(blue.from, 'screenshot');
     const { width, colours } = await pixels(extPage, blue.dataUrl, [[2, 2], [-3, -3], [45, 45]]);
     assert.equal(width, 90);
@@ -94,8 +94,8 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('large images are scaled down to the longest-side bound', async () => {
     const obs = await observe(extPage, kiwixTab, { mode: 'text+images', imageMaxSide: 256 });
-    const skyline = obs.images.find((image) => image.name === 'Tokyo skyline');
-    assert.ok(skyline, JSON.stringify(obs.images.map((i) => i.name)));
+    const skyline = obs.images.find((/** @type {import('../types.mjs').Json} */ image) => image.name === 'Tokyo skyline');
+    assert.ok(skyline, JSON.stringify(obs.images.map((/** @type {import('../types.mjs').Json} */ i) => i.name)));
     const { width, height, colours } = await pixels(extPage, skyline.dataUrl, [[2, 2], [-3, -3]]);
     assert.deepEqual([width, height], [256, 171], 'tokyo.png is 1200x800');
     assert.ok(near(colours[0], YELLOW), `label: ${colours[0]}`);
@@ -108,7 +108,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     const plain = await pixels(extPage, shot.screenshot, [[0, 0]]);
     assert.deepEqual([plain.width, plain.height], [1280, 720]);
     const som = await observe(extPage, tabId, { mode: 'som' });
-    const button = som.marks.find((m) => m.role === 'button');
+    const button = som.marks.find((/** @type {import('../types.mjs').Json} */ m) => m.role === 'button');
     assert.equal(button.id, lineWith(som.text, "button 'Search trips'").id);
     // The mark's label box sits on the button's top-left corner, in the mark colour.
     const b = button.bounds;

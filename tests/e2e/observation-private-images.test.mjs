@@ -114,7 +114,7 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
       obs.imagesNotLoaded.map(({ id, name, reason }) => ({ id, name, reason })),
       [{ id: line.id, name: 'Private picture', reason: 'the page could not load it' }],
     );
-    assert.ok(!obs.images.some((image) => image.id === line.id), 'no picture for the private image');
+    assert.ok(!obs.images.some((/** @type {import('../types.mjs').Json} */ image) => image.id === line.id), 'no picture for the private image');
   });
 
   test('no request carrying the cookie ever reached the private site', () => {
@@ -123,7 +123,7 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
   });
 
   test("the page's own images keep their ids and come from the bytes it loaded", () => {
-    const loaded = new Map(obs.images.map((image) => [image.name, image]));
+    const loaded = new Map(obs.images.map((/** @type {import('../types.mjs').Json} */ image) => [image.name, image]));
     assert.deepEqual([...loaded.keys()].sort(), ['Framed picture', 'Own picture']);
     for (const [name, image] of loaded) {
       assert.equal(image.id, lineWith(obs.text, `image '${name}'`).id, name);

@@ -121,7 +121,7 @@ describe('observation text', { timeout: 120_000 }, () => {
           let child;
           for (let i = 0; i < 100 && el.targetId && !child; i += 1) {
             const children = (await chrome.storage.session.get(key))[key] ?? [];
-            child = children.find((c) => c.targetId === el.targetId);
+            child = children.find((/** @type {import('../types.mjs').Json} */ c) => c.targetId === el.targetId);
             if (!child) await new Promise((resolve) => setTimeout(resolve, 50));
           }
           const debuggee = el.targetId ? { tabId: tab, sessionId: child.sessionId } : { tabId: tab };

@@ -20,7 +20,7 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
   /** @type {string} */ let files;
   /** @type {import('../types.mjs').Page} */ let popup;
 
-  const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((r) => r.id).sort();
+  const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((/** @type {import('../types.mjs').Json} */ r) => r.id).sort();
   const currentRun = () => page.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current'] ?? null);
 
   before(async () => {
@@ -116,13 +116,13 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
     const deadline = Date.now() + 15_000;
     let started = [];
     while (started.length === 0 && Date.now() < deadline) {
-      started = (await runIds()).filter((id) => !before.includes(id));
+      started = (await runIds()).filter((/** @type {import('../types.mjs').Json} */ id) => !before.includes(id));
       if (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.equal(started.length, 1, 'one run started');
     await waitForRunEnd(page, started[0]);
     // A second run would have been listed by now: both would start within the click.
-    const after = (await runIds()).filter((id) => !before.includes(id));
+    const after = (await runIds()).filter((/** @type {import('../types.mjs').Json} */ id) => !before.includes(id));
     assert.deepEqual(after, started, 'still exactly one new run');
   });
 });

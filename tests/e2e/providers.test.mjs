@@ -179,7 +179,7 @@ describe('model providers', { timeout: 240_000 }, () => {
       const { outcome } = await testThroughWorker(options);
       assert.equal(outcome.ok, true, JSON.stringify(outcome));
       assert.equal(outcome.reply.text, 'after the wait');
-      assert.deepEqual(outcome.attempts.map((a) => [a.kind, a.delay_ms]), [['rate_limited', 2000]]);
+      assert.deepEqual(outcome.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [['rate_limited', 2000]]);
       const gap = fake.requests[1].at - fake.requests[0].at;
       assert.ok(gap >= 1_900, `second try came ${gap} ms after the first`);
     });
@@ -204,7 +204,7 @@ describe('model providers', { timeout: 240_000 }, () => {
       assert.equal(outcome.error.kind, 'timeout');
       assert.match(outcome.error.message, /no reply from .* within 1 s \(gave up after 3 tries\)/);
       assert.match(outcome.error.hint, /Raise the call timeout/);
-      assert.deepEqual(outcome.attempts.map((a) => [a.kind, a.delay_ms]), [
+      assert.deepEqual(outcome.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [
         ['timeout', 1000],
         ['timeout', 2000],
         ['timeout', null],

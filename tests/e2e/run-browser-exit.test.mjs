@@ -69,7 +69,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/killed' }), fileName: 'killed.json', agent: 'replay' });
     await held.arrived;
     const before = await store(popup, 'getSteps', runId);
-    assert.deepEqual(before.map((s) => s.step), [1], 'step 1 was recorded before the kill');
+    assert.deepEqual(before.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1], 'step 1 was recorded before the kill');
 
     process.kill(browserPid(profileDir), 'SIGKILL');
     await ext.close().catch((error) => {
@@ -92,7 +92,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     assert.equal(run.status, 'error', JSON.stringify(run));
     assert.equal(run.cause, 'interrupted');
     assert.match(run.error, /^interrupted by browser exit: /);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2], 'every step once: step 1 as recorded, step 2 as it stood');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2], 'every step once: step 1 as recorded, step 2 as it stood');
     // Stored step against stored step: GET_RUN adds derived fields for the views (`words`).
     const stored = await store(page, 'getSteps', runId);
     assert.deepEqual(stored[0], before[0], 'step 1 unchanged by the restart');
@@ -101,7 +101,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     assert.equal(steps[1].result, null, 'the action in flight never reported back');
     assert.equal(eventsRequests(), requestsAtKill, 'the action in flight was not sent again');
     const { trajectory } = await sendOk(page, 'exportRun', { runId });
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.deepEqual(ext.errors, [], ext.describeErrors());
   });
 });

@@ -120,7 +120,7 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
   test('one 500: retried after the backoff, and the run goes on', async () => {
     const r = await faultRun('faults/500-once', [{ status: 500, message: 'The server had an error' }, ...GOOD]);
     assertPassedAt(r.run, [1, 2, 3]);
-    assert.deepEqual(r.steps[0].reply.attempts.map((a) => [a.kind, a.delay_ms]), [['server', 1000]]);
+    assert.deepEqual(r.steps[0].reply.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [['server', 1000]]);
     assert.match(r.panel.steps[0].attempts, /server, retried after 1 s/);
   });
 
@@ -187,7 +187,7 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
     assert.equal(r.run.status, 'finished');
     assert.equal(r.run.cause, 'early_stop');
     assert.match(r.run.reason, /^Early stop: the last 3 steps gave no action \(the last: the model call failed \(server\): .*HTTP 503.*overloaded/);
-    assert.deepEqual(r.steps.map((s) => s.model_error?.error.kind), ['server', 'server', 'server']);
+    assert.deepEqual(r.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.model_error?.error.kind), ['server', 'server', 'server']);
     assert.equal(r.run.verdict.passed, false);
     assert.match(r.panel.status, /^finished: Early stop: .*HTTP 503/);
     assert.equal(calls().length, 6, 'no call after the early stop');

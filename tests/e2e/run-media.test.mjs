@@ -120,7 +120,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
     for (const run of runs) {
       const { trajectory } = await sendOk(popup, 'exportRun', { runId: run.runId });
       const { steps, media } = trajectory;
-      assert.deepEqual(steps.map((s) => s.step), run.intent.startsWith('Walk') ? [1, 2, 3] : [1, 2], `${run.label}: ${steps.map((s) => `${s.action?.text} ${s.observation.url}`).join(', ')}`);
+      assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), run.intent.startsWith('Walk') ? [1, 2, 3] : [1, 2], `${run.label}: ${steps.map((/** @type {import('../types.mjs').Json} */ s) => `${s.action?.text} ${s.observation.url}`).join(', ')}`);
       const { all, stepsBefore } = requestsOf(run);
       const offset = offsets.get(run.intent) ?? 0;
       assert.equal(stepsBefore > 0, offset > 0);
@@ -146,7 +146,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
         referenced.push(...refs, step.observation.page_screenshot);
       }
       assert.deepEqual(Object.keys(media).sort(), referenced.sort(), `${run.label}: the export holds exactly its steps' pictures`);
-      run.elements = steps.map((s) => s.observation.images.map((ref) => media[ref].elementId));
+      run.elements = steps.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.images.map((/** @type {import('../types.mjs').Json} */ ref) => media[ref].elementId));
       run.keys = referenced;
     }
   });

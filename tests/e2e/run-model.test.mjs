@@ -73,7 +73,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.equal(modelRequests().length, 3);
 
     const { steps } = await sendOk(popup, 'getRun', { runId, withSteps: true });
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
     for (const step of steps) {
       assert.match(step.reply.text, /In summary, the next action I will perform is/);
       assert.equal(typeof step.timings.model_ms, 'number');
@@ -81,7 +81,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     }
     assert.ok(modelRequests().every((r) => r.images.length === 1 && r.images[0].mime === 'image/png'), 'each call carried the screenshot');
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
     for (const step of trajectory.steps) {
       const media = trajectory.media[step.observation.screenshot];
       assert.ok(media, `step ${step.step}'s screenshot ${step.observation.screenshot} is in the export`);
@@ -106,7 +106,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     await runPage.waitForSelector('.run .steps');
     const file = await downloadedText(runPage, '#detail-export');
     assert.match(file.name, /^hopbench-run-.*\.json$/);
-    assert.deepEqual(JSON.parse(file.text).steps.map((s) => s.step), trajectory.steps.map((s) => s.step), 'the real file');
+    assert.deepEqual(JSON.parse(file.text).steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), 'the real file');
 
     // The scan must be able to see the key where it is kept, and see both consoles.
     const storage = await storageDump(popup);
@@ -150,7 +150,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.ok(Date.now() - started < 5_000, 'Stop did not wait for the model');
     assert.equal(run.status, 'stopped', JSON.stringify(run));
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1], 'the observed step is recorded as it stands');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1], 'the observed step is recorded as it stands');
     assert.equal(steps[0].reply, null);
     assert.equal(steps[0].action, null);
     const deadline = Date.now() + 5_000;
@@ -193,7 +193,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], 'steps 1..n, no gap, no duplicate');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3], 'steps 1..n, no gap, no duplicate');
     assert.equal(steps[1].result.error, 'the worker stopped while the action ran; its effect is what the page now shows');
     assert.equal(modelRequests().length, 5, 'the two interrupted calls were issued again, nothing more');
     assert.deepEqual(modelRequests().map((r) => r.aborted), [true, false, false, true, false]);

@@ -74,13 +74,13 @@ describe('agent run with the replay agent', { timeout: 180_000 }, () => {
 
   async function stepActionId(step) {
     const steps = await store(popup, 'getSteps', runId);
-    return steps.find((s) => s.step === step).action.text.match(/\[(\d+)\]/)[1];
+    return steps.find((/** @type {import('../types.mjs').Json} */ s) => s.step === step).action.text.match(/\[(\d+)\]/)[1];
   }
 
   test('each step is stored exactly once with its record, progress and timings', async () => {
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3]);
-    assert.deepEqual(steps.map((s) => s.progress.done), [1, 2, 3], 'the hop queue filled one hop per step');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.progress.done), [1, 2, 3], 'the hop queue filled one hop per step');
     for (const step of steps) {
       assert.equal(step.runId, runId);
       assert.match(step.action.text, /^click \[\d+\]$/);
@@ -100,7 +100,7 @@ describe('agent run with the replay agent', { timeout: 180_000 }, () => {
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
     assert.equal(trajectory.run.id, runId);
     assert.equal(trajectory.task.id, 'e2e/three-hops');
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
     assert.equal(trajectory.settings.agentConfig.replay, true);
     assert.doesNotMatch(JSON.stringify(trajectory), /api_key/);
   });

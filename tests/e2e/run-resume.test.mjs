@@ -59,7 +59,7 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     assert.equal(towerRequests() - requestsBefore, 1, 'the interrupted click was not repeated');
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], 'every step once, no gap');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3], 'every step once, no gap');
     assert.equal(steps[0].result.error, INTERRUPTED);
     assert.equal(steps[1].result.error, null);
     assert.match(steps[1].observation.url, /Tokyo_Tower\.html$/, 'step 2 saw the page the interrupted click led to');
@@ -134,12 +134,12 @@ describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
     assert.match(run.error, /^interrupted by browser exit: .*the steps recorded before are kept$/);
     // Step 2 had its observation and its action under way: it is recorded as it stood.
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.equal(steps[1].note, run.error);
     assert.match(steps[1].action.text, /^click \[\d+\]$/);
     assert.equal(steps[1].result, null, 'the action never reported back');
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.equal(
       await popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`),
       null,

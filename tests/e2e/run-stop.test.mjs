@@ -45,11 +45,11 @@ describe('stopping a run', { timeout: 120_000 }, () => {
     assert.equal(run.status, 'stopped', JSON.stringify(run));
     assert.equal(run.cause, 'stopped');
     assert.match(run.reason, /stopped by the person/);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2], 'the step in flight is recorded as it stands');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2], 'the step in flight is recorded as it stands');
     assert.equal(steps[1].result.error, null, 'the act that was running finished');
     assert.equal(run.verdict.passed, false);
     assert.deepEqual(run.verdict.hop_steps, [1, 2]);
-    assert.deepEqual((await store(popup, 'getSteps', runId)).map((s) => s.step), [1, 2]);
+    assert.deepEqual((await store(popup, 'getSteps', runId)).map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.equal(await popup.locator('#stop').isDisabled(), true);
   });
 
@@ -57,7 +57,7 @@ describe('stopping a run', { timeout: 120_000 }, () => {
     const runId = await popup.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
     const { run } = await sendOk(popup, 'stopRun', { runId });
     assert.equal(run.status, 'stopped');
-    assert.deepEqual((await store(popup, 'getSteps', runId)).map((s) => s.step), [1, 2]);
+    assert.deepEqual((await store(popup, 'getSteps', runId)).map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
   });
 
   test('nothing logged an error', () => {

@@ -72,8 +72,8 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     await store(page, 'recordStep', 'r1', 1, stepRecord(1, { input: 10, output: 2 }));
     await store(page, 'recordStep', 'r1', 2, stepRecord(2, { input: 5, output: 1 }));
     const steps = await store(page, 'getSteps', 'r1');
-    assert.deepEqual(steps.map((s) => s.step), [1, 2]);
-    assert.ok(steps.every((s) => s.runId === 'r1'));
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
+    assert.ok(steps.every((/** @type {import('../types.mjs').Json} */ s) => s.runId === 'r1'));
     const { run } = await sendOk(page, 'getRun', { runId: 'r1' });
     assert.equal(run.step, 2);
     assert.deepEqual(run.tokens, { input: 15, output: 3 });
@@ -83,7 +83,7 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     await store(page, 'putRun', summary('r2'));
     for (const step of [3, 1, 10, 2]) await store(page, 'recordStep', 'r2', step, stepRecord(step, { input: 0, output: 0 }));
     const { steps } = await sendOk(page, 'getRun', { runId: 'r2', withSteps: true });
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3, 10]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3, 10]);
   });
 
   test('export holds run, task, settings, steps and media as data URLs', async () => {
@@ -97,7 +97,7 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     assert.equal(trajectory.run.task, undefined, 'the task is exported beside the run, not inside it');
     assert.equal(trajectory.task.fileName, 'store.json');
     assert.equal(trajectory.settings.agent.model.provider, 'openai');
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.deepEqual(Object.keys(trajectory.media).sort(), ['r1/1/image-4', 'r1/1/screenshot']);
     assert.equal(trajectory.media['r1/1/image-4'].dataUrl, `data:image/png;base64,${PNG_BASE64}`);
     assert.equal(trajectory.media['r1/1/image-4'].elementId, 4);
@@ -123,12 +123,12 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     ext = await launchExtension({ profileDir });
     page = await ext.openExtensionPage('runs.html');
     const { runs } = await sendOk(page, 'listRuns');
-    assert.deepEqual(runs.map((r) => r.id).sort(), ['r1', 'r2']);
+    assert.deepEqual(runs.map((/** @type {import('../types.mjs').Json} */ r) => r.id).sort(), ['r1', 'r2']);
     await page.waitForSelector('#runs tbody tr');
     assert.equal(await page.locator('#runs tbody tr').count(), 2);
     assert.equal(await page.locator('tr[data-run-id="r1"] .outcome').textContent(), 'PASS');
     const steps = await store(page, 'getSteps', 'r1');
-    assert.deepEqual(steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
   });
 
   test('delete from the runs page removes the run, its steps and its media', async () => {
@@ -209,9 +209,9 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
     const a = await store(page, 'getSteps', 'A');
     const lost = (element) => ({ lost: a[0].observation.images[0].lost, element });
     assert.match(a[0].observation.images[0].lost, /overwritten/);
-    assert.deepEqual(a.map((s) => s.observation.images), [[lost(17)], [lost(17), 'A/2/image-5']]);
+    assert.deepEqual(a.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.images), [[lost(17)], [lost(17), 'A/2/image-5']]);
     const b = await store(page, 'getSteps', 'B');
-    assert.deepEqual(b.map((s) => s.observation.images), [['B/1/image-17', 'B/1/image-48']]);
+    assert.deepEqual(b.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.images), [['B/1/image-17', 'B/1/image-48']]);
 
     const { trajectory } = await sendOk(page, 'exportRun', { runId: 'A' });
     assert.deepEqual(Object.keys(trajectory.media).sort(), ['A/1/screenshot', 'A/2/image-5']);

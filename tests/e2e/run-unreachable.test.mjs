@@ -78,7 +78,7 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
     assert.equal(run.cause, 'interrupted');
     assert.equal(run.error, `page unreachable: ${dead} (net::ERR_NAME_NOT_RESOLVED) after the action of step 2`);
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2], 'step 3 never began');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2], 'step 3 never began');
     assert.equal(steps[0].result.error, null);
     assert.equal(steps[1].action.text, `goto [${dead}]`);
     assert.equal(steps[1].result.error, `the page could not load: ${dead} (net::ERR_NAME_NOT_RESOLVED)`);

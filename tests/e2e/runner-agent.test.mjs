@@ -122,8 +122,8 @@ describe('the modular agent through the runner', { timeout: 240_000 }, () => {
     assert.equal(stages.agent, 'modular');
     assert.equal(stages.plan, "click the link 'Events in Tokyo'");
     assert.equal(stages.calls[0].stage, 'planning');
-    assert.ok(stages.calls.slice(1).every((c) => c.stage.startsWith('grounding ')), JSON.stringify(stages.calls.map((c) => c.stage)));
-    assert.ok(stages.calls.every((c) => typeof c.user === 'string' && typeof c.reply === 'string'));
+    assert.ok(stages.calls.slice(1).every((/** @type {import('../types.mjs').Json} */ c) => c.stage.startsWith('grounding ')), JSON.stringify(stages.calls.map((/** @type {import('../types.mjs').Json} */ c) => c.stage)));
+    assert.ok(stages.calls.every((/** @type {import('../types.mjs').Json} */ c) => typeof c.user === 'string' && typeof c.reply === 'string'));
     assert.deepEqual(stages.log.plan_target, { role: 'link', name: "'Events in Tokyo'" });
     assert.equal(stages.log.executed.element.name, "'Events in Tokyo'");
     // Every call of the step counted: planning plus one per section.

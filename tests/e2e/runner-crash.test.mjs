@@ -142,7 +142,7 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     // No other task was affected: one first attempt each, PASS.
     for (const [id, attempts] of lines) {
       if (kills.some((k) => k.id === id)) continue;
-      assert.deepEqual(attempts.map((l) => [l.verdict, l.attempt, l.error_kind]), [['PASS', 1, null]], id);
+      assert.deepEqual(attempts.map((/** @type {import('../types.mjs').Json} */ l) => [l.verdict, l.attempt, l.error_kind]), [['PASS', 1, null]], id);
     }
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     assert.deepEqual(summary.counts, { tasks: 8, pass: 8, fail: 0, error: 0 });
@@ -176,7 +176,7 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     assert.match(crashed.error, /^the extension's process crashed \(its service worker and pages went with it\) during the task; \d+ recorded steps? recovered from its profile$/);
     assert.ok(crashed.steps >= 2, JSON.stringify(crashed));
     assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2]);
-    assert.deepEqual(lines.get(tasks[1].id).map((l) => [l.verdict, l.attempt]), [['PASS', 1]]);
+    assert.deepEqual(lines.get(tasks[1].id).map((/** @type {import('../types.mjs').Json} */ l) => [l.verdict, l.attempt]), [['PASS', 1]]);
   });
 
   test('a browser that dies 3 times in a row stops the batch with a clear message; the same command resumes', async () => {

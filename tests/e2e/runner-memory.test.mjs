@@ -48,7 +48,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
   const writeTasks = (name, tasks) => {
     const folder = join(dir, name);
     mkdirSync(folder);
-    tasks.forEach((t, i) => writeFileSync(join(folder, `${String.fromCharCode(97 + i)}.json`), JSON.stringify(t, null, 1)));
+    tasks.forEach((t, /** @type {number} */ i) => writeFileSync(join(folder, `${String.fromCharCode(97 + i)}.json`), JSON.stringify(t, null, 1)));
     return folder;
   };
 
@@ -104,7 +104,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
         ['mem/events', 'PASS', 1],
         ['mem/tower-again', 'PASS', 2],
       ]);
-      assert.deepEqual(records[1].steps.map((s) => s.action), [
+      assert.deepEqual(records[1].steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action), [
         "click {link 'Events in Tokyo'}",
         'stop (with an answer, not kept in memory)',
       ]);
@@ -169,7 +169,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
       const second = JSON.parse(readFileSync(join(out, 'k1', 'trajectories', `${taskFileStem('sweep/two')}.json`), 'utf8'));
       assert.deepEqual(second.run.memory.tasks, ['sweep/one']);
       const rows = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).by_memory;
-      assert.deepEqual(rows.map((r) => [r.k, r.policy, r.tasks, r.task_sr[3]]), [[0, '', 2, 1], [1, 'recent', 2, 1]]);
+      assert.deepEqual(rows.map((/** @type {import('../types.mjs').Json} */ r) => [r.k, r.policy, r.tasks, r.task_sr[3]]), [[0, '', 2, 1], [1, 'recent', 2, 1]]);
       assert.match(result.stdout, /^\| K=0 \(off\) \| 2 \| 100\.00 \(100\.00\) \|/m);
       assert.match(result.stdout, /^\| K=1 recent \| 2 \| 100\.00 \(100\.00\) \|/m);
       assert.ok(result.stdout.includes(`report: ${join(out, 'report.html')}`));

@@ -59,7 +59,7 @@ describe('the runner on a single-page site', { timeout: 180_000 }, () => {
     const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem(task.id)}.json`), 'utf8'));
     const shown = '/?city=Paris&cat=music';
     assert.deepEqual(
-      trajectory.steps.map((s) => s.observation.url),
+      trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.url),
       [
         sites.url('spa', '/'),
         sites.url('spa', '/?city=Paris'),

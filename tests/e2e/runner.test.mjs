@@ -141,7 +141,7 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     assert.deepEqual(summary.counts, { tasks: 4, pass: 2, fail: 0, error: 2 });
     // 1 hop: events PASS, unreachable and no-reference ERROR -> 1/3 hops, 1/3 tasks;
     // 2-4 hops: tower 2/2; overall hops 3/5, tasks 2/4.
-    const rows = summary.buckets.map((b) => [b.bucket, b.tasks, b.tasks_passed, b.hops_completed, b.hops_total]);
+    const rows = summary.buckets.map((/** @type {import('../types.mjs').Json} */ b) => [b.bucket, b.tasks, b.tasks_passed, b.hops_completed, b.hops_total]);
     assert.deepEqual(rows, [
       ['one_hop', 3, 1, 1, 3],
       ['two_to_four', 1, 1, 2, 2],

@@ -17,7 +17,7 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
 
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
   const tabs = async () => (await sendOk(popup, 'listSessionTabs')).tabs;
-  const current = async () => (await tabs()).find((t) => t.current);
+  const current = async () => (await tabs()).find((/** @type {import('../types.mjs').Json} */ t) => t.current);
   const url = (path) => sites.url('widgets', path);
 
   before(async () => {
@@ -36,7 +36,7 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
 
   test('a session opens its own window with one tab per start URL, the first current', async () => {
     const list = await tabs();
-    assert.deepEqual(list.map((t) => [t.index, t.url, t.current]), [
+    assert.deepEqual(list.map((/** @type {import('../types.mjs').Json} */ t) => [t.index, t.url, t.current]), [
       [0, url('/index.html'), true],
       [1, url('/next.html'), false],
     ]);
@@ -170,7 +170,7 @@ describe('a session whose start page is still loading', { timeout: 60_000 }, () 
     const base = `http://127.0.0.1:${server.address().port}`;
     const { session } = await startSession(popup, [`${base}/fast`, `${base}/slow`]);
     const { tabs } = await sendOk(popup, 'listSessionTabs', { sessionId: session.id });
-    assert.deepEqual(tabs.map((t) => t.url), [`${base}/fast`, `${base}/slow`]);
+    assert.deepEqual(tabs.map((/** @type {import('../types.mjs').Json} */ t) => t.url), [`${base}/fast`, `${base}/slow`]);
     release();
     await sendOk(popup, 'endSession', { sessionId: session.id });
   });

@@ -168,7 +168,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
     assert.equal(outsideRequests().length, 1);
     const { settings } = (await sendOk(popup, 'exportRun', { runId })).trajectory;
     assert.equal(settings.sites.mode, 'task');
-    assert.ok(settings.sites.origins.some((o) => o.origin === outside && o.reasons.includes('added in Settings')));
+    assert.ok(settings.sites.origins.some((/** @type {import('../types.mjs').Json} */ o) => o.origin === outside && o.reasons.includes('added in Settings')));
   });
 
   test('Settings → Sites names a bad line and keeps good ones', async () => {

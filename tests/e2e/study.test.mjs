@@ -88,11 +88,11 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     assert.equal(file.study.seed, seedOf(`${file.study.id}:P07`));
     // The order is the seeded shuffle of the files as chosen: the same for P07 every time.
     assert.deepEqual(file.study.tasks, studyOrder(['a.json', 'b.json'], 'shuffled', file.study.seed));
-    assert.deepEqual(file.runs.map((r) => [r.run.provider, r.run.study.participant, r.run.study.position]), [
+    assert.deepEqual(file.runs.map((/** @type {import('../types.mjs').Json} */ r) => [r.run.provider, r.run.study.participant, r.run.study.position]), [
       ['human', 'P07', 1],
       ['human', 'P07', 2],
     ]);
-    assert.deepEqual(file.runs.map((r) => r.run.taskId), file.study.tasks.map((f) => `e2e-study/${f.replace('.json', '')}`));
+    assert.deepEqual(file.runs.map((/** @type {import('../types.mjs').Json} */ r) => r.run.taskId), file.study.tasks.map((/** @type {import('../types.mjs').Json} */ f) => `e2e-study/${f.replace('.json', '')}`));
     const path = join(dir, exported.name);
     writeFileSync(path, exported.text);
     const out = join(dir, 'people');

@@ -103,7 +103,7 @@ await describeTier('real-software tier: the URLs of kiwix-serve and MediaWiki', 
     const opensearch = JSON.parse((await get(`${origin}/api.php?action=opensearch&search=San&format=json`)).body);
     assert.deepEqual(opensearch, ['San', ['San Francisco'], [''], [`${origin}/wiki/San_Francisco`]]);
     const rest = JSON.parse((await get(`${origin}/rest.php/v1/search/title?q=Tok&limit=5`)).body);
-    assert.deepEqual(rest.pages.map((p) => p.title), ['Tokyo']);
+    assert.deepEqual(rest.pages.map((/** @type {import('../types.mjs').Json} */ p) => p.title), ['Tokyo']);
   });
 
   test("MediaWiki's search box shows suggestions while typing; Enter on typed text opens the article", async () => {

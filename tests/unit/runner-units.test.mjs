@@ -80,7 +80,7 @@ test('the API key: read from the named variable, an unset named variable is an e
 
 test('shards take every n-th task; repeated ids are named', () => {
   const tasks = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, file: `${id}.json` }));
-  const ids = (list) => list.map((t) => t.id);
+  const ids = (list) => list.map((/** @type {import('../types.mjs').Json} */ t) => t.id);
   assert.deepEqual(ids(selectShard(tasks, { index: 1, count: 2 })), ['a', 'c', 'e']);
   assert.deepEqual(ids(selectShard(tasks, { index: 2, count: 2 })), ['b', 'd']);
   assert.deepEqual(ids(selectShard(tasks, null)), ['a', 'b', 'c', 'd', 'e']);
