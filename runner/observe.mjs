@@ -77,6 +77,7 @@ async function main() {
     const extPage = await ext.openExtensionPage('popup.html');
     for (const url of opts.urls) {
       const obs = await observeUrl(ext, extPage, url, opts.wholePage);
+      /** @type {string[]} */
       let lines = obs.text.split('\n');
       if (opts.grep !== null) {
         const needle = opts.grep.toLowerCase();

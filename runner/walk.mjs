@@ -83,7 +83,7 @@ async function walkTask(popup, file, quiet) {
       if (m) {
         const id = resolveTarget(obs.text, m[2], m[3]);
         if (id === null) {
-          const lines = obs.text.split('\n').filter((l) => l.includes(`] ${m[2]} `));
+          const lines = obs.text.split('\n').filter((/** @type {string} */ l) => l.includes(`] ${m[2]} `));
           failure = `step ${i + 1} (${step}): no element ${m[2]} ${m[3]} on ${obs.url}; lines of that role:\n${lines.join('\n')}`;
           break;
         }

@@ -16,6 +16,7 @@ describe('agent step: action text with [id] from the observation', { timeout: 12
   /** @type {number} */ let tabId;
   /** @type {number} */ let followedLinkId;
 
+  /** @param {string} actionText */
   const step = async (actionText) => (await sendOk(popup, 'act', { actionText })).result;
 
   before(async () => {

@@ -24,7 +24,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let panel;
-  /** @type {import('../types.mjs').Json the duel as GET_DUEL shows it} */ let duel;
+  /** @type {import('../types.mjs').Json} the duel as GET_DUEL shows it */ let duel;
   /** @type {import('../types.mjs').Page} */ let humanPage;
 
   const status = () => panel.locator('#status').textContent();

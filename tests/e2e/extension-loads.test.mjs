@@ -12,7 +12,7 @@ import { cargoPackageVersion, distDir } from './paths.mjs';
 function sendFromPage(page, constructorName, args = []) {
   return page.evaluate(
     async ([name, constructorArgs]) => {
-      const messages = await import('./messages.js');
+      const messages = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
       return chrome.runtime.sendMessage(messages[name](...constructorArgs));
     },
     [constructorName, args],

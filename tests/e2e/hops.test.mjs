@@ -13,6 +13,10 @@ describe('hop tracking across two sites and two tabs', { timeout: 120_000 }, () 
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let popup;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element] an element reference (elementRef)
+   */
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });
     assert.equal(reply.result.error, undefined, JSON.stringify(reply.result));

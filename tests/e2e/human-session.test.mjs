@@ -23,7 +23,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let panel;
-  /** @type {import('../types.mjs').Json the task file, parsed} */ let task;
+  /** @type {import('../types.mjs').Json} the task file, parsed */ let task;
   /** @type {string} */ let taskText;
   /** @type {string} */ let runId;
   /** @type {import('../types.mjs').Page} */ let page;

@@ -35,7 +35,7 @@ const REQUEST = {
 function modelCall(page, { config, request = REQUEST, options = {}, abortAfterMs = null }) {
   return page.evaluate(
     async ({ config, request, options, abortAfterMs }) => {
-      const core = await import('./pkg/hopbench.js');
+      const core = /** @type {import('../types.mjs').Json} (the wasm core's glue, built into dist/pkg) */ (await import(/** @type {string} */ ('./pkg/hopbench.js')));
       await core.default();
       const controller = new AbortController();
       if (abortAfterMs !== null) setTimeout(() => controller.abort(), abortAfterMs);

@@ -95,7 +95,7 @@ describe('observation text', { timeout: 120_000 }, () => {
     const resolve = (id) =>
       extPage.evaluate(
         async ([tab, elementId]) => {
-          const { default: init, resolve_element: resolveElement } = await import('./pkg/hopbench.js');
+          const { default: init, resolve_element: resolveElement } = /** @type {import('../types.mjs').Json} (the wasm core's glue, built into dist/pkg) */ (await import(/** @type {string} */ ('./pkg/hopbench.js')));
           await init();
           const key = `observe.registry.${tab}`;
           const registry = (await chrome.storage.session.get(key))[key];

@@ -47,7 +47,7 @@ async function clickTest(page) {
 /** TEST_CONNECTION straight to the worker, from the page, for the exact outcome. */
 function testThroughWorker(page) {
   return page.evaluate(async () => {
-    const { testConnection } = await import('./messages.js');
+    const { testConnection } = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
     return chrome.runtime.sendMessage(testConnection({ which: 'model' }));
   });
 }
@@ -158,7 +158,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     await options.uncheck('#judge-enabled');
     await save(options);
     const reply = await options.evaluate(async () => {
-      const { testConnection } = await import('./messages.js');
+      const { testConnection } = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
       return chrome.runtime.sendMessage(testConnection({ which: 'judge' }));
     });
     assert.deepEqual(reply, {
@@ -262,7 +262,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     await reloaded.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
     assert.ok(!(await reloaded.content()).includes(secret), 'options page after a reload');
     const settingsReply = await reloaded.evaluate(async () => {
-      const { getSettings } = await import('./messages.js');
+      const { getSettings } = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
       return chrome.runtime.sendMessage(getSettings());
     });
     assert.equal(settingsReply.settings.model.api_key_set, true);

@@ -78,6 +78,7 @@ function currentRunId(page) {
  * @param {import('../types.mjs').Page} page
  * @param {string} fn
  * @param {...unknown} args
+ * @returns {Promise<import('../types.mjs').Json>} what the function gave (stored records)
  */
 export function store(page, fn, ...args) {
   return page.evaluate(

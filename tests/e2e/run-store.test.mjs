@@ -220,7 +220,7 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
     assert.deepEqual(Object.keys(exportB.media).sort(), ['B/1/image-17', 'B/1/image-48']);
     assert.equal(exportB.media['B/1/image-17'].dataUrl, `data:image/png;base64,${PNG_BASE64}`);
     const keys = await page.evaluate(async () => {
-      const module = await import('./worker/run-store.js');
+      const module = /** @type {Record<string, (...a: unknown[]) => unknown>} */ (await import(/** @type {string} */ ('./worker/run-store.js')));
       return [...(await module.getMedia('A')), ...(await module.getMedia('B'))].map((m) => m.id);
     });
     assert.ok(keys.every((k) => typeof k === 'string'), `no numeric key is left: ${JSON.stringify(keys)}`);

@@ -24,7 +24,7 @@ describe('the runner on a single-page site', { timeout: 180_000 }, () => {
   /** @type {string} */ let dir;
   /** @type {string} */ let out;
   /** @type {import('../types.mjs').RunnerResult} */ let run;
-  /** @type {import('../types.mjs').Json the task file, parsed} */ let task;
+  /** @type {import('../types.mjs').Json} the task file, parsed */ let task;
 
   before(async () => {
     sites = await startSites({ names: ['spa'] });

@@ -22,6 +22,7 @@ describe('per-task timeout, parallel runs and shards', { timeout: 240_000 }, () 
     dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-timeout-'));
     tasks = join(dir, 'tasks');
     mkdirSync(tasks);
+    /** @param {string} name @param {object} body */
     const write = (name, body) => writeFileSync(join(tasks, `${name}.json`), JSON.stringify(body));
     // Hop 1 is done on the start page's link; the events page it then opens never
     // answers (held below), so the run cannot end by itself.

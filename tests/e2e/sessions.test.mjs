@@ -13,7 +13,7 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let popup;
   /** @type {import('../types.mjs').Page} */ let personPage;
-  /** @type {import('../types.mjs').Json START_SESSION's session} */ let session;
+  /** @type {import('../types.mjs').Json} START_SESSION's session */ let session;
 
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
   const tabs = async () => (await sendOk(popup, 'listSessionTabs')).tabs;

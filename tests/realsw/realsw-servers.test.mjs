@@ -16,6 +16,7 @@ import { startRealSites } from './real-sites.mjs';
  * Status, Location and body of one request, redirects not followed. Node's resolver
  * knows no `*.localhost` name (Chromium maps them all to loopback), so node asks the
  * same server at 127.0.0.1 with the browser's Host header.
+ * @param {string} url
  */
 async function get(url) {
   const target = new URL(url);
