@@ -55,7 +55,7 @@ describe('click and hover actions', { timeout: 120_000 }, () => {
 
   test('hover opens a CSS :hover menu and a JS mouseenter menu', async () => {
     await act({ kind: 'hover', id: 4 }, await elementRef(page, '#css-menu-title'));
-    await page.waitForFunction(() => document.getElementById('css-menu-state').textContent === 'css menu open');
+    await page.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('css-menu-state')).textContent === 'css menu open');
     await act({ kind: 'hover', id: 5 }, await elementRef(page, '#js-menu-title'));
     assert.equal(await page.locator('#js-menu-items').isVisible(), true);
   });
@@ -63,7 +63,7 @@ describe('click and hover actions', { timeout: 120_000 }, () => {
   test('a stale reference is a step error naming it, and nothing is clicked', async () => {
     const ref = await elementRef(page, '#counter');
     const before = await textOf(page, '#counter');
-    await page.evaluate(() => document.getElementById('counter').remove());
+    await page.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('counter')).remove());
     const reply = await act({ kind: 'click', id: 6 }, ref);
     assert.match(reply.result.error ?? '', new RegExp(`element ${ref.backendNodeId}.*no longer`));
     assert.equal(reply.result.effect, null);

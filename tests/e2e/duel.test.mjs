@@ -49,7 +49,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
 
   test('two windows open side by side at the start page; the agent waits for Start', async () => {
     await panel.locator('#import-files').setInputFiles({ name: 'three.json', mimeType: 'application/json', buffer: Buffer.from(threeHopTask(sites)) });
-    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:three.json');
+    await panel.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#task')).value === 'imported:three.json');
     await panel.selectOption('#agent', 'replay');
     await panel.locator('#versus').click();
     await panel.waitForSelector('.duel-side[data-side="agent"]');
@@ -106,7 +106,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     const human = await waitForRunEnd(panel, duel.humanRunId);
     assert.equal(human.verdict.passed, false);
     assert.deepEqual(human.verdict.hop_steps, [1, 2]);
-    await panel.waitForFunction(() => document.getElementById('status').textContent === 'Both runs ended.');
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent === 'Both runs ended.');
     assert.equal((await side('human')).outcome, 'FAIL');
     const summary = await panel.locator('.duel-summary').textContent();
     assert.equal(summary, 'They diverged at hop 3 (List the events in Tokyo): the agent completed it at step 3, you did not.');

@@ -46,10 +46,10 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
 
   test('"Do it myself" opens the task window; the panel shows the objective, the hop queue and Start', async () => {
     await panel.locator('#import-files').setInputFiles({ name: 'spa.json', mimeType: 'application/json', buffer: Buffer.from(taskText) });
-    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:spa.json');
+    await panel.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#task')).value === 'imported:spa.json');
     await panel.locator('#do-it-myself').click();
     page = await waitForPage(ext.context, (url) => url.startsWith(sites.origin('spa')));
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Ready'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Ready'));
     runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
     assert.equal(await status(), 'Ready: press Start · 0 steps recorded · 0 of 3 hops');
     assert.equal(await panel.locator('#start').isVisible(), true);
@@ -61,20 +61,20 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     // Before Start nothing is recorded.
     await page.mouse.click(5, 5);
     await panel.locator('#start').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Recording'));
     const who = person(page);
     await who.choose('#city', 'P');
     await waitForSteps(panel, runId, 1);
     // Pause: the clock stops and what the person does meanwhile is not recorded.
     await panel.locator('#pause').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Paused'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Paused'));
     const frozen = await panel.locator('#clock').textContent();
     await who.click('#view h2');
     await panel.waitForTimeout(1200);
     assert.equal(await panel.locator('#clock').textContent(), frozen, 'the clock stood still');
     assert.equal((await stepsOf(panel, runId)).length, 1, 'nothing was recorded while paused');
     await panel.locator('#pause').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Recording'));
     await who.click('a[data-cat="music"]');
     await waitForSteps(panel, runId, 2);
     await who.click('a[href="#/event/42"]');

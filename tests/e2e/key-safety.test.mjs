@@ -22,16 +22,16 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
 
   async function openOptions() {
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
   }
 
   /** Clicks Save; resolves with the status text once the save has an outcome. */
   async function clickSave() {
     await options.evaluate(() => {
-      document.getElementById('save-status').dataset.state = 'idle';
+      /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state = 'idle';
     });
     await options.click('#save');
-    await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+    await options.waitForFunction(() => ['saved', 'error'].includes(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state));
     const status = options.locator('#save-status');
     return { state: await status.getAttribute('data-state'), text: await status.textContent() };
   }
@@ -120,7 +120,7 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
       await openOptions();
       const warning = options.locator('#key-storage');
       assert.equal(await warning.isVisible(), true);
-      assert.match(await warning.textContent(), /API keys cannot be stored in this browser: Chrome refused .*not supported in this test/);
+      assert.match(/** @type {string} */ (await warning.textContent()), /API keys cannot be stored in this browser: Chrome refused .*not supported in this test/);
       await options.fill('#model-api_key', `${KEY}-new`);
       const refused = await clickSave();
       assert.equal(refused.state, 'error');

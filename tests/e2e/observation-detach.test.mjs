@@ -44,12 +44,12 @@ describe('the debugger after an observation', { timeout: 120_000 }, () => {
     const page = await ext.openPage(sites.url('fence', '/index.html'));
     const tabId = await tabIdOf(popup, page.url());
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, { timeout: 20_000 });
-    assert.equal(await view.locator('#observation').getAttribute('data-state'), 'ready', await view.locator('#status').textContent());
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, { timeout: 20_000 });
+    assert.equal(await view.locator('#observation').getAttribute('data-state'), 'ready', (await view.locator('#status').textContent()) ?? undefined);
     assert.match(await extensionAttachment(ext, tabId), /not attached/i);
     // Observing again works, and leaves it detached again.
     await view.click('#refresh');
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state === 'ready', null, { timeout: 20_000 });
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state === 'ready', null, { timeout: 20_000 });
     assert.ok((await view.locator('#text').textContent()).includes("heading 'Fenced home'"));
     assert.match(await extensionAttachment(ext, tabId), /not attached/i);
   });

@@ -123,11 +123,11 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     const settingsBefore = await sendOk(extPage, 'getSettings');
     const storedBefore = await storedSettings();
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, {
       timeout: 20_000,
     });
     const state = await view.locator('#observation').getAttribute('data-state');
-    assert.equal(state, 'ready', await view.locator('#status').textContent());
+    assert.equal(state, 'ready', (await view.locator('#status').textContent()) ?? undefined);
     const text = await view.locator('#text').textContent();
     assert.ok(lineWith(text, "heading 'Plan your trip'"), text);
     // The tabs line lists the page's tabs, not the view's own tab.
@@ -136,7 +136,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     assert.ok(captions.some((c) => c.startsWith(`[${lineWith(text, "image 'Red square'").id}] Red square`)), captions.join('\n'));
     await view.selectOption('#mode', 'som');
     await view.click('#refresh');
-    await view.waitForFunction(() => document.getElementById('screenshot-title').textContent === 'Set-of-marks screenshot' && document.getElementById('observation').dataset.state === 'ready', null, { timeout: 20_000 });
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('screenshot-title')).textContent === 'Set-of-marks screenshot' && /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state === 'ready', null, { timeout: 20_000 });
     assert.equal(await view.locator('#screenshot-section').isVisible(), true);
     // Trying a mode here is for this page only: the settings runs start with are as they were.
     assert.deepEqual(await storedSettings(), storedBefore);
@@ -157,7 +157,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     await popup.click('#show-observation');
     const view = await opened;
     assert.equal(new URL(view.url()).searchParams.get('tab'), String(active));
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, {
       timeout: 20_000,
     });
   });

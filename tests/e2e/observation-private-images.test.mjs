@@ -137,14 +137,14 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
 
   test('the observation view lists the image as not loaded', async () => {
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, {
       timeout: 20_000,
     });
     const modeText = await view.locator('#status').textContent();
     if (!modeText.includes('text+images')) {
       await view.selectOption('#mode', 'text+images');
       await view.click('#refresh');
-      await view.waitForFunction(() => document.getElementById('status').textContent.includes('text+images'), null, {
+      await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.includes('text+images'), null, {
         timeout: 20_000,
       });
     }

@@ -30,7 +30,7 @@ async function clickTest(page) {
   const box = page.locator('#test-model-result');
   await page.click('#test-model');
   await page.waitForFunction(
-    () => ['success', 'error'].includes(document.getElementById('test-model-result').dataset.state),
+    () => ['success', 'error'].includes(/** @type {HTMLElement} */ (document.getElementById('test-model-result')).dataset.state),
     null,
     { timeout: 30_000 },
   );
@@ -54,7 +54,7 @@ function testThroughWorker(page) {
 
 async function save(page) {
   await page.click('#save');
-  await page.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+  await page.waitForFunction(() => ['saved', 'error'].includes(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state));
   const state = await page.locator('#save-status').getAttribute('data-state');
   assert.equal(state, 'saved', await page.locator('#save-status').textContent());
 }
@@ -74,7 +74,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     ext.context.on('page', (p) => p.on('console', collect('page')));
     fake = await startFakeProviders();
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
   });
 
   after(async () => {
@@ -143,9 +143,9 @@ describe('model providers', { timeout: 240_000 }, () => {
     fake.script({ text: 'I am the judge.' });
     await options.click('#test-judge');
     await options.waitForFunction(() =>
-      ['success', 'error'].includes(document.getElementById('test-judge-result').dataset.state));
+      ['success', 'error'].includes(/** @type {HTMLElement} */ (document.getElementById('test-judge-result')).dataset.state));
     const box = options.locator('#test-judge-result');
-    assert.equal(await box.getAttribute('data-state'), 'success', await box.textContent());
+    assert.equal(await box.getAttribute('data-state'), 'success', (await box.textContent()) ?? undefined);
     assert.equal(await box.locator('.reply').textContent(), 'I am the judge.');
     assert.equal(fake.requests.length, 1);
     assert.equal(fake.requests[0].api, 'gemini');
@@ -259,7 +259,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     assert.ok(!(await options.content()).includes(secret), 'options page HTML');
 
     const reloaded = await ext.openExtensionPage('options.html');
-    await reloaded.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await reloaded.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     assert.ok(!(await reloaded.content()).includes(secret), 'options page after a reload');
     const settingsReply = await reloaded.evaluate(async () => {
       const { getSettings } = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
@@ -319,7 +319,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     await fillModel(options, { api: 'gemini', baseUrl: 'not a url', apiKey: '' });
     await options.fill('#max_steps', '0');
     await options.click('#save');
-    await options.waitForFunction(() => document.getElementById('save-status').dataset.state === 'error');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state === 'error');
     const status = await options.locator('#save-status').textContent();
     assert.match(status, /model\.base_url: must be an http:\/\/ or https:\/\/ URL/);
     assert.match(status, /max_steps: must be a whole number from 1 to 200/);
@@ -339,7 +339,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     });
     await popup.click('#open-settings');
     const page = await opened;
-    await page.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await page.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     assert.equal(await page.locator('#model-provider').inputValue(), 'openai');
     await page.close();
     await popup.close();

@@ -50,7 +50,7 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
     fake = await startFakeProviders();
     ext = await launchExtension();
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     await saveOptions(options, {
       baseUrl: fake.baseUrl('openai'),
       model: 'fake-agent',

@@ -57,7 +57,7 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
     fake = await startFakeProviders();
     ext = await launchExtension();
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     await saveOptions(options, {
       baseUrl: fake.baseUrl('openai'),
       model: 'fake-agent',

@@ -49,7 +49,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     });
     // The key is typed on the options page, as a person does.
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     await saveOptions(options, { apiKey: SECRET });
   });
 
@@ -99,7 +99,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.ok(requests.every((r) => r.headers.authorization === `Bearer ${SECRET}`), 'each call sent the saved key');
 
     const panel = await ext.openExtensionPage(`sidepanel.html?run=${runId}`);
-    await panel.waitForFunction(() => document.getElementById('status').textContent === 'Run finished.');
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent === 'Run finished.');
     const runsList = await ext.openExtensionPage('runs.html');
     await runsList.waitForSelector(`tr[data-run-id="${runId}"]`);
     const runPage = await ext.openExtensionPage(`runs.html?run=${runId}`);

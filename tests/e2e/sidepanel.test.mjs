@@ -40,16 +40,16 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   });
 
   test('idle: the picker shows the chosen task with its intent, hops and sites', async () => {
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Choose a task'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Choose a task'));
     await panel.locator('#import-files').setInputFiles({
       name: 'three-hops.json',
       mimeType: 'application/json',
       buffer: Buffer.from(threeHopTask(sites)),
     });
-    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:three-hops.json');
+    await panel.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#task')).value === 'imported:three-hops.json');
     await panel.selectOption('#agent', 'replay');
-    assert.match(await panel.locator('#task-intent').textContent(), /^Starting from the wiki, read the Tokyo Tower article/);
-    assert.match(await panel.locator('#task-facts').textContent(), /^3 hops · 127\.0\.0\.1:\d+/);
+    assert.match(/** @type {string} */ (await panel.locator('#task-intent').textContent()), /^Starting from the wiki, read the Tokyo Tower article/);
+    assert.match(/** @type {string} */ (await panel.locator('#task-facts').textContent()), /^3 hops · 127\.0\.0\.1:\d+/);
     assert.equal(await panel.locator('#run').isEnabled(), true);
     await shoot('idle');
   });
@@ -61,17 +61,17 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
     await held.arrived;
     runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
     assert.ok(runId, 'Run started a run');
-    await panel.waitForFunction(() => !document.getElementById('pause').hidden);
+    await panel.waitForFunction(() => !/** @type {HTMLElement} */ (document.getElementById('pause')).hidden);
     await panel.locator('#pause').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Pausing'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Pausing'));
     assert.equal(await status(), 'Pausing: step 1 finishes first · 0 of 3 hops');
     held.release();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Paused'), null, { timeout: 20_000 });
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Paused'), null, { timeout: 20_000 });
     assert.equal(await status(), 'Paused before step 2 · 1 of 3 hops');
     assert.equal(await panel.locator('#pause').textContent(), 'Resume');
 
     const popup = await ext.openExtensionPage('popup.html');
-    await popup.waitForFunction(() => document.getElementById('run-status').textContent.includes('step'));
+    await popup.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('run-status')).textContent.includes('step'));
     assert.equal(await popup.locator('#run-status').textContent(), await status(), 'the popup and the panel say the same');
     await popup.close();
 
@@ -115,7 +115,7 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
       ["Clicked link 'Tokyo Tower'", "Clicked link 'the events site'", "Clicked link 'Events in Tokyo'"],
     );
     for (const s of steps) assert.doesNotMatch(`${s.result} ${s.hop}`, /[{}]/, 'results are words, not JSON');
-    assert.match(await panel.locator('#bar .verdict').textContent(), /^PASS3 of 3 hops; all hops completed/);
+    assert.match(/** @type {string} */ (await panel.locator('#bar .verdict').textContent()), /^PASS3 of 3 hops; all hops completed/);
     assert.equal(await panel.locator('#new-run').isVisible(), true);
     await panel.evaluate(() => window.scrollTo(0, 0));
     await shoot('finished');

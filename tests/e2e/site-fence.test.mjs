@@ -173,15 +173,15 @@ describe('the site fence', { timeout: 240_000 }, () => {
 
   test('Settings → Sites names a bad line and keeps good ones', async () => {
     const options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     assert.equal(await options.locator('#sites-fence').isChecked(), true);
     assert.equal(await options.locator('#sites-allow').inputValue(), `# the other test site\n${outside}`);
     const save = async () => {
       await options.evaluate(() => {
-        document.getElementById('save-status').dataset.state = 'idle';
+        /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state = 'idle';
       });
       await options.click('#save');
-      await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+      await options.waitForFunction(() => ['saved', 'error'].includes(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state));
       return options.locator('#save-status').textContent();
     };
     await options.fill('#sites-allow', 'https://ok.example.com\n*.example.com');

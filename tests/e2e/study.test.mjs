@@ -26,7 +26,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
   /** @type {string} */ let dir;
 
   const status = () => study.locator('#status').textContent();
-  const waitStatus = (prefix) => study.waitForFunction((p) => document.getElementById('status').textContent.startsWith(p), prefix, { timeout: 20_000 });
+  const waitStatus = (prefix) => study.waitForFunction((p) => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith(p), prefix, { timeout: 20_000 });
 
   before(async () => {
     sites = await startSites({ names: ['spa'] });
@@ -51,7 +51,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     await study.locator('#order').selectOption('shuffled');
     await study.locator('#begin-study').click();
     await waitStatus('Open the first task');
-    assert.match(await study.locator('#position').textContent(), /^Task 1 of 2 · P07$/);
+    assert.match(/** @type {string} */ (await study.locator('#position').textContent()), /^Task 1 of 2 · P07$/);
   });
 
   test('the first session: open, Start, answer; then a break with the page closed', async () => {
@@ -67,7 +67,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     await study.close();
     study = await ext.openExtensionPage('study.html');
     await waitStatus('A break, if wanted');
-    assert.match(await study.locator('#position').textContent(), /^Task 2 of 2 · P07$/);
+    assert.match(/** @type {string} */ (await study.locator('#position').textContent()), /^Task 2 of 2 · P07$/);
   });
 
   test('the second session ends with a give-up, and the study is done', async () => {
