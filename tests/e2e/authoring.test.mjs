@@ -65,7 +65,7 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
     await panel.locator('#author-start-button').click();
     page = await waitForPage(ext.context, (url) => url.startsWith(sites.origin('spa')));
     await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Ready'));
-    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    runId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     await panel.waitForSelector('#author-bar:not([hidden])', { timeout: 5000 });
     await panel.locator('#start').click();
     await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Recording'));

@@ -53,7 +53,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     await panel.selectOption('#agent', 'replay');
     await panel.locator('#versus').click();
     await panel.waitForSelector('.duel-side[data-side="agent"]');
-    const humanRunId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    const humanRunId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     const { run } = await sendOk(panel, 'getRun', { runId: humanRunId });
     assert.equal(run.provider, 'human');
     ({ duel } = await sendOk(panel, 'getDuel', { duelId: run.duelId }));

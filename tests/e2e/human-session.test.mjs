@@ -50,7 +50,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     await panel.locator('#do-it-myself').click();
     page = await waitForPage(ext.context, (url) => url.startsWith(sites.origin('spa')));
     await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Ready'));
-    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    runId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     assert.equal(await status(), 'Ready: press Start · 0 steps recorded · 0 of 3 hops');
     assert.equal(await panel.locator('#start').isVisible(), true);
     assert.equal(await panel.locator('.hop').count(), 3);

@@ -31,7 +31,7 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
       /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state = 'idle';
     });
     await options.click('#save');
-    await options.waitForFunction(() => ['saved', 'error'].includes(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state));
+    await options.waitForFunction(() => ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
     const status = options.locator('#save-status');
     return { state: await status.getAttribute('data-state'), text: await status.textContent() };
   }

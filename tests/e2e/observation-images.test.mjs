@@ -119,7 +119,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('the observation view shows the text and the images, with no console error', async () => {
     const storedSettings = () =>
-      extPage.evaluate(async () => (await chrome.storage.local.get('settings.observation'))['settings.observation'] ?? null);
+      extPage.evaluate(async () => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get('settings.observation'))['settings.observation']) ?? null);
     const settingsBefore = await sendOk(extPage, 'getSettings');
     const storedBefore = await storedSettings();
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);

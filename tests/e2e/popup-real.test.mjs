@@ -21,7 +21,7 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Page} */ let popup;
 
   const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((/** @type {import('../types.mjs').Json} */ r) => r.id).sort();
-  const currentRun = () => page.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current'] ?? null);
+  const currentRun = () => page.evaluate(async () => /** @type {import('../types.mjs').Json} */ (/** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current'])) ?? null);
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });

@@ -84,7 +84,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     ext = await launchExtension({ profileDir });
     // No page is opened until the run has ended: the browser's start alone ends it
     // (the worker reads its storage directly; that sends it no event).
-    const record = () => ext.worker.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`);
+    const record = () => ext.worker.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`);
     await waitFor('the run record going away after the restart', async () => (await record()) === null);
 
     const page = await ext.openExtensionPage('runs.html');

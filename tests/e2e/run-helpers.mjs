@@ -70,7 +70,7 @@ export async function runFromPopup(popup, { taskText, fileName = 'three-hops.jso
  */
 function currentRunId(page) {
   return page.evaluate(async () =>
-    /** @type {string | undefined} */ ((await chrome.storage.local.get('runs.current'))['runs.current']) ?? null);
+    /** @type {string | undefined} */ (/** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current'])) ?? null);
 }
 
 /**

@@ -24,7 +24,7 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
 
   /** The driver's record of a run, read from storage (which does not wake the worker). */
   const driverRecord = (runId) =>
-    popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`);
+    popup.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`);
   const towerRequests = () => sites.requests.filter((r) => r.site === 'wiki' && r.path === '/Tokyo_Tower.html').length;
 
   before(async () => {
@@ -141,7 +141,7 @@ describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
     assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.equal(
-      await popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`),
+      await popup.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`),
       null,
       'the driver record is gone',
     );

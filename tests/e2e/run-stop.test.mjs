@@ -54,7 +54,7 @@ describe('stopping a run', { timeout: 120_000 }, () => {
   });
 
   test('a second Stop of a finished run changes nothing', async () => {
-    const runId = await popup.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    const runId = await popup.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     const { run } = await sendOk(popup, 'stopRun', { runId });
     assert.equal(run.status, 'stopped');
     assert.deepEqual((await store(popup, 'getSteps', runId)).map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);

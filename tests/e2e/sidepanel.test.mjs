@@ -59,7 +59,7 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
     const held = sites.hold('wiki', '/Tokyo_Tower.html');
     await panel.locator('#run').dblclick();
     await held.arrived;
-    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    runId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     assert.ok(runId, 'Run started a run');
     await panel.waitForFunction(() => !/** @type {HTMLElement} */ (document.getElementById('pause')).hidden);
     await panel.locator('#pause').click();

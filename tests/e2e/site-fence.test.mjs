@@ -181,7 +181,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
         /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state = 'idle';
       });
       await options.click('#save');
-      await options.waitForFunction(() => ['saved', 'error'].includes(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state));
+      await options.waitForFunction(() => ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
       return options.locator('#save-status').textContent();
     };
     await options.fill('#sites-allow', 'https://ok.example.com\n*.example.com');
