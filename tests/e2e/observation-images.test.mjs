@@ -11,14 +11,21 @@ import { startSites } from './sites.mjs';
 /** Label background painted by the worker (extension/worker/images.js). */
 const YELLOW = [255, 235, 59];
 
-/** Decodes a data URL in the page; returns its size and the RGB at the given points. */
+/**
+ * Decodes a data URL in the page; returns its size and the RGB at the given points.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} dataUrl
+ * @param {[number, number][]} points
+ */
 function pixels(page, dataUrl, points) {
   return page.evaluate(
     async ([url, pts]) => {
       const bitmap = await createImageBitmap(await (await fetch(url)).blob());
       const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d');
+      // A 2d context is always there for an OffscreenCanvas.
+      const ctx = /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d'));
       ctx.drawImage(bitmap, 0, 0);
+      /** @param {[number, number]} point */
       const at = ([x, y]) => {
         const px = Math.min(bitmap.width - 1, x < 0 ? bitmap.width + x : x);
         const py = Math.min(bitmap.height - 1, y < 0 ? bitmap.height + y : y);
@@ -26,10 +33,15 @@ function pixels(page, dataUrl, points) {
       };
       return { width: bitmap.width, height: bitmap.height, colours: pts.map(at) };
     },
-    [dataUrl, points],
+    /** @type {[string, [number, number][]]} */ ([dataUrl, points]),
   );
 }
 
+/**
+ * @param {number[]} actual
+ * @param {number[]} expected
+ * @param {number} [tolerance]
+ */
 const near = (actual, expected, tolerance = 12) =>
   actual.every((v, /** @type {number} */ i) => Math.abs(v - expected[i]) <= tolerance);
 
@@ -109,7 +121,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     assert.deepEqual([plain.width, plain.height], [1280, 720]);
     const som = await observe(extPage, tabId, { mode: 'som' });
     const button = som.marks.find((/** @type {import('../types.mjs').Json} */ m) => m.role === 'button');
-    assert.equal(button.id, lineWith(som.text, "button 'Search trips'").id);
+    assert.equal(button.id, /** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(som.text, "button 'Search trips'")).id);
     // The mark's label box sits on the button's top-left corner, in the mark colour.
     const b = button.bounds;
     const marked = await pixels(extPage, som.som, [[Math.round(b.x) + 2, Math.round(b.y) + 2]]);
@@ -128,12 +140,12 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     });
     const state = await view.locator('#observation').getAttribute('data-state');
     assert.equal(state, 'ready', (await view.locator('#status').textContent()) ?? undefined);
-    const text = await view.locator('#text').textContent();
+    const text = /** @type {string} */ (await view.locator('#text').textContent());
     assert.ok(lineWith(text, "heading 'Plan your trip'"), text);
     // The tabs line lists the page's tabs, not the view's own tab.
     assert.ok(!text.split('\n')[0].includes('hopbench observation'), text.split('\n')[0]);
     const captions = await view.locator('#images figcaption').allTextContents();
-    assert.ok(captions.some((c) => c.startsWith(`[${lineWith(text, "image 'Red square'").id}] Red square`)), captions.join('\n'));
+    assert.ok(captions.some((c) => c.startsWith(`[${/** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(text, "image 'Red square'")).id}] Red square`)), captions.join('\n'));
     await view.selectOption('#mode', 'som');
     await view.click('#refresh');
     await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('screenshot-title')).textContent === 'Set-of-marks screenshot' && /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state === 'ready', null, { timeout: 20_000 });

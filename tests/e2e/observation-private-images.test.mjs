@@ -126,7 +126,7 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
     const loaded = new Map(obs.images.map((/** @type {import('../types.mjs').Json} */ image) => [image.name, image]));
     assert.deepEqual([...loaded.keys()].sort(), ['Framed picture', 'Own picture']);
     for (const [name, image] of loaded) {
-      assert.equal(image.id, lineWith(obs.text, `image '${name}'`).id, name);
+      assert.equal(image.id, /** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(obs.text, `image '${name}'`)).id, name);
       assert.equal(image.from, 'page', name);
     }
     // Each was requested once, by the page: the observation fetched nothing again.

@@ -132,10 +132,10 @@ describe('observation text', { timeout: 120_000 }, () => {
         },
         [tabId, element],
       );
-    const search = await resolve(lineWith(obs.text, "button 'Search trips'").id);
+    const search = await resolve(/** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(obs.text, "button 'Search trips'")).id);
     assert.equal(search.targetId, null);
     assert.equal((await describe(search)).name, 'BUTTON');
-    const crossLink = await resolve(lineWith(obs.text, "link 'Cross frame link'").id);
+    const crossLink = await resolve(/** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(obs.text, "link 'Cross frame link'")).id);
     assert.equal(typeof crossLink.targetId, 'string');
     const node = await describe(crossLink);
     assert.equal(node.name, 'A');
@@ -151,7 +151,7 @@ describe('observation text', { timeout: 120_000 }, () => {
       const scrolled = await observe(extPage, tabId, { mode: 'text' });
       const far = lineWith(scrolled.text, "heading 'Far below heading'");
       assert.ok(far, scrolled.text);
-      assert.equal(far.id, lineWith(whole.text, "heading 'Far below heading'").id);
+      assert.equal(far.id, /** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(whole.text, "heading 'Far below heading'")).id);
       assert.ok(!scrolled.text.includes("heading 'Plan your trip'"), scrolled.text);
     } finally {
       await page.evaluate(() => window.scrollTo(0, 0));

@@ -1,6 +1,8 @@
 // Parsing the observation text in the observation e2e tests (sending OBSERVE_TAB is the
 // driver's: runner/driver.mjs).
 
+/** @typedef {NonNullable<ReturnType<typeof lineWith>>} ObsLine a line that is there */
+
 /**
  * The line of `text` containing `needle`, parsed: `{ depth, id, line }`.
  * @param {string} text
