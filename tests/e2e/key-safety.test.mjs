@@ -33,7 +33,8 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
     await options.click('#save');
     await options.waitForFunction(() => ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
     const status = options.locator('#save-status');
-    return { state: await status.getAttribute('data-state'), text: await status.textContent() };
+    // An element's text is never null (only a document's is).
+    return { state: await status.getAttribute('data-state'), text: /** @type {string} */ (await status.textContent()) };
   }
 
   before(async () => {
@@ -52,6 +53,7 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
     await options.fill('#model-base_url', LAN_URL);
     await options.fill('#model-api_key', KEY);
     /** @type {string[]} */ const asked = [];
+    /** @param {import('playwright-core').Dialog} dialog */
     const decline = (dialog) => {
       asked.push(dialog.message());
       dialog.dismiss();
@@ -75,6 +77,7 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
 
   test('a loopback server over http needs no confirmation', async () => {
     /** @type {string[]} */ const unexpected = [];
+    /** @param {import('playwright-core').Dialog} dialog */
     const record = (dialog) => {
       unexpected.push(dialog.message());
       dialog.dismiss();
@@ -94,26 +97,29 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
     const outcome = await popup.evaluate(async (url) => {
       const [tab] = await chrome.tabs.query({ url });
       const [result] = await chrome.scripting.executeScript({
-        target: { tabId: tab.id },
+        // The tab the test just opened: a tab in a window has an id.
+        target: { tabId: /** @type {number} */ (tab.id) },
         func: async () => {
           try {
             return { read: JSON.stringify(await chrome.storage.local.get(null)) };
           } catch (error) {
-            return { refused: String(error?.message ?? error) };
+            return { refused: String(/** @type {Error | undefined} */ (error)?.message ?? error) };
           }
         },
       });
-      return result.result;
+      return /** @type {{ read?: string, refused?: string }} */ (result.result);
     }, page.url());
-    assert.equal(outcome.read, undefined, 'a content script read the storage');
-    assert.match(outcome.refused, /not allowed|access/i);
+    // The script ran in the page, so it returned one of the two.
+    const seen = /** @type {{ read?: string, refused?: string }} */ (outcome);
+    assert.equal(seen.read, undefined, 'a content script read the storage');
+    assert.match(/** @type {string} */ (seen.refused), /not allowed|access/i);
     await page.close();
   });
 
   test('where Chrome cannot restrict the storage, no key is stored and Settings says why', async () => {
     // A Chrome whose chrome.storage.local refuses setAccessLevel.
     await ext.worker.evaluate(() => {
-      globalThis.realSetAccessLevel = chrome.storage.local.setAccessLevel;
+      /** @type {typeof globalThis & { realSetAccessLevel?: unknown }} */ (globalThis).realSetAccessLevel = chrome.storage.local.setAccessLevel;
       chrome.storage.local.setAccessLevel = () => Promise.reject(new Error('not supported in this test'));
     });
     try {
@@ -133,7 +139,9 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
       assert.equal((await sendOk(popup, 'getSettings')).settings.max_steps, 17);
     } finally {
       await ext.worker.evaluate(() => {
-        chrome.storage.local.setAccessLevel = globalThis.realSetAccessLevel;
+        chrome.storage.local.setAccessLevel = /** @type {typeof chrome.storage.local.setAccessLevel} */ (
+          /** @type {typeof globalThis & { realSetAccessLevel?: unknown }} */ (globalThis).realSetAccessLevel
+        );
       });
     }
     assert.equal((await sendOk(popup, 'getSettings')).keyStorage.restricted, true);

@@ -12,31 +12,40 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, observe, tabIdOf } from '../../runner/driver.mjs';
 import { lineWith } from './observe-helpers.mjs';
-import { sitesRoot } from './sites.mjs';
+import { portOfServer, sitesRoot } from './sites.mjs';
 
 const RED_PNG = readFileSync(join(sitesRoot, 'obs-page', 'img', 'red.png'));
 const PURPLE_PNG = readFileSync(join(sitesRoot, 'obs-page', 'img', 'purple.png'));
 const SESSION = 'sid=person-secret';
 
-/** Starts `handle` on a free 127.0.0.1 port; records each request with its cookies. */
+/**
+ * Starts `handle` on a free 127.0.0.1 port; records each request with its cookies.
+ * @param {import('node:http').RequestListener} handle
+ */
 async function serve(handle) {
   /** @type {{ path: string | undefined, cookie: string }[]} */ const requests = [];
   const server = createServer((req, res) => {
     requests.push({ path: req.url, cookie: req.headers.cookie ?? '' });
     handle(req, res);
   });
-  await new Promise((ok, fail) => {
+  await /** @type {Promise<void>} */ (new Promise((ok, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', ok);
-  });
+    server.listen(0, '127.0.0.1', () => ok());
+  }));
   const close = () =>
-    new Promise((ok) => {
+    /** @type {Promise<void>} */ (new Promise((ok) => {
       server.closeAllConnections();
       server.close(() => ok());
-    });
-  return { port: server.address().port, requests, close };
+    }));
+  return { port: portOfServer(server), requests, close };
 }
 
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {string} type
+ * @param {string | Buffer} body
+ */
 function reply(res, status, type, body) {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
   res.end(body);
@@ -111,7 +120,7 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
     const line = lineWith(obs.text, "image 'Private picture'");
     assert.ok(line, obs.text);
     assert.deepEqual(
-      obs.imagesNotLoaded.map(({ id, name, reason }) => ({ id, name, reason })),
+      obs.imagesNotLoaded.map((/** @type {import('../types.mjs').Json} */ { id, name, reason }) => ({ id, name, reason })),
       [{ id: line.id, name: 'Private picture', reason: 'the page could not load it' }],
     );
     assert.ok(!obs.images.some((/** @type {import('../types.mjs').Json} */ image) => image.id === line.id), 'no picture for the private image');
@@ -140,7 +149,7 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
     await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, {
       timeout: 20_000,
     });
-    const modeText = await view.locator('#status').textContent();
+    const modeText = /** @type {string} */ (await view.locator('#status').textContent());
     if (!modeText.includes('text+images')) {
       await view.selectOption('#mode', 'text+images');
       await view.click('#refresh');

@@ -11,6 +11,10 @@ import { after, before, describe, test } from 'node:test';
 import { launchExtension, newProfileDir, send, sendOk } from '../../runner/driver.mjs';
 import { store } from './run-helpers.mjs';
 
+/**
+ * @param {string} id
+ * @param {object} [extra]
+ */
 function summary(id, extra = {}) {
   return {
     id,
@@ -33,6 +37,10 @@ function summary(id, extra = {}) {
   };
 }
 
+/**
+ * @param {number} step
+ * @param {{ input: number, output: number } | null} tokens
+ */
 function stepRecord(step, tokens) {
   return {
     step,
@@ -164,9 +172,11 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
    * Writes what version 1 left after run A (element 17 at steps 1 and 2, element 5 at
    * step 2) and then run B (elements 17 and 48 at step 1): B's pictures took keys 17
    * and 48 over, so A's pictures of 17 were gone. Screenshots had proper keys.
+   * @param {string} png base64
    */
   function writeVersion1(png) {
     return page.evaluate(async (base64) => {
+      /** @type {IDBDatabase} */
       const db = await new Promise((resolve, reject) => {
         const request = indexedDB.open('hopbench', 1);
         request.onupgradeneeded = () => {
@@ -179,10 +189,18 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
         request.onerror = () => reject(request.error);
       });
       const blob = () => new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
+      /** @param {number} id @param {string} runId @param {number} step */
       const image = (id, runId, step) => ({ id, runId, step, kind: 'image', elementId: id, mime: 'image/png', blob: blob() });
+      /**
+       * @param {string} runId
+       * @param {number} n
+       * @param {number[]} images
+       * @param {string | null} [screenshot]
+       */
       const step = (runId, n, images, screenshot = null) => ({
         runId, step: n, observation: { text: `page ${n}`, url: 'http://x/', images, screenshot }, action: null, result: null, tokens: { input: 0, output: 0 },
       });
+      /** @param {string} id */
       const run = (id) => ({ id, taskId: `e2e/v1-${id}`, intent: 'v1', status: 'finished', step: 2, startedAt: Date.now(), task: {}, settings: {} });
       const tx = db.transaction(['runs', 'steps', 'media'], 'readwrite');
       for (const r of ['A', 'B']) tx.objectStore('runs').put(run(r));
@@ -194,7 +212,7 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
       tx.objectStore('media').put(image(5, 'A', 2));
       tx.objectStore('media').put({ id: 'A/1/screenshot', runId: 'A', step: 1, kind: 'screenshot', mime: 'image/png', blob: blob() });
       await new Promise((resolve, reject) => {
-        tx.oncomplete = resolve;
+        tx.oncomplete = () => resolve(undefined);
         tx.onerror = () => reject(tx.error);
       });
       db.close();
@@ -207,6 +225,7 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
     page = await ext.openExtensionPage('runs.html');
     await page.waitForSelector('#runs tbody tr');
     const a = await store(page, 'getSteps', 'A');
+    /** @param {number} element */
     const lost = (element) => ({ lost: a[0].observation.images[0].lost, element });
     assert.match(a[0].observation.images[0].lost, /overwritten/);
     assert.deepEqual(a.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.images), [[lost(17)], [lost(17), 'A/2/image-5']]);
@@ -220,7 +239,8 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
     assert.deepEqual(Object.keys(exportB.media).sort(), ['B/1/image-17', 'B/1/image-48']);
     assert.equal(exportB.media['B/1/image-17'].dataUrl, `data:image/png;base64,${PNG_BASE64}`);
     const keys = await page.evaluate(async () => {
-      const module = /** @type {Record<string, (...a: unknown[]) => unknown>} */ (await import(/** @type {string} */ ('./worker/run-store.js')));
+      /** @type {import('../types.mjs').Json} the extension's run store module */
+      const module = await import(/** @type {string} */ ('./worker/run-store.js'));
       return [...(await module.getMedia('A')), ...(await module.getMedia('B'))].map((m) => m.id);
     });
     assert.ok(keys.every((k) => typeof k === 'string'), `no numeric key is left: ${JSON.stringify(keys)}`);
