@@ -91,7 +91,7 @@ describe('the demo\'s trajectory pages show every step\'s pictures', { timeout: 
       page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
       page.on('pageerror', (e) => problems.push(`pageerror: ${e}`));
       const file = readdirSync(join(out, 'trajectories')).find((f) => f.startsWith('sb-39') && f.endsWith('.html'));
-      await page.goto(pathToFileURL(join(out, 'trajectories', file)).href, { waitUntil: 'load' });
+      await page.goto(pathToFileURL(join(out, 'trajectories', /** @type {string} */ (file))).href, { waitUntil: 'load' });
       const loaded = await page.$$eval('img', (imgs) => imgs.map((i) => [i.getAttribute('src'), i.complete && i.naturalWidth > 0]));
       assert.ok(loaded.length > 0);
       assert.deepEqual(loaded.filter(([, ok]) => !ok), [], 'images that did not load');

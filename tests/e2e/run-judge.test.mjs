@@ -111,7 +111,7 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
 
     assert.deepEqual(r.panel.verdictJudgements, [`Judge: "${REFERENCE}": yes (judge model openai fake-judge)`]);
     assert.deepEqual(r.panel.steps[1].judgements, r.panel.verdictJudgements);
-    assert.match(r.panel.verdict, /^PASS/);
+    assert.match(/** @type {string} */ (r.panel.verdict), /^PASS/);
   });
 
   test("without a separate judge the agent's model judges; it says no: FAIL, saying so", async () => {
@@ -127,7 +127,7 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
       assert.equal(judgement.by, 'agent model openai fake-agent');
       assert.equal(judgeCalls()[0].model, 'fake-agent');
       assert.deepEqual(r.panel.verdictJudgements, [`Judge: "${REFERENCE}": no (agent model openai fake-agent)`]);
-      assert.match(r.panel.verdict, /^FAIL/);
+      assert.match(/** @type {string} */ (r.panel.verdict), /^FAIL/);
     } finally {
       await saveOptions(options, { judge: { baseUrl: fake.baseUrl('openai'), model: 'fake-judge', apiKey: FAKE_KEY } });
     }

@@ -20,8 +20,12 @@ import { waitForRunEnd } from './run-helpers.mjs';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 
-/** Two tasks over the gallery: the whole walk, and from page 2 on. */
+/**
+ * Two tasks over the gallery: the whole walk, and from page 2 on.
+ * @param {Awaited<ReturnType<typeof startGallery>>} gallery
+ */
 function tasks(gallery) {
+  /** @param {string} page */
   const hop = (page) => ({ condition: { kind: 'url', part: 'path', op: 'contains', value: page } });
   return {
     walk: {
@@ -39,9 +43,13 @@ function tasks(gallery) {
   };
 }
 
-/** The agent: first a scroll (the same page again), then the link onwards. */
+/**
+ * The agent: first a scroll (the same page again), then the link onwards.
+ * @param {import('../types.mjs').FakeRequest} request
+ */
 function galleryAgent(request) {
   const user = request.text.slice(request.text.lastIndexOf('OBSERVATION:'));
+  /** @param {string} a */
   const action = (a) => `Let's think step-by-step. In summary, the next action I will perform is \`\`\`${a}\`\`\``;
   if (/\nPREVIOUS ACTION: None/.test(user)) return action('scroll [down]');
   for (const name of ['Next page', 'Last page']) {
@@ -51,6 +59,7 @@ function galleryAgent(request) {
   return action('stop [the end]');
 }
 
+/** @param {string} dataUrl */
 const bytesOfDataUrl = (dataUrl) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
 describe('run pictures: every run keeps its own, as captured', { timeout: 240_000 }, () => {
@@ -59,8 +68,12 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
   /** @type {import('../types.mjs').FakeProviders} */ let fake;
   /** @type {import('../types.mjs').Page} */ let popup;
   /** [{label, runId, intent}] in start order */
-  /** @type {{ label: string, runId: string, intent: string }[]} */ const runs = [];
+  /** @type {{ label: string, runId: string, intent: string, elements?: unknown[], keys?: string[] }[]} */ const runs = [];
 
+  /**
+   * @param {string} label
+   * @param {{ id: string, intent: string }} task
+   */
   const start = async (label, task) => {
     const { runId } = await sendOk(popup, 'startRun', {
       taskText: JSON.stringify(task),
@@ -108,6 +121,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
   });
 
   /** Each run's model requests, in order: one per step (no call failed). */
+  /** @param {(typeof runs)[number]} run */
   function requestsOf(run) {
     const sameTask = runs.filter((r) => r.intent === run.intent);
     const all = fake.requests.filter((r) => r.api === 'openai' && r.text.includes(`OBJECTIVE: ${run.intent}`));
@@ -153,7 +167,9 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
 
   test('the runs met the old collisions: the same element ids at two steps and in every run', () => {
     const [first, second, third] = runs;
-    assert.deepEqual(first.elements[0], first.elements[1], 'step 2 showed the elements of step 1 again');
+    // The test before recorded each run's elements.
+    const firstElements = /** @type {unknown[]} */ (first.elements);
+    assert.deepEqual(firstElements[0], firstElements[1], 'step 2 showed the elements of step 1 again');
     assert.deepEqual(second.elements, first.elements);
     assert.deepEqual(third.elements, first.elements);
     const keys = runs.flatMap((r) => r.keys);
@@ -161,6 +177,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
   });
 
   test('runs at once keep the settings each started with: model and image size', () => {
+    /** @param {Buffer} bytes */
     const pngSize = (bytes) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
     for (const run of runs.slice(2)) {
       const { all } = requestsOf(run);

@@ -86,7 +86,7 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
 
     // What the person sees: the run's error and the step's, in the browser's words.
     const panel = await panelView(ext, runId);
-    assert.match(panel.status, /^error: page unreachable: /);
+    assert.match(/** @type {string} */ (panel.status), /^error: page unreachable: /);
     assert.equal(panel.error, run.error);
     assert.equal(panel.steps[1].error, steps[1].result.error);
   });

@@ -24,7 +24,7 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   /** @type {string} */ let runId;
 
   const status = () => panel.locator('#status').textContent();
-  const shoot = (name) => panel.screenshot({ path: join(IMAGES, `panel-${name}.png`) });
+  const shoot = (/** @type {string} */ name) => panel.screenshot({ path: join(IMAGES, `panel-${name}.png`) });
 
   before(async () => {
     mkdirSync(IMAGES, { recursive: true });
@@ -87,7 +87,8 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   test('mid-run: the hop queue is above the fold, before the task, and the step reads in words', async () => {
     await panel.waitForSelector('.step[data-step="1"] img.step-thumb[src^="data:image/"]');
     const layout = await panel.evaluate(() => {
-      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      /** @param {string} selector a part the panel always shows */
+      const box = (selector) => /** @type {Element} */ (document.querySelector(selector)).getBoundingClientRect();
       return { queue: box('.hop-queue'), intent: box('.task-card .intent'), height: innerHeight, width: document.documentElement.scrollWidth };
     });
     assert.ok(layout.queue.bottom <= layout.height, `the hop queue ends at ${layout.queue.bottom} px, below the fold (${layout.height} px)`);
@@ -95,9 +96,9 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
     assert.ok(layout.width <= WIDTH, `nothing is wider than the panel (${layout.width} px)`);
     const step = await readStep(1);
     assert.equal(step.words, "Clicked link 'Tokyo Tower'");
-    assert.match(step.result, /^Reached <a> "Tokyo Tower" as real input\.$/);
+    assert.match(/** @type {string} */ (step.result), /^Reached <a> "Tokyo Tower" as real input\.$/);
     assert.equal(step.hop, 'Completed hop 1 (Read about the Tokyo Tower).');
-    assert.match(step.action, /^click \[\d+\]$/);
+    assert.match(/** @type {string} */ (step.action), /^click \[\d+\]$/);
     await shoot('mid-run');
   });
 
@@ -131,9 +132,12 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
     assert.deepEqual(ext.errors, [], ext.describeErrors());
   });
 
+  /** @param {number} n */
   function readStep(n) {
     return panel.evaluate((number) => {
-      const li = document.querySelector(`.step[data-step="${number}"]`);
+      // The step is listed by the time a test reads it.
+      const li = /** @type {Element} */ (document.querySelector(`.step[data-step="${number}"]`));
+      /** @param {string} selector */
       const text = (selector) => li.querySelector(selector)?.textContent ?? null;
       return { words: text('.step-words'), result: text('.step-result'), hop: text('.step-hop'), action: text('.step-action') };
     }, n);
