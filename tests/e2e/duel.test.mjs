@@ -28,9 +28,12 @@ describe('human vs agent', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Page} */ let humanPage;
 
   const status = () => panel.locator('#status').textContent();
+  /** @param {string} which */
   const side = (which) =>
     panel.evaluate((w) => {
-      const root = document.querySelector(`.duel-side[data-side="${w}"]`);
+      // Both sides are on the page once the duel has started.
+      const root = /** @type {Element} */ (document.querySelector(`.duel-side[data-side="${w}"]`));
+      /** @param {string} c */
       const text = (c) => root.querySelector(c)?.textContent ?? null;
       return { outcome: text('.duel-outcome'), hops: text('.duel-hops'), steps: text('.duel-steps'), time: text('.duel-time'), tokens: text('.duel-tokens') };
     }, which);
@@ -60,10 +63,10 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     assert.equal(duel.humanRunId, humanRunId);
 
     const windows = await ext.worker.evaluate(async () =>
-      (await chrome.windows.getAll({ populate: true })).map((w) => ({ id: w.id, left: w.left, width: w.width, urls: w.tabs.map((t) => t.url || t.pendingUrl) })),
+      (await chrome.windows.getAll({ populate: true })).map((w) => ({ id: w.id, left: w.left, width: w.width, urls: /** @type {chrome.tabs.Tab[]} */ (w.tabs).map((t) => t.url || t.pendingUrl) })),
     );
     const start = sites.url('wiki', '/index.html');
-    const sessionWindows = windows.filter((w) => w.urls.length === 1 && w.urls[0] === start).sort((a, b) => a.left - b.left);
+    const sessionWindows = windows.filter((w) => w.urls.length === 1 && w.urls[0] === start).sort((a, b) => /** @type {number} */ (a.left) - /** @type {number} */ (b.left));
     assert.equal(sessionWindows.length, 2, JSON.stringify(windows));
     const [left, right] = sessionWindows;
     // Tiled on the display's work area (800 px wide headless, where Chrome's least
@@ -95,7 +98,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="agent"] .duel-outcome')?.textContent === 'PASS');
     const figures = await side('agent');
     assert.deepEqual({ ...figures, time: undefined }, { outcome: 'PASS', hops: '3 of 3 hops', steps: '3 steps', time: undefined, tokens: '0 tokens' });
-    assert.match(figures.time, /^0:\d\d$/);
+    assert.match(/** @type {string} */ (figures.time), /^0:\d\d$/);
     await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="human"] .duel-hops')?.textContent === '2 of 3 hops');
     assert.deepEqual(await side('human').then((h) => [h.hops, h.steps]), ['2 of 3 hops', '2 steps']);
   });
@@ -121,6 +124,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
   test('the report compares the two: both runs exported, imported and reported side by side', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hopbench-duel-report-'));
     try {
+      /** @type {Record<string, string>} */
       const folders = {};
       for (const [name, runId] of [['person', duel.humanRunId], ['agent', duel.agentRunId]]) {
         const { trajectory } = await sendOk(panel, 'exportRun', { runId });

@@ -23,7 +23,7 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
   /** @type {import('../types.mjs').WorkerControl} */ let worker;
 
   /** The driver's record of a run, read from storage (which does not wake the worker). */
-  const driverRecord = (runId) =>
+  const driverRecord = (/** @type {string} */ runId) =>
     popup.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`);
   const towerRequests = () => sites.requests.filter((r) => r.site === 'wiki' && r.path === '/Tokyo_Tower.html').length;
 
@@ -40,7 +40,10 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
     await sites?.close();
   });
 
-  /** Starts the 3-hop replay run with Tokyo_Tower.html held; returns once the act of step 1 began. */
+  /**
+   * Starts the 3-hop replay run with Tokyo_Tower.html held; returns once the act of step 1 began.
+   * @param {string} id
+   */
   async function startHeld(id) {
     const held = sites.hold('wiki', '/Tokyo_Tower.html');
     const requestsBefore = towerRequests();
@@ -52,6 +55,10 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
     return { runId, held, requestsBefore };
   }
 
+  /**
+   * @param {string} runId
+   * @param {number} requestsBefore
+   */
   async function assertResumedRun(runId, requestsBefore) {
     const run = await waitForRunEnd(popup, runId);
     assert.equal(run.status, 'finished', JSON.stringify(run));

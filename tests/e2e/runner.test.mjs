@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { taskFileStem } from '../../runner/paths.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
-import { startSites } from './sites.mjs';
+import { portOfServer, startSites } from './sites.mjs';
 
 /** http://127.0.0.1:<port>/ for a port nothing listens on (taken, then released). */
 async function freePortUrl() {
   const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve())));
+  const port = portOfServer(server);
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}/`;
 }

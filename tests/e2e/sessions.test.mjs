@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
 import { elementRef, startSession, waitForPage } from './session-helpers.mjs';
-import { startSites } from './sites.mjs';
+import { portOfServer, startSites } from './sites.mjs';
 
 describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
@@ -154,7 +154,7 @@ describe('a session whose start page is still loading', { timeout: 60_000 }, () 
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<title>${req.url}</title><p>${req.url}</p>`);
     });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve())));
     ext = await launchExtension();
     popup = await ext.openExtensionPage('popup.html');
   });
@@ -167,7 +167,7 @@ describe('a session whose start page is still loading', { timeout: 60_000 }, () 
   });
 
   test('lists the URL the tab is loading, not an empty one', async () => {
-    const base = `http://127.0.0.1:${server.address().port}`;
+    const base = `http://127.0.0.1:${portOfServer(server)}`;
     const { session } = await startSession(popup, [`${base}/fast`, `${base}/slow`]);
     const { tabs } = await sendOk(popup, 'listSessionTabs', { sessionId: session.id });
     assert.deepEqual(tabs.map((/** @type {import('../types.mjs').Json} */ t) => t.url), [`${base}/fast`, `${base}/slow`]);
