@@ -126,7 +126,7 @@ export const SITES_MODES = Object.freeze(['task', 'any']);
 /**
  * @param {string[]} argv arguments after the script name
  * @param {{ tasks?: string, out?: string }} [defaults] what `demo` fills in
- * @returns {Options | (Partial<Options> & { help: true })} `help`: -h was given
+ * @returns {Options | (Omit<Partial<Options>, 'help'> & { help: true })} `help`: -h was given
  */
 export function parseArgs(argv, defaults = {}) {
   /** @type {RawOptions} */

@@ -18,7 +18,7 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let page;
   /** @type {string} */ let files;
-  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {Awaited<ReturnType<typeof openRealPopup>>} */ let popup;
 
   const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((/** @type {import('../types.mjs').Json} */ r) => r.id).sort();
   const currentRun = () => page.evaluate(async () => /** @type {import('../types.mjs').Json} */ (/** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current'])) ?? null);

@@ -131,7 +131,7 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     assert.deepEqual([...lines.keys()].sort(), tasks.map((t) => t.id).sort());
     const trajectory = (/** @type {string} */ stem) => JSON.parse(readFileSync(join(out, 'trajectories', `${stem}.json`), 'utf8'));
     for (const { id, pid } of kills) {
-      const [crashed, retried, ...more] = lines.get(id);
+      const [crashed, retried, ...more] = /** @type {import('../types.mjs').Json[]} */ (lines.get(id));
       assert.equal(more.length, 0, JSON.stringify(lines.get(id)));
       assert.equal(crashed.verdict, 'ERROR', JSON.stringify(crashed));
       assert.equal(crashed.error_kind, 'infrastructure');

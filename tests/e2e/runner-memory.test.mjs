@@ -20,7 +20,10 @@ const SECRETS = ['SECRET-TOWER-333', 'SECRET-EVENTS-42', 'SECRET-AGAIN-7'];
 /** Hop condition values that no intent mentions. */
 const CONDITIONS = ['Tokyo_Tower', 'city=tokyo'];
 
-/** The memory section of a system prompt, or null. */
+/**
+ * The memory section of a system prompt, or null.
+ * @param {string} system
+ */
 function memorySection(system) {
   const start = system.indexOf(HEADING);
   if (start < 0) return null;
@@ -45,19 +48,24 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
     if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * @param {string} name
+   * @param {object[]} tasks
+   */
   const writeTasks = (name, tasks) => {
     const folder = join(dir, name);
     mkdirSync(folder);
-    tasks.forEach((t, /** @type {number} */ i) => writeFileSync(join(folder, `${String.fromCharCode(97 + i)}.json`), JSON.stringify(t, null, 1)));
+    tasks.forEach((t, i) => writeFileSync(join(folder, `${String.fromCharCode(97 + i)}.json`), JSON.stringify(t, null, 1)));
     return folder;
   };
 
   describe('the replay agent with --memory 2', () => {
     /** @type {string} */ let out;
     /** @type {import('../types.mjs').RunnerResult} */ let result;
-    const trajectory = (id) => JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem(id)}.json`), 'utf8'));
+    const trajectory = (/** @type {string} */ id) => JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem(id)}.json`), 'utf8'));
 
     before(async () => {
+      /** @param {string} id @param {string} answer */
       const tower = (id, answer) => ({
         id,
         intent: 'Open the Tokyo Tower article, then the events in that city, and say how tall the tower is.',
@@ -112,7 +120,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
     });
 
     test('the recorded prompts show the last two finished tasks, the first none', () => {
-      const shown = (id) => trajectory(id).run.memory;
+      const shown = (/** @type {string} */ id) => trajectory(id).run.memory;
       assert.deepEqual(shown('mem/tower'), { k: 2, policy: 'recent', tasks: [] });
       assert.deepEqual(shown('mem/events').tasks, ['mem/tower']);
       assert.deepEqual(shown('mem/tower-again').tasks, ['mem/tower', 'mem/events']);
@@ -134,7 +142,8 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
       for (const secret of [...SECRETS, ...CONDITIONS]) assert.ok(!memoryFile.includes(secret), `${secret} in memory.jsonl`);
       for (const [id, own] of [['mem/events', SECRETS[1]], ['mem/tower-again', SECRETS[2]]]) {
         for (const step of trajectory(id).steps) {
-          const section = memorySection(step.prompt.system);
+          // These tasks ran with memory: every step's prompt has the section.
+          const section = /** @type {string} */ (memorySection(step.prompt.system));
           for (const secret of [...SECRETS, ...CONDITIONS]) assert.ok(!section.includes(secret), `${secret} in ${id} step ${step.step}`);
           const prompt = `${step.prompt.system}\n${step.prompt.user}`;
           for (const secret of SECRETS.filter((s) => s !== own)) assert.ok(!prompt.includes(secret), `${secret} in ${id}`);
@@ -148,7 +157,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
     /** @type {import('../types.mjs').RunnerResult} */ let result;
 
     before(async () => {
-      const events = (id) => ({
+      const events = (/** @type {string} */ id) => ({
         id,
         intent: `Find the events in Tokyo (${id}).`,
         start_urls: [sites.url('events', '/index.html')],
@@ -185,7 +194,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
       // task's intent, or "none".
       fake.script(
         ...Array.from({ length: 6 }, () => ({
-          text: (request) => {
+          text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
             if (request.text.includes('PREVIOUS ACTION: None')) {
               const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
               return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
@@ -196,6 +205,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
           usage: { input_tokens: 10, output_tokens: 5 },
         })),
       );
+      /** @param {string} id @param {string} intent */
       const events = (id, intent) => ({
         id,
         intent,

@@ -31,7 +31,7 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     fake = await startFakeProviders();
     // The fake agent reads the page from the prompt and clicks the Tokyo link.
     fake.script({
-      text: (request) => {
+      text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
         const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
         return `The Tokyo link is [${id}]. In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
       },
@@ -86,7 +86,7 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
   test('a model endpoint that keeps failing (503 after every try) is an infrastructure error, retried', async () => {
     fake.reset();
     const clicks = {
-      text: (request) => {
+      text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
         const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
         return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
       },

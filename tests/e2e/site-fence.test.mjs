@@ -83,13 +83,13 @@ describe('the site fence', { timeout: 240_000 }, () => {
   test('a clicked link and a link opening a new tab are stopped before their request', async () => {
     fake.reset();
     fake.script(
-      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Outside page')}]`) },
+      { text: (/** @type {import('../types.mjs').FakeRequest} */ request) => reply(`click [${idOf(request.text, 'link', 'Outside page')}]`) },
       // The blocked link left Chrome's error page in the tab; the page is one step back.
       { text: reply('go_back') },
-      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Outside in a new tab')}]`) },
+      { text: (/** @type {import('../types.mjs').FakeRequest} */ request) => reply(`click [${idOf(request.text, 'link', 'Outside in a new tab')}]`) },
       // The new tab (blocked) became current; closing it returns to the first tab.
       { text: reply('close_tab') },
-      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Inside page')}]`) },
+      { text: (/** @type {import('../types.mjs').FakeRequest} */ request) => reply(`click [${idOf(request.text, 'link', 'Inside page')}]`) },
       { text: reply('stop [done]') },
     );
     const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });

@@ -28,16 +28,18 @@ import { describeTier } from './packages.mjs';
 import { startRealSites } from './real-sites.mjs';
 import { findElement } from './scripted-model.mjs';
 
+/** @type {[string, string]} */
 const SEARCH_BOX = ['searchbox', 'Search Citywiki'];
 /** The suggestions list's entries as a person sees them. */
-const suggestionsOf = (page) => page.locator('.suggestions-result:visible').allInnerTexts();
+const suggestionsOf = (/** @type {import('../types.mjs').Page} */ page) => page.locator('.suggestions-result:visible').allInnerTexts();
 /** The search script has run: it removes the full-text fallback button. */
-const searchScriptLoaded = (page) => page.waitForSelector('#mw-searchButton', { state: 'detached', timeout: 15_000 });
+const searchScriptLoaded = (/** @type {import('../types.mjs').Page} */ page) => page.waitForSelector('#mw-searchButton', { state: 'detached', timeout: 15_000 });
 
 await describeTier("real-software tier: typing into MediaWiki's search box, extension and Playwright", { timeout: 180_000 }, () => {
   /** @type {Awaited<ReturnType<typeof startRealSites>>} */ let sites;
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {{ enterUrl?: string, suggestions?: string[] }} what the Playwright tests saw */
   const playwright = {};
 
   before(async () => {
