@@ -31,6 +31,9 @@ const REQUEST = {
 /**
  * Runs model_call in the page. `abortAfterMs` aborts the signal that long after the
  * call starts (Stop). Returns the outcome and how long the call took.
+ * @param {import('../types.mjs').Page} page
+ * @param {{ config: object, request?: object, options?: object, abortAfterMs?: number | null }} call
+ *   `request`: REQUEST by default; a test sends a malformed one on purpose
  */
 function modelCall(page, { config, request = REQUEST, options = {}, abortAfterMs = null }) {
   return page.evaluate(
@@ -51,6 +54,7 @@ describe('model_call at the wasm boundary', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').FakeProviders} */ let fake;
   /** @type {import('../types.mjs').Page} */ let page;
+  /** @param {string} api @param {object} [extra] */
   const config = (api, extra = {}) => ({
     provider: api,
     base_url: fake.baseUrl(api),

@@ -21,7 +21,12 @@ const ANSWER = 'It is a red tower in Tokyo.';
 /** How the fake recognises a judge request: the judge prompt's opening words. */
 const JUDGE_WORDS = 'You grade the answers of a web-browsing agent.';
 
+/**
+ * @param {import('../types.mjs').Sites} sites
+ * @param {{ id: string, reference?: boolean }} options
+ */
 function taskText(sites, { id, reference = false }) {
+  /** @type {Record<string, unknown>} */
   const task = {
     id,
     intent: 'Open the Tokyo Tower article on the wiki and say what kind of structure it is.',
@@ -33,9 +38,12 @@ function taskText(sites, { id, reference = false }) {
   return JSON.stringify(task);
 }
 
-/** The fake's two roles; `judgeSays` is the judge's reply. */
+/**
+ * The fake's two roles; `judgeSays` is the judge's reply.
+ * @param {string} judgeSays
+ */
 function respond(judgeSays) {
-  return (request) => {
+  return (/** @type {import('../types.mjs').FakeRequest} */ request) => {
     if (request.text.includes(JUDGE_WORDS)) return judgeSays;
     const line = observationOf(request).split('\n').find((l) => l.includes("link 'Tokyo Tower'"));
     const id = line?.match(/\[(\d+)\]/)?.[1];
@@ -76,6 +84,11 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
     await sites?.close();
   });
 
+  /**
+   * @param {string} id
+   * @param {import('./fake-providers.mjs').ScriptEntry[]} script
+   * @param {Record<string, unknown>} [overrides]
+   */
   async function judgedRun(id, script, overrides) {
     fake.reset();
     fake.script(...script);

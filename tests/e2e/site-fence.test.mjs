@@ -12,9 +12,14 @@ import { runFromPopup, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /** The fake model's reply for one action, in the chain-of-thought format. */
-const reply = (action) => `I will do as the page says. In summary, the next action I will perform is \`\`\`${action}\`\`\``;
+const reply = (/** @type {string} */ action) => `I will do as the page says. In summary, the next action I will perform is \`\`\`${action}\`\`\``;
 
-/** `[id]` of the line `role 'name'` in the prompt (the observation the model got). */
+/**
+ * `[id]` of the line `role 'name'` in the prompt (the observation the model got).
+ * @param {string} text
+ * @param {string} role
+ * @param {string} name
+ */
 function idOf(text, role, name) {
   const id = new RegExp(`\\[(\\d+)\\] ${role} '${name}'`).exec(text)?.[1];
   if (!id) throw new Error(`no ${role} '${name}' in the prompt:\n${text}`);
@@ -57,6 +62,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await sites?.close();
   });
 
+  /** @param {string} runId */
   async function stepsOf(runId) {
     return (await sendOk(popup, 'getRun', { runId, withSteps: true })).steps;
   }
@@ -131,7 +137,9 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await latePage.waitForURL(/from=new-tab/);
     await latePage.waitForLoadState('load');
     assert.equal(await latePage.locator('h1').textContent(), 'Alpha');
-    const fences = await popup.evaluate(async () => (await chrome.storage.session.get('hopbench.fences'))['hopbench.fences']);
+    /** @type {Record<string, { replayed: string[] }>} the worker's fence state, by tab */
+    const fences = await popup.evaluate(async () =>
+      /** @type {Record<string, { replayed: string[] }>} */ ((await chrome.storage.session.get('hopbench.fences'))['hopbench.fences']));
     const replayed = Object.values(fences).flatMap((f) => f.replayed);
     assert.ok(replayed.some((r) => r.endsWith('from=new-tab')), `the second click was blocked, then replayed: ${JSON.stringify(fences)}`);
     await page.goto(`${outside}/index.html?from=person`);
@@ -182,7 +190,8 @@ describe('the site fence', { timeout: 240_000 }, () => {
       });
       await options.click('#save');
       await options.waitForFunction(() => ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
-      return options.locator('#save-status').textContent();
+      // An element's text is never null (only a document's is).
+      return /** @type {Promise<string>} */ (options.locator('#save-status').textContent());
     };
     await options.fill('#sites-allow', 'https://ok.example.com\n*.example.com');
     assert.match(await save(), /Not saved:sites\.allow: line 2: wildcards are not supported \("\*\.example\.com"\): list each origin/);
