@@ -8,14 +8,20 @@ import { extensionIdFromManifest } from './extension-id.mjs';
 import { launchExtension } from '../../runner/driver.mjs';
 import { cargoPackageVersion, distDir } from './paths.mjs';
 
-/** Sends a protocol message from an extension page, as the popup does. */
+/**
+ * Sends a protocol message from an extension page, as the popup does.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} constructorName
+ * @param {unknown[]} [args]
+ */
 function sendFromPage(page, constructorName, args = []) {
   return page.evaluate(
     async ([name, constructorArgs]) => {
-      const messages = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
+      /** @type {Record<string, (...a: unknown[]) => unknown>} */
+      const messages = await import(/** @type {string} */ ('./messages.js'));
       return chrome.runtime.sendMessage(messages[name](...constructorArgs));
     },
-    [constructorName, args],
+    /** @type {[string, unknown[]]} */ ([constructorName, args]),
   );
 }
 

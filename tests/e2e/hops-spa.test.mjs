@@ -18,7 +18,11 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
   /** @type {import('../types.mjs').Page} */ let page;
   /** @type {number} */ let tabId;
 
-  const spa = (path) => sites.url('spa', path);
+  const spa = (/** @type {string} */ path) => sites.url('spa', path);
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   */
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });
     assert.equal(reply.result.error, undefined, JSON.stringify(reply.result));
@@ -26,7 +30,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
   };
   const progress = async () => (await sendOk(popup, 'getProgress')).progress;
   /** Progress once `done` hops are completed (the person's changes arrive as events). */
-  const progressAt = async (done) => {
+  const progressAt = async (/** @type {number} */ done) => {
     let p;
     for (let tries = 0; tries < 60 && (p = await progress()).done < done; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -39,9 +43,9 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     ext = await launchExtension();
     // Counts what Chrome reports for the session tab, to compare with what was fed.
     await ext.worker.evaluate(() => {
-      globalThis.__historyReports = [];
+      /** @type {typeof globalThis & { __historyReports: { tabId: number, url: string }[] }} */ (globalThis).__historyReports = [];
       chrome.webNavigation.onHistoryStateUpdated.addListener((d) => {
-        if (d.frameId === 0) globalThis.__historyReports.push({ tabId: d.tabId, url: d.url });
+        if (d.frameId === 0) /** @type {typeof globalThis & { __historyReports: { tabId: number, url: string }[] }} */ (globalThis).__historyReports.push({ tabId: d.tabId, url: d.url });
       });
     });
     popup = await ext.openExtensionPage('popup.html');
@@ -149,7 +153,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
         ['load', 3, spa(`${shown}#/event/23`), null],
       ],
     );
-    const reports = await ext.worker.evaluate((id) => globalThis.__historyReports.filter((/** @type {import('../types.mjs').Json} */ r) => r.tabId === id), tabId);
+    const reports = await ext.worker.evaluate((id) => /** @type {typeof globalThis & { __historyReports: { tabId: number, url: string }[] }} */ (globalThis).__historyReports.filter((r) => r.tabId === id), tabId);
     const historyFed = fed.filter((/** @type {import('../types.mjs').Json} */ e) => e.change === 'history').length;
     assert.ok(
       reports.length > historyFed,

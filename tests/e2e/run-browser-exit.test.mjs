@@ -17,6 +17,7 @@ import { startSites } from './sites.mjs';
  * The pid of the Chromium browser process using `profileDir` (the one without a
  * `--type=` switch; renderers and helpers have one). Found in /proc: Playwright does
  * not expose the process of a persistent context.
+ * @param {string} profileDir
  */
 function browserPid(profileDir) {
   for (const entry of readdirSync('/proc')) {
@@ -25,7 +26,8 @@ function browserPid(profileDir) {
     try {
       args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
     } catch (error) {
-      if (error.code === 'ENOENT' || error.code === 'ESRCH') continue; // Exited meanwhile.
+      const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+      if (code === 'ENOENT' || code === 'ESRCH') continue; // Exited meanwhile.
       throw error;
     }
     if (args.includes(`--user-data-dir=${profileDir}`) && !args.some((a) => a.startsWith('--type='))) {
@@ -35,6 +37,13 @@ function browserPid(profileDir) {
   throw new Error(`no Chromium browser process runs with the profile ${profileDir}`);
 }
 
+/**
+ * @template T
+ * @param {string} what
+ * @param {() => Promise<T>} check
+ * @param {number} [timeoutMs]
+ * @returns {Promise<T>}
+ */
 async function waitFor(what, check, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -15,10 +15,15 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Page} */ let personPage;
   /** @type {import('../types.mjs').Json} START_SESSION's session */ let session;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   * @param {object} [extra]
+   */
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
   const tabs = async () => (await sendOk(popup, 'listSessionTabs')).tabs;
   const current = async () => (await tabs()).find((/** @type {import('../types.mjs').Json} */ t) => t.current);
-  const url = (path) => sites.url('widgets', path);
+  const url = (/** @type {string} */ path) => sites.url('widgets', path);
 
   before(async () => {
     sites = await startSites({ names: ['widgets'] });
@@ -40,7 +45,7 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
       [0, url('/index.html'), true],
       [1, url('/next.html'), false],
     ]);
-    const popupWindow = await popup.evaluate(async () => (await chrome.tabs.getCurrent()).windowId);
+    const popupWindow = await popup.evaluate(async () => /** @type {chrome.tabs.Tab} */ (await chrome.tabs.getCurrent()).windowId);
     assert.notEqual(session.windowId, popupWindow);
     assert.equal(session.step, 0);
   });
@@ -144,7 +149,7 @@ describe('a session whose start page is still loading', { timeout: 60_000 }, () 
   /** @type {import('../types.mjs').Page} */ let popup;
   /** @type {import('node:http').Server} */ let server;
   /** @type {() => void} */ let release;
-  const held = new Promise((resolve) => { release = resolve; });
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
 
   before(async () => {
     // One page answers at once; the other is held until the test lets it go, so its
@@ -163,7 +168,7 @@ describe('a session whose start page is still loading', { timeout: 60_000 }, () 
     release();
     await ext?.close();
     server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve) ?? resolve());
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
   });
 
   test('lists the URL the tab is loading, not an empty one', async () => {
