@@ -56,7 +56,7 @@ async function waitFor(what, check, timeoutMs = 30_000) {
 
 describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
   const profileDir = newProfileDir();
-  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Extension | undefined} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
 
   before(async () => {
@@ -90,10 +90,11 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     const eventsRequests = () => sites.requests.filter((r) => r.site === 'events').length;
     const requestsAtKill = eventsRequests();
 
-    ext = await launchExtension({ profileDir });
+    const restarted = await launchExtension({ profileDir });
+    ext = restarted;
     // No page is opened until the run has ended: the browser's start alone ends it
     // (the worker reads its storage directly; that sends it no event).
-    const record = () => ext.worker.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`);
+    const record = () => restarted.worker.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`);
     await waitFor('the run record going away after the restart', async () => (await record()) === null);
 
     const page = await ext.openExtensionPage('runs.html');
