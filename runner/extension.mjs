@@ -95,7 +95,7 @@ export async function openDriver(browser) {
  * own settings, and a new provider starts from that provider's defaults (base URL,
  * model), so leaving a field out means "the extension's default". The key goes in
  * only here; the extension never hands it back.
- * @param {Partial<import('./args.mjs').Options>} options
+ * @param {Omit<Partial<import('./args.mjs').Options>, 'help'>} options
  * @param {string} [apiKey]
  */
 export function settingsToSave(options, apiKey) {
@@ -114,7 +114,7 @@ export function settingsToSave(options, apiKey) {
  * START_RUN's per-run overrides: the provider (`replay` or a model provider), steps,
  * mode, and the site fence (`sites`, always given by the runner: its own default, not
  * whatever the profile's Settings say).
- * @param {Partial<import('./args.mjs').Options>} options
+ * @param {Omit<Partial<import('./args.mjs').Options>, 'help'>} options
  */
 export function runOverrides(options) {
   /** @type {Record<string, unknown>} */

@@ -92,7 +92,7 @@ export function appendResult(dir, line) {
  * What makes results comparable: a folder holds one configuration's results, or a
  * re-run would mix models and silently skip tasks run with another one. Parallelism,
  * shards and timeouts do not change what a result means, so they are not compared.
- * @param {Partial<import('./args.mjs').Options>} options
+ * @param {Omit<Partial<import('./args.mjs').Options>, 'help'>} options
  */
 export function runConfig(options) {
   return {

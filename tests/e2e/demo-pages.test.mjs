@@ -24,9 +24,13 @@ const TASKS = ['sb-01-beanie-colour.json', 'sb-23-sfo-tokyo-tail-colour.json', '
 const SITES = 11;
 
 /** The task's text with the sandbox's fixed ports 8600-8610 moved to `base`. */
-const onPorts = (text, base) => text.replace(/127\.0\.0\.1:86(\d\d)/g, (_, site) => `127.0.0.1:${base + Number(site)}`);
+/** @param {string} text @param {number} base */
+const onPorts = (text, base) => text.replace(/127\.0\.0\.1:86(\d\d)/g, (_, /** @type {string} */ site) => `127.0.0.1:${base + Number(site)}`);
 
-/** A step's picture references: its screenshot (either kind) and its images. */
+/**
+ * A step's picture references: its screenshot (either kind) and its images.
+ * @param {import('../types.mjs').Json} step a trajectory step
+ */
 function references(step) {
   const obs = step.observation ?? {};
   const shot = obs.screenshot ?? obs.page_screenshot ?? null;

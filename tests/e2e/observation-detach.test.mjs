@@ -12,14 +12,18 @@ import { launchExtension, observe, sendOk, tabIdOf } from '../../runner/driver.m
 import { startSession } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
-/** The extension's own debugger connection to the tab: 'attached' or the error text. */
+/**
+ * The extension's own debugger connection to the tab: 'attached' or the error text.
+ * @param {import('../types.mjs').Extension} ext
+ * @param {number} tabId
+ */
 function extensionAttachment(ext, tabId) {
   return ext.worker.evaluate(async (id) => {
     try {
       await chrome.debugger.sendCommand({ tabId: id }, 'Runtime.evaluate', { expression: '1 + 1' });
       return 'attached';
     } catch (error) {
-      return String(error?.message ?? error);
+      return String(/** @type {Error | undefined} */ (error)?.message ?? error);
     }
   }, tabId);
 }
@@ -50,7 +54,7 @@ describe('the debugger after an observation', { timeout: 120_000 }, () => {
     // Observing again works, and leaves it detached again.
     await view.click('#refresh');
     await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state === 'ready', null, { timeout: 20_000 });
-    assert.ok((await view.locator('#text').textContent()).includes("heading 'Fenced home'"));
+    assert.ok(/** @type {string} */ (await view.locator('#text').textContent()).includes("heading 'Fenced home'"));
     assert.match(await extensionAttachment(ext, tabId), /not attached/i);
   });
 
