@@ -13,6 +13,11 @@ describe('click and hover actions', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Page} */ let popup;
   /** @type {import('../types.mjs').Page} */ let page;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   * @param {object} [extra]
+   */
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
 
   before(async () => {

@@ -12,13 +12,17 @@ describe('typing, keys and scrolling', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let popup;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   */
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });
     assert.equal(reply.result.error, undefined, `${action.kind}: ${JSON.stringify(reply.result)}`);
     return reply.result;
   };
-  const goto = (path) => act({ kind: 'goto', url: sites.url('widgets', path) });
-  const pageAt = (path) => waitForPage(ext.context, (u) => u === sites.url('widgets', path));
+  const goto = (/** @type {string} */ path) => act({ kind: 'goto', url: sites.url('widgets', path) });
+  const pageAt = (/** @type {string} */ path) => waitForPage(ext.context, (u) => u === sites.url('widgets', path));
 
   before(async () => {
     sites = await startSites({ names: ['widgets'] });

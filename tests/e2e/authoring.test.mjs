@@ -27,8 +27,12 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
   /** @type {Awaited<ReturnType<typeof downloadedText>>} */ let saved;
   /** @type {string} */ let dir;
 
-  const status = () => panel.locator('#status').textContent();
-  /** Marks the current page as completing a hop; returns the proposal as shown. */
+  // An element's text is never null (only a document's is).
+  const status = () => /** @type {Promise<string>} */ (panel.locator('#status').textContent());
+  /**
+   * Marks the current page as completing a hop; returns the proposal as shown.
+   * @param {{ words?: string }} [edit] what the author changes in the proposal
+   */
   async function mark(edit = {}) {
     await panel.locator('#author-mark').click();
     await panel.waitForSelector('#author-proposal:not([hidden])');

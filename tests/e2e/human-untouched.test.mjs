@@ -14,7 +14,10 @@ import { startSites } from './sites.mjs';
 
 const VIEWPORT = { width: 1000, height: 600 };
 
-/** The same things a person does, on `page`. */
+/**
+ * The same things a person does, on `page`.
+ * @param {import('../types.mjs').Page} page
+ */
 async function doThings(page) {
   const who = person(page);
   await who.type('#name', 'Alex'); // The page cancels the key x: the field holds "Ale".
@@ -24,17 +27,26 @@ async function doThings(page) {
   await who.click('#count');
   await who.click('#title');
   await who.think();
-  const menu = await page.locator('#menu').boundingBox();
+  // The menu is on screen: the page lays it out at the top.
+  const menu = /** @type {{ x: number, y: number }} */ (await page.locator('#menu').boundingBox());
   await page.mouse.move(menu.x + 10, menu.y + 10, { steps: 5 });
   await page.waitForSelector('#submenu');
   await who.wheel(VIEWPORT.height); // One viewport: the agent's `scroll [down]`.
   await who.think();
 }
 
-/** What the page saw; runs of one line (scroll events come once per frame) count once. */
+/**
+ * What the page saw; runs of one line (scroll events come once per frame) count once.
+ * @param {import('../types.mjs').Page} page
+ */
 async function whatThePageSaw(page) {
-  const collapse = (lines) => lines.filter((line, /** @type {number} */ i) => line !== lines[i - 1]);
-  const { seen, mutations, layout } = await page.evaluate(() => ({ seen, mutations, layout: layout() }));
+  /** @param {string[]} lines */
+  const collapse = (lines) => lines.filter((line, i) => line !== lines[i - 1]);
+  // The page keeps its records on window (sites/handlers/index.html).
+  const { seen, mutations, layout } = await page.evaluate(() => {
+    const records = /** @type {Window & { seen: string[], mutations: string[], layout: () => object }} */ (/** @type {unknown} */ (window));
+    return { seen: records.seen, mutations: records.mutations, layout: records.layout() };
+  });
   return { seen: collapse(seen), mutations, layout };
 }
 

@@ -92,7 +92,11 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     await assertKeyOnlyInAuthHeader(runId, { trajectory, steps });
   });
 
-  /** After a run: the key went out in the header, and appears nowhere else. */
+  /**
+   * After a run: the key went out in the header, and appears nowhere else.
+   * @param {string} runId
+   * @param {{ trajectory: import('../types.mjs').Json, steps: import('../types.mjs').Json[] }} run what the run left
+   */
   async function assertKeyOnlyInAuthHeader(runId, { trajectory, steps }) {
     const requests = modelRequests();
     assert.ok(requests.length > 0);

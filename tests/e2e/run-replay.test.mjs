@@ -72,6 +72,9 @@ describe('agent run with the replay agent', { timeout: 180_000 }, () => {
     assert.equal(await panel.locator('.step[data-step="2"] .step-action').textContent(), 'click [' + (await stepActionId(2)) + ']');
   });
 
+  /**
+   * @param {number} step
+   */
   async function stepActionId(step) {
     const steps = await store(popup, 'getSteps', runId);
     return steps.find((/** @type {import('../types.mjs').Json} */ s) => s.step === step).action.text.match(/\[(\d+)\]/)[1];

@@ -12,6 +12,10 @@ import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function filesUnder(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);

@@ -31,6 +31,7 @@ describe('the headless runner', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').RunnerResult} */ let first;
   /** @type {Awaited<ReturnType<typeof freePortUrl>>} */ let deadUrl;
 
+  /** @param {string} name @param {object} body */
   const task = (name, body) => writeFileSync(join(tasksDir, `${name}.json`), JSON.stringify(body, null, 1));
 
   before(async () => {

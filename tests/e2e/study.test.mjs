@@ -26,7 +26,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
   /** @type {string} */ let dir;
 
   const status = () => study.locator('#status').textContent();
-  const waitStatus = (prefix) => study.waitForFunction((p) => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith(p), prefix, { timeout: 20_000 });
+  const waitStatus = (/** @type {string} */ prefix) => study.waitForFunction((p) => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith(p), prefix, { timeout: 20_000 });
 
   before(async () => {
     sites = await startSites({ names: ['spa'] });
