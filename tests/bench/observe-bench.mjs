@@ -1,4 +1,3 @@
-/* global chrome -- page and worker functions run in the extension */
 // ./build.sh bench: how long an observation takes compared with the bare CDP fetch
 // of the accessibility tree, how big it is in characters and cl100k tokens, and how
 // big the wasm core is and how long the service worker takes to get it ready (the

@@ -27,7 +27,6 @@ describe('human vs agent', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Json} the duel as GET_DUEL shows it */ let duel;
   /** @type {import('../types.mjs').Page} */ let humanPage;
 
-  const status = () => panel.locator('#status').textContent();
   /** @param {string} which */
   const side = (which) =>
     panel.evaluate((w) => {

@@ -25,7 +25,6 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
   /** @type {{ name: string, text: string }[]} */ let files;
   /** @type {string} */ let dir;
 
-  const status = () => study.locator('#status').textContent();
   const waitStatus = (/** @type {string} */ prefix) => study.waitForFunction((p) => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith(p), prefix, { timeout: 20_000 });
 
   before(async () => {
