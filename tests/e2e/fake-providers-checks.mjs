@@ -14,7 +14,7 @@ const SIGNATURES = Object.freeze({
 /**
  * A request body as parsed from JSON: what it holds is the question these checks
  * answer field by field, so it has no static shape.
- * @typedef {any} Json
+ * @typedef {import('../types.mjs').Json} Json
  */
 
 /** @typedef {'openai' | 'anthropic' | 'gemini'} Api */
