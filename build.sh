@@ -299,7 +299,7 @@ count_tests() {
         END { print p + 0, f + 0 }' "$STAGE_LOG")"
       ;;
     # node's closing "ℹ pass 4" / "ℹ fail 0" (spec) or "# pass 4" (tap).
-    e2e | realsw)
+    unit | e2e | realsw)
       counts="$(awk '($1 == "#" || $1 == "ℹ") && NF == 3 {
         if ($2 == "pass") p = $3; if ($2 == "fail") f = $3 } END { print p + 0, f + 0 }' "$STAGE_LOG")"
       ;;
@@ -322,17 +322,31 @@ cmd_test() {
   ensure_rust
   ensure_rust_lint_tools
   ensure_browser
+  ensure_node_modules
   ensure_kubernetes_validate
   run_stage fmt cargo fmt --check
   run_stage clippy cargo clippy --workspace --all-targets -- -D warnings
   run_stage clippy-wasm cargo clippy -p hopbench -p "$WASM_PACKAGE" --lib --target "$WASM_TARGET" -- -D warnings
+  # The JavaScript's lint before anything slow runs; its types after the build, which
+  # writes the core's value types (pkg/core-types.d.ts) that the worker's JSDoc names.
+  run_stage eslint npx eslint .
   run_stage cargo-test cargo test --workspace
+  # Node-only tests of pure modules: no browser, no wasm, no dist/, so before the build.
+  run_stage unit node --test --test-reporter=spec tests/unit/
   # A fresh process: functions run inside a pipeline would lose `set -e`.
   run_stage build "$ROOT/build.sh" build
+  run_stage tsc tsc_check
   run_stage e2e node --test --test-reporter=spec tests/e2e/
   run_stage realsw realsw_tier
   print_summary
   say "all stages passed"
+}
+
+# Both tsc projects: the extension (browser) and the runner with the tests (Node).
+# `&&`, not set -e: run_stage calls this inside a pipeline.
+tsc_check() {
+  npx tsc -p extension/tsconfig.json --noEmit &&
+    npx tsc -p tsconfig.json --noEmit
 }
 
 # The real-software tier (tests/realsw/, README "Real-software tier"): Kiwix and
@@ -480,7 +494,7 @@ cmd_help() {
 
 COMMAND_TABLE=(
   "build|cmd_build|install missing tools, build the wasm core, assemble dist/ (default)"
-  "test|cmd_test|lint, native tests, build, browser e2e, then the real-software tier (what CI runs)"
+  "test|cmd_test|lint, types, native and unit tests, build, browser e2e, then the real-software tier (what CI runs)"
   "validate|cmd_validate|check task files with the native CLI: validate PATH..."
   "sandbox|cmd_sandbox|serve the offline sandbox websites on 127.0.0.1:8600-8610: sandbox [--port-base N] [--host ADDR]"
   "run|cmd_run|run tasks headless through the extension: run --tasks PATH [options] (--help)"

@@ -19,7 +19,8 @@ export default [
     languageOptions: {
       ecmaVersion: 2023,
       sourceType: 'module',
-      globals: { ...globals.node, ...globals.browser },
+      // chrome.*: the functions passed to page.evaluate run in the extension's pages.
+      globals: { ...globals.node, ...globals.browser, ...globals.webextensions },
     },
   },
   {

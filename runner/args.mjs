@@ -1,6 +1,7 @@
 // Command-line options of `./build.sh run` (and `./build.sh demo`), parsed into one
 // plain object. A usage error throws UsageError; run.mjs prints it with the usage.
 
+import { parseArgs as parseArgsUtil } from 'node:util';
 import { endpointProblem } from './remote-browser.mjs';
 
 export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini']);
@@ -79,82 +80,128 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = {
-  '--tasks': 'tasks',
-  '--provider': 'provider',
-  '--base-url': 'baseUrl',
-  '--model': 'model',
-  '--api-key-env': 'apiKeyEnv',
-  '--out': 'out',
-  '--parallel': 'parallel',
-  '--observation-format': 'observationFormat',
-  '--shard': 'shard',
-  '--max-steps': 'maxSteps',
-  '--observation': 'observation',
-  '--task-timeout': 'taskTimeout',
-  '--agent': 'agent',
-  '--grounding': 'grounding',
-  '--select': 'select',
-  '--memory': 'memory',
-  '--memory-policy': 'memoryPolicy',
-  '--memory-sweep': 'memorySweep',
-  '--retries': 'retries',
-  '--sites': 'sites',
-};
+/**
+ * The options taking a value, by their long name, and the key they fill in.
+ * @type {Readonly<Record<string, string>>}
+ */
+const VALUE_OPTIONS = Object.freeze({
+  tasks: 'tasks',
+  provider: 'provider',
+  'base-url': 'baseUrl',
+  model: 'model',
+  'api-key-env': 'apiKeyEnv',
+  out: 'out',
+  parallel: 'parallel',
+  'observation-format': 'observationFormat',
+  shard: 'shard',
+  'max-steps': 'maxSteps',
+  observation: 'observation',
+  'task-timeout': 'taskTimeout',
+  agent: 'agent',
+  grounding: 'grounding',
+  select: 'select',
+  memory: 'memory',
+  'memory-policy': 'memoryPolicy',
+  'memory-sweep': 'memorySweep',
+  retries: 'retries',
+  sites: 'sites',
+});
 
-/** The flags that say which recorded ERRORs a run does again. */
-const RETRY_FLAGS = { '--retry-errors': 'all', '--no-retry-errors': 'none' };
+/**
+ * The flags that say which recorded ERRORs a run does again.
+ * @type {Readonly<Record<string, RetryErrors>>}
+ */
+const RETRY_FLAGS = Object.freeze({ 'retry-errors': 'all', 'no-retry-errors': 'none' });
+
+/** @typedef {'infrastructure' | 'all' | 'none'} RetryErrors */
+
+/**
+ * node:util's option table: every value option a string, the flags booleans.
+ * @type {import('node:util').ParseArgsConfig['options']}
+ */
+const PARSE_OPTIONS = Object.freeze({
+  help: { type: 'boolean', short: 'h' },
+  ...Object.fromEntries(Object.keys(RETRY_FLAGS).map((name) => [name, { type: 'boolean' }])),
+  ...Object.fromEntries(Object.keys(VALUE_OPTIONS).map((name) => [name, { type: 'string' }])),
+  // The one option given once per browser.
+  'browser-endpoint': { type: 'string', multiple: true },
+});
 
 /** Where a run's agent may navigate (extension: START_RUN override `sites`). */
 export const SITES_MODES = Object.freeze(['task', 'any']);
 
 /**
+ * The raw option values by key (`tasks`, `baseUrl`, ...), as typed.
+ * @typedef {Partial<Record<string, string>>} RawOptions
+ */
+
+/** @typedef {ReturnType<typeof validate>} Options a run's options, checked */
+
+/**
  * @param {string[]} argv arguments after the script name
  * @param {{ tasks?: string, out?: string }} [defaults] what `demo` fills in
+ * @returns {Options | (Omit<Partial<Options>, 'help'> & { help: true })} `help`: -h was given
  */
 export function parseArgs(argv, defaults = {}) {
+  /** @type {RawOptions} */
   const raw = {};
+  /** @type {string[]} */
   const browserEndpoints = [];
   let help = false;
+  /** @type {RetryErrors | null} */
   let retryErrors = null;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (arg === '-h' || arg === '--help') {
-      help = true;
-      continue;
-    }
-    if (Object.hasOwn(RETRY_FLAGS, arg)) {
-      if (retryErrors !== null && retryErrors !== RETRY_FLAGS[arg]) {
-        throw new UsageError('--retry-errors and --no-retry-errors contradict each other; give one');
-      }
-      retryErrors = RETRY_FLAGS[arg];
-      continue;
-    }
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
-    if (name === '--browser-endpoint') {
-      // The one option given once per browser.
-      const value = inline ?? argv[(i += 1)];
-      if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+  // Not strict: node's own errors would not name our options the way the usage does
+  // (and would refuse `--retries -1`, whose value is what is wrong); the tokens, in
+  // order, keep the first problem the one reported.
+  const { tokens } = parseArgsUtil({
+    args: argv,
+    options: PARSE_OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  // Always there with `tokens: true`; the option table's type cannot tell tsc so.
+  for (const token of tokens ?? []) {
+    if (token.kind !== 'option') throw new UsageError(`unknown argument: ${argv[token.index]}`);
+    const { name, rawName, value, inlineValue } = token;
+    if (name === 'browser-endpoint' && rawName === '--browser-endpoint') {
+      if (value === undefined || value === '') throw new UsageError(`${rawName} needs a value`);
       browserEndpoints.push(value);
       continue;
     }
-    const key = VALUE_OPTIONS[name];
-    if (!key) throw new UsageError(`unknown argument: ${arg}`);
-    const value = inline ?? argv[(i += 1)];
-    if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
-    if (key in raw) throw new UsageError(`${name} given twice`);
+    const key = Object.hasOwn(VALUE_OPTIONS, name) && rawName.startsWith('--') ? VALUE_OPTIONS[name] : undefined;
+    if (key === undefined) {
+      // A flag, exactly as written (`--help=x` or `-hx` is not one).
+      if (inlineValue || argv[token.index] !== rawName) {
+        throw new UsageError(`unknown argument: ${argv[token.index]}`);
+      }
+      if (name === 'help') {
+        help = true;
+        continue;
+      }
+      if (!Object.hasOwn(RETRY_FLAGS, name)) {
+        throw new UsageError(`unknown argument: ${argv[token.index]}`);
+      }
+      if (retryErrors !== null && retryErrors !== RETRY_FLAGS[name]) {
+        throw new UsageError('--retry-errors and --no-retry-errors contradict each other; give one');
+      }
+      retryErrors = RETRY_FLAGS[name];
+      continue;
+    }
+    if (value === undefined || value === '') throw new UsageError(`${rawName} needs a value`);
+    if (key in raw) throw new UsageError(`${rawName} given twice`);
     raw[key] = value;
   }
-  if (help) return { help: true };
+  if (help) return { help: /** @type {true} */ (true) };
   return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure', browserEndpoints);
 }
 
-function splitOnce(arg) {
-  const at = arg.indexOf('=');
-  return [arg.slice(0, at), arg.slice(at + 1)];
-}
-
-function validate(raw, retryErrors, browserEndpoints = []) {
+/**
+ * @param {RawOptions} raw
+ * @param {RetryErrors} retryErrors
+ * @param {string[]} browserEndpoints
+ */
+function validate(raw, retryErrors, browserEndpoints) {
   if (!raw.tasks) throw new UsageError('--tasks PATH is required');
   const provider = raw.provider ?? 'replay';
   if (!PROVIDERS.includes(provider)) {
@@ -189,7 +236,7 @@ function validate(raw, retryErrors, browserEndpoints = []) {
     throw new UsageError(`--observation-format must be one of ${OBSERVATION_FORMATS.join(', ')} (got ${raw.observationFormat})`);
   }
   return {
-    help: false,
+    help: /** @type {false} */ (false),
     tasks: raw.tasks,
     provider,
     baseUrl: raw.baseUrl,
@@ -216,6 +263,8 @@ function validate(raw, retryErrors, browserEndpoints = []) {
 /**
  * Lanes: --parallel, or one per --browser-endpoint (each browser runs one task at a
  * time; a --parallel that says otherwise is a contradiction, not a hint).
+ * @param {RawOptions} raw
+ * @param {string[]} endpoints
  */
 function parseParallel(raw, endpoints) {
   for (const endpoint of endpoints) {
@@ -235,14 +284,19 @@ function parseParallel(raw, endpoints) {
   return parallel;
 }
 
-/** `--grounding`, `--select` → {grounding, select}: the modular agent's variant. */
+/**
+ * `--grounding`, `--select` → {grounding, select}: the modular agent's variant.
+ * @param {RawOptions} raw
+ * @param {string} agent
+ */
 function parseModularVariant(raw, agent) {
-  for (const [key, option, modes] of [
+  for (const [key, option, modes] of /** @type {[string, string, readonly string[]][]} */ ([
     ['grounding', '--grounding', GROUNDING_MODES],
     ['select', '--select', SELECT_MODES],
-  ]) {
-    if (raw[key] === undefined) continue;
-    if (!modes.includes(raw[key])) throw new UsageError(`${option} must be one of ${modes.join(', ')} (got ${raw[key]})`);
+  ])) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (!modes.includes(value)) throw new UsageError(`${option} must be one of ${modes.join(', ')} (got ${raw[key]})`);
     if (agent !== 'modular') throw new UsageError(`${option} is a setting of the modular agent: add --agent modular`);
   }
   if (raw.grounding === 'visual' && (raw.observation ?? 'text+images') === 'text') {
@@ -251,7 +305,10 @@ function parseModularVariant(raw, agent) {
   return { grounding: raw.grounding, select: raw.select };
 }
 
-/** `--memory`, `--memory-policy`, `--memory-sweep` → {memory, memoryPolicy, memorySweep}. */
+/**
+ * `--memory`, `--memory-policy`, `--memory-sweep` → {memory, memoryPolicy, memorySweep}.
+ * @param {RawOptions} raw
+ */
 function parseMemory(raw) {
   if (raw.memory !== undefined && raw.memorySweep !== undefined) {
     throw new UsageError('--memory and --memory-sweep exclude each other: the sweep sets K itself');
@@ -261,6 +318,7 @@ function parseMemory(raw) {
     throw new UsageError(`--memory-policy must be one of ${MEMORY_POLICIES.join(', ')} (got ${policy})`);
   }
   const k = raw.memory === undefined ? 0 : memoryK(raw.memory, '--memory');
+  /** @type {{ from: number, to: number } | null} */
   let sweep = null;
   if (raw.memorySweep !== undefined) {
     const match = /^([0-9]+)\.\.([0-9]+)$/.exec(raw.memorySweep);
@@ -274,6 +332,10 @@ function parseMemory(raw) {
   return { memory: k, memoryPolicy: policy, memorySweep: sweep };
 }
 
+/**
+ * @param {string} text
+ * @param {string} option
+ */
 function memoryK(text, option) {
   if (!/^[0-9]+$/.test(text) || Number(text) > MAX_MEMORY_K) {
     throw new UsageError(`${option} takes whole numbers from 0 to ${MAX_MEMORY_K} (got ${text})`);
@@ -281,6 +343,10 @@ function memoryK(text, option) {
   return Number(text);
 }
 
+/**
+ * @param {string} text
+ * @param {string} option
+ */
 function positiveInt(text, option) {
   if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(`${option} takes a whole number >= 1 (got ${text})`);
@@ -288,6 +354,10 @@ function positiveInt(text, option) {
   return Number(text);
 }
 
+/**
+ * @param {string} text
+ * @param {string} option
+ */
 function wholeNumber(text, option) {
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(`${option} takes a whole number >= 0 (got ${text})`);
@@ -295,7 +365,10 @@ function wholeNumber(text, option) {
   return Number(text);
 }
 
-/** `i/n` with 1 <= i <= n: this process runs tasks i, i+n, i+2n, ... (1-based). */
+/**
+ * `i/n` with 1 <= i <= n: this process runs tasks i, i+n, i+2n, ... (1-based).
+ * @param {string} text
+ */
 export function parseShard(text) {
   const match = /^([0-9]+)\/([0-9]+)$/.exec(text);
   const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];

@@ -1,7 +1,7 @@
 // Attempts and error kinds: which ERRORs are the harness's fault (and so worth
 // running again), which tasks a run still owes, and when a model run's end is the
 // endpoint's failure rather than the agent's. Pure: tested without a browser
-// (tests/e2e/runner-units.test.mjs). Rules: docs/runner.md "Crashes, retries and
+// (the unit test runner-units.test.mjs). Rules: docs/runner.md "Crashes, retries and
 // resuming".
 
 /** `error_kind` of an ERROR a retry may fix: the browser, worker, sandbox, model endpoint or timeout. */
@@ -25,7 +25,10 @@ const INFRASTRUCTURE_MESSAGES = [
   /was started \d+ times without finishing \(the worker stopped each time\)/,
 ];
 
-/** True when an extension or runner error message names a harness failure. */
+/**
+ * True when an extension or runner error message names a harness failure.
+ * @param {unknown} error
+ */
 export function isInfrastructureMessage(error) {
   return typeof error === 'string' && INFRASTRUCTURE_MESSAGES.some((re) => re.test(error));
 }
@@ -33,6 +36,8 @@ export function isInfrastructureMessage(error) {
 /**
  * The error kind of a recorded line: its `error_kind`, or for an ERROR line of an
  * older runner the kind its message implies; null for PASS and FAIL.
+ * @param {{ verdict?: unknown, error_kind?: unknown, error?: unknown }} line a results.jsonl line
+ * @returns {'infrastructure' | 'run' | null}
  */
 export function errorKindOf(line) {
   if (line.verdict !== 'ERROR') return null;
@@ -40,10 +45,14 @@ export function errorKindOf(line) {
   return isInfrastructureMessage(line.error) ? INFRASTRUCTURE : RUN;
 }
 
-/** What a results file says of one task: its last line's verdict, kind and attempt. */
+/**
+ * What a results file says of one task: its last line's verdict, kind and attempt.
+ * @param {{ verdict?: unknown, error_kind?: unknown, error?: unknown, attempt?: unknown }} line
+ * @returns {{ verdict: string, errorKind: 'infrastructure' | 'run' | null, attempt: number }}
+ */
 export function lastAttemptOf(line) {
-  const attempt = Number.isInteger(line.attempt) && line.attempt >= 1 ? line.attempt : 1;
-  return { verdict: line.verdict, errorKind: errorKindOf(line), attempt };
+  const attempt = typeof line.attempt === 'number' && Number.isInteger(line.attempt) && line.attempt >= 1 ? line.attempt : 1;
+  return { verdict: String(line.verdict), errorKind: errorKindOf(line), attempt };
 }
 
 /**
@@ -51,12 +60,14 @@ export function lastAttemptOf(line) {
  * the ones whose last attempt is an ERROR that `retryErrors` covers (next attempt):
  * `infrastructure` (the default) re-runs infrastructure errors, `all` every ERROR,
  * `none` no ERROR.
- * @param {{id: string}[]} tasks
+ * @param {T[]} tasks
  * @param {Map<string, {verdict: string, errorKind: string|null, attempt: number}>} recorded
  * @param {'infrastructure'|'all'|'none'} retryErrors
- * @returns {{ runs: {task: object, attempt: number}[], errorsToRetry: number }}
+ * @returns {{ runs: {task: T, attempt: number}[], errorsToRetry: number }}
+ * @template {{id: string}} T
  */
 export function planRuns(tasks, recorded, retryErrors) {
+  /** @type {{task: T, attempt: number}[]} */
   const runs = [];
   let errorsToRetry = 0;
   for (const task of tasks) {
@@ -71,6 +82,10 @@ export function planRuns(tasks, recorded, retryErrors) {
   return { runs, errorsToRetry };
 }
 
+/**
+ * @param {'infrastructure'|'all'|'none'} retryErrors
+ * @param {string | null} kind
+ */
 function covers(retryErrors, kind) {
   if (retryErrors === 'all') return true;
   if (retryErrors === 'none') return false;
@@ -91,8 +106,8 @@ const TRANSIENT_MODEL_KINDS = new Set(['server', 'rate_limited', 'timeout', 'net
  *   (5xx, 429, timeouts) after the client's tries: the rule fired on the endpoint's
  *   failures. A malformed reply among them makes it the agent's outcome, and so does
  *   the step limit (the budget was spent, whatever the last step met).
- * @param {object|null} run GET_RUN's view
- * @param {object|null} trajectory EXPORT_RUN's export (for the steps)
+ * @param {import('./extension.mjs').ExtensionData | null} run GET_RUN's view
+ * @param {import('./extension.mjs').ExtensionData | null} trajectory EXPORT_RUN's export (for the steps)
  */
 export function modelEndpointFailure(run, trajectory) {
   if (!run) return null;

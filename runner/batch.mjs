@@ -13,16 +13,21 @@ import { runTask } from './task-run.mjs';
 /** Browser deaths in a row (failed relaunches included) after which a lane stops the batch. */
 export const MAX_DEATHS_IN_A_ROW = 3;
 
+/** @typedef {import('./tasks.mjs').TaskEntry} TaskEntry */
+/** @typedef {import('./task-run.mjs').TaskOutcome} TaskOutcome */
+/** @typedef {import('./extension.mjs').ExtensionData} ExtensionData */
+/** @typedef {ReturnType<import('./progress.mjs').makeProgress>} Progress */
+
 /**
- * @param {{task: object, attempt: number}[]} runs in order
+ * @param {{task: TaskEntry, attempt: number}[]} runs in order
  * @param {{ lanes: number, retries: number,
- *   overrides: object | ((task: object) => object), timeoutMs: number,
- *   setup?: (driver: object, first: boolean) => Promise<void>,
+ *   overrides: ExtensionData | ((task: TaskEntry) => ExtensionData), timeoutMs: number,
+ *   setup?: import('./lane.mjs').Setup | undefined,
  *   endpoints?: string[] | null,
- *   record: (task: object, done: object) => void,
+ *   record: (task: TaskEntry, done: TaskOutcome) => void,
  *   progress: ReturnType<import('./progress.mjs').makeProgress>,
  *   interrupt: ReturnType<import('./interrupt.mjs').watchInterrupt>,
- *   outage?: (sinceMs: number) => string | null }} options `outage`: an infrastructure
+ *   outage?: ((sinceMs: number) => string | null) | undefined }} options `outage`: an infrastructure
  *   failure outside the browser since the given time (the demo's sandbox stopping);
  *   `endpoints`: lane i drives the browser already running at endpoints[i]
  * @returns {Promise<{ stopped: string | null }>} why the batch stopped early, if it did
@@ -31,9 +36,11 @@ export async function runBatch(runs, options) {
   const { progress, interrupt } = options;
   const queue = runs.map((r, i) => ({ ...r, index: i + 1, retriesLeft: options.retries }));
   const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup, endpoint: options.endpoints?.[i] ?? null }));
+  /** @type {string | null} */
   let stopped = null;
   const closeAll = () => Promise.all(lanes.map((lane) => lane.close()));
   interrupt.onInterrupt(closeAll);
+  /** @param {string} why */
   const stop = (why) => {
     stopped ??= why;
   };
@@ -41,7 +48,12 @@ export async function runBatch(runs, options) {
 
   // Lanes start one after another: several Chromiums starting at once only compete
   // for the CPU. A lane whose browser cannot start counts that as a death.
+  /** @type {Promise<unknown>} */
   let starting = Promise.resolve();
+  /**
+   * @param {Lane} lane
+   * @returns {Promise<boolean>}
+   */
   const ready = async (lane) => {
     if (lane.driver && !lane.dead) return true;
     const turn = starting.then(() => ensureBrowser(lane, progress, stop));
@@ -51,6 +63,7 @@ export async function runBatch(runs, options) {
     return turn;
   };
 
+  /** @param {Lane} lane */
   const work = async (lane) => {
     while (queue.length > 0 && !shouldStop()) {
       if (!(await ready(lane)) || shouldStop()) return;
@@ -97,7 +110,12 @@ export async function runBatch(runs, options) {
   return { stopped };
 }
 
-/** A live browser for the lane: true when it has one (launching a fresh one if needed). */
+/**
+ * A live browser for the lane: true when it has one (launching a fresh one if needed).
+ * @param {Lane} lane
+ * @param {Progress} progress
+ * @param {(why: string) => void} stop
+ */
 async function ensureBrowser(lane, progress, stop) {
   while (!lane.driver || lane.dead) {
     if (lane.dead) {
@@ -119,7 +137,7 @@ async function ensureBrowser(lane, progress, stop) {
       // A first start that fails is the setup's problem (no dist/, no Chromium, a
       // broken extension): the run stops with that error, as it always did.
       if (!relaunch) throw error;
-      progress.note(`browser ${lane.number} could not start again: ${error.message}`);
+      progress.note(`browser ${lane.number} could not start again: ${/** @type {Error} */ (error).message}`);
       lane.deathsInARow += 1;
       if (!checkDeaths(lane, stop)) return false;
     }
@@ -127,7 +145,11 @@ async function ensureBrowser(lane, progress, stop) {
   return true;
 }
 
-/** False (and the batch stopped) once the lane's browser died too often in a row. */
+/**
+ * False (and the batch stopped) once the lane's browser died too often in a row.
+ * @param {Lane} lane
+ * @param {(why: string) => void} stop
+ */
 function checkDeaths(lane, stop) {
   if (lane.deathsInARow < MAX_DEATHS_IN_A_ROW) return true;
   stop(
@@ -141,6 +163,8 @@ function checkDeaths(lane, stop) {
 /**
  * A task that did not pass while the sandbox (or another watched service) was down is
  * the outage's infrastructure error, whatever the run itself reported.
+ * @param {{ line: { verdict: string, error: string | null, error_kind: string | null }, startedAt: number }} done
+ * @param {((sinceMs: number) => string | null) | undefined} outage
  */
 export function blameOutage(done, outage) {
   const line = done.line;

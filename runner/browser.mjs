@@ -1,6 +1,6 @@
 // Launching headless Chromium with the hopbench extension loaded: shared by the runner
-// (runner/run.mjs) and the e2e tests (tests/e2e/harness.mjs), so both drive exactly the
-// same browser setup.
+// (runner/run.mjs) and the driver of the dev tools and e2e tests (runner/driver.mjs), so
+// both drive exactly the same browser setup.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,12 @@ export const BASE_ARGS = Object.freeze([
   '--disable-quic',
 ]);
 
-/** The base flags plus loading our unpacked extension. */
+/** @typedef {Awaited<ReturnType<typeof launchWithExtension>>} LaunchedBrowser */
+
+/**
+ * The base flags plus loading our unpacked extension.
+ * @param {string} extensionDir
+ */
 export function chromiumArgs(extensionDir) {
   return [
     ...BASE_ARGS,
@@ -32,7 +37,10 @@ export function chromiumArgs(extensionDir) {
   ];
 }
 
-/** A plain headless Chromium without the extension (e.g. to open a report). */
+/**
+ * A plain headless Chromium without the extension (e.g. to open a report).
+ * @param {{ chromiumPath: string }} options
+ */
 export function launchPlain({ chromiumPath }) {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...BASE_ARGS] });
 }
@@ -71,6 +79,7 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
   const ownsProfile = profileDir === undefined;
   const userDataDir = profileDir ?? newProfileDir();
   const removeProfile = () => ownsProfile && rmSync(userDataDir, { recursive: true, force: true });
+  /** @type {import('playwright-core').BrowserContext | undefined} */
   let context;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -86,14 +95,15 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
     onContext?.(context);
     const worker = await findServiceWorker(context);
     const extensionId = new URL(worker.url()).host;
+    const launched = context;
     return {
-      context,
+      context: launched,
       worker,
       extensionId,
       extensionUrl: (path) => `chrome-extension://${extensionId}/${path}`,
       async close() {
         try {
-          await context.close();
+          await launched.close();
         } finally {
           removeProfile();
         }
@@ -106,7 +116,9 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
   }
 }
 
+/** @param {import('playwright-core').BrowserContext} context */
 async function findServiceWorker(context) {
+  /** @param {import('playwright-core').Worker} w */
   const isOurs = (w) => w.url().startsWith('chrome-extension://');
   const existing = context.serviceWorkers().find(isOurs);
   if (existing) return existing;
@@ -118,7 +130,8 @@ async function findServiceWorker(context) {
   } catch (error) {
     throw new Error(
       `the extension's service worker did not start within ${WORKER_TIMEOUT_MS} ms ` +
-        `(manifest or background.js broken?): ${error.message}`,
+        `(manifest or background.js broken?): ${/** @type {Error} */ (error).message}`,
+      { cause: error },
     );
   }
 }

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { distDir, nativeBin, repoRoot } from './paths.mjs';
 
+/** @param {(line: string) => void} log */
 export function ensureBuilt(log) {
   if (!existsSync(join(distDir, 'manifest.json'))) {
     log(`no extension in ${distDir}: building it (./build.sh build)`);
@@ -22,6 +23,10 @@ export function ensureBuilt(log) {
   run('cargo', ['build', '--quiet', '--profile', 'native', '-p', 'hopbench-cli', '--bin', 'hopbench', '--manifest-path', join(repoRoot, 'Cargo.toml')]);
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args) {
   const out = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   if (out.error) throw new Error(`cannot run ${command}: ${out.error.message}`);

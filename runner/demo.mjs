@@ -15,8 +15,13 @@ import { nativeBin, repoRoot } from './paths.mjs';
 import { main as run } from './run.mjs';
 import { keepSandbox, startSandbox } from './sandbox.mjs';
 
+/** @param {string} line */
 const say = (line) => process.stdout.write(`${line}\n`);
 
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>} the exit status
+ */
 export async function demo(argv) {
   const defaults = { tasks: join(repoRoot, 'tasks'), out: join(repoRoot, 'out', 'demo') };
   let options;
@@ -37,8 +42,10 @@ export async function demo(argv) {
   say(`starting the sandbox (${nativeBin} sandbox)`);
   // The run handles Ctrl-C itself (runner/interrupt.mjs); the demo only makes sure the
   // sandbox goes down with it.
+  /** @type {ReturnType<typeof keepSandbox> | null} */
   let sandbox = null;
   let interrupted = false;
+  /** @type {string | null} */
   let report = null;
   const onSignal = () => {
     interrupted = true;
@@ -54,10 +61,11 @@ export async function demo(argv) {
     sandbox = keepSandbox(first, () => startSandbox(nativeBin, say), say);
     if (interrupted) return 130;
     const status = await run(argv, { defaults, outage: sandbox.outage });
-    if (status === 0) report = join(options.out, 'report.html');
+    // `defaults` gives `out` when the options do not.
+    if (status === 0) report = join(/** @type {string} */ (options.out), 'report.html');
     return status;
   } catch (error) {
-    process.stderr.write(`demo: ${error.message}\n`);
+    process.stderr.write(`demo: ${/** @type {Error} */ (error).message}\n`);
     return 1;
   } finally {
     signals.forEach((s) => process.removeListener(s, onSignal));

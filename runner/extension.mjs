@@ -3,6 +3,13 @@
 // The runner never reaches into the worker's state; what it needs is in the protocol.
 
 /** The messages.js constructors the runner uses, by what they are for. */
+/** @typedef {Awaited<ReturnType<typeof openDriver>>} Driver */
+/**
+ * What the extension sends back (GET_RUN's run, EXPORT_RUN's trajectory, a memory
+ * record): JSON from another program, so each reader checks the fields it uses.
+ * @typedef {Record<string, any>} ExtensionData
+ */
+
 const MESSAGES = Object.freeze({
   saveSettings: 'saveSettings',
   startRun: 'startRun',
@@ -23,7 +30,9 @@ export async function openDriver(browser) {
   // A dist/ built before the run messages existed would fail every task the same way;
   // say so once, before anything runs.
   const missing = await page.evaluate(async (names) => {
-    const messages = await import('./messages.js');
+    // The extension page's module, not one beside this file: tsc must not resolve it.
+    /** @type {Record<string, unknown>} */
+    const messages = await import(/** @type {string} */ ('./messages.js'));
     return names.filter((n) => typeof messages[n] !== 'function');
   }, Object.values(MESSAGES));
   if (missing.length > 0) {
@@ -34,15 +43,20 @@ export async function openDriver(browser) {
     );
   }
 
-  /** Sends one message; returns the reply, or throws ExtensionError with its error. */
+  /**
+   * Sends one message; returns the reply, or throws ExtensionError with its error.
+   * @param {keyof typeof MESSAGES} what
+   * @param {...unknown} args
+   */
   async function call(what, ...args) {
     const name = MESSAGES[what];
     const reply = await page.evaluate(
       async ([constructorName, constructorArgs]) => {
-        const messages = await import('./messages.js');
+        /** @type {Record<string, (...a: unknown[]) => unknown>} */
+        const messages = await import(/** @type {string} */ ('./messages.js'));
         return chrome.runtime.sendMessage(messages[constructorName](...constructorArgs));
       },
-      [name, args],
+      /** @type {[string, unknown[]]} */ ([name, args]),
     );
     if (reply?.ok !== true) {
       throw new ExtensionError(typeof reply?.error === 'string' ? reply.error : `${name}: no reply`);
@@ -54,12 +68,23 @@ export async function openDriver(browser) {
     /** The extension page the messages go through (its crash is the extension's). */
     page,
     call,
-    /** @returns {Promise<{field: string, message: string}[]>} the extension's notes */
+    /**
+     * @param {object} settings
+     * @returns {Promise<{field: string, message: string}[]>} the extension's notes
+     */
     saveSettings: async (settings) => (await call('saveSettings', { settings })).notes ?? [],
-    /** @returns {Promise<{runId: string, sessionId: string}>} */
+    /**
+     * @param {string} taskText
+     * @param {string} fileName
+     * @param {object} overrides
+     * @returns {Promise<{runId: string, sessionId: string}>}
+     */
     startRun: (taskText, fileName, overrides) => call('startRun', { taskText, fileName, overrides }),
+    /** @param {string} runId */
     getRun: async (runId) => (await call('getRun', { runId })).run,
+    /** @param {string} runId */
     stopRun: (runId) => call('stopRun', { runId }),
+    /** @param {string} runId */
     exportRun: async (runId) => (await call('exportRun', { runId })).trajectory,
     close: () => page.close(),
   };
@@ -70,12 +95,16 @@ export async function openDriver(browser) {
  * own settings, and a new provider starts from that provider's defaults (base URL,
  * model), so leaving a field out means "the extension's default". The key goes in
  * only here; the extension never hands it back.
+ * @param {Omit<Partial<import('./args.mjs').Options>, 'help'>} options
+ * @param {string} [apiKey]
  */
 export function settingsToSave(options, apiKey) {
+  /** @type {Record<string, unknown>} */
   const model = { provider: options.provider };
   if (options.baseUrl !== undefined) model.base_url = options.baseUrl;
   if (options.model !== undefined) model.model = options.model;
   if (apiKey !== undefined) model.api_key = apiKey;
+  /** @type {Record<string, unknown>} */
   const settings = { model };
   if (options.maxSteps !== undefined) settings.max_steps = options.maxSteps;
   return settings;
@@ -85,8 +114,10 @@ export function settingsToSave(options, apiKey) {
  * START_RUN's per-run overrides: the provider (`replay` or a model provider), steps,
  * mode, and the site fence (`sites`, always given by the runner: its own default, not
  * whatever the profile's Settings say).
+ * @param {Omit<Partial<import('./args.mjs').Options>, 'help'>} options
  */
 export function runOverrides(options) {
+  /** @type {Record<string, unknown>} */
   const overrides = { provider: options.provider };
   if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
   if (options.observation !== undefined) overrides.observation_mode = options.observation;
@@ -95,7 +126,7 @@ export function runOverrides(options) {
   if (options.grounding !== undefined) overrides.grounding = options.grounding;
   if (options.select !== undefined) overrides.select = options.select;
   // Without --memory the fresh profile's default (memory off) applies.
-  if (options.memory > 0) {
+  if ((options.memory ?? 0) > 0) {
     overrides.memory_k = options.memory;
     overrides.memory_policy = options.memoryPolicy ?? 'recent';
   }

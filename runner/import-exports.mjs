@@ -6,6 +6,7 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { attemptFileStem } from './paths.mjs';
 import { resultLine } from './result-line.mjs';
 import { RESULTS, appendResult, prepareRunFolder } from './run-folder.mjs';
@@ -114,7 +115,7 @@ export function importExports(files, out) {
     const { run } = exported;
     // A person's clock is the time they were active (pauses left out); an agent's, start to finish.
     const elapsedMs = Number.isInteger(run.activeMs) ? run.activeMs : (run.finishedAt ?? run.startedAt ?? 0) - (run.startedAt ?? 0);
-    writeTrajectory(out, attemptFileStem(id, attempt), exported, (text) => text);
+    writeTrajectory(out, attemptFileStem(id, attempt), exported, (/** @type {string} */ text) => text);
     // A person who gave up failed the task (their session is scored all the same); for
     // an agent a stopped run is an error, since someone cut it short.
     const scored = run.provider === 'human' && run.status === 'stopped' ? { ...run, status: 'finished' } : run;
@@ -155,6 +156,28 @@ export function reportArgs(args) {
 
 const USAGE = 'usage: ./build.sh import FILE_OR_DIR... --out DIR   (runs exported from the extension\'s runs page)';
 
+/**
+ * `FILE_OR_DIR... --out DIR`, or null for a usage error (no --out, --out twice, no
+ * path, an unknown option).
+ * @param {string[]} argv
+ * @returns {{ out: string, paths: string[] } | null}
+ */
+function parseImportArgs(argv) {
+  try {
+    const { values, positionals, tokens } = parseArgs({
+      args: argv,
+      options: { out: { type: 'string' } },
+      allowPositionals: true,
+      tokens: true,
+    });
+    const outs = tokens.filter((t) => t.kind === 'option').length;
+    if (!values.out || outs !== 1 || positionals.length === 0) return null;
+    return { out: values.out, paths: positionals };
+  } catch {
+    return null;
+  }
+}
+
 /** @param {string[]} argv */
 function main(argv) {
   if (argv[0] === '--for-report') {
@@ -166,13 +189,12 @@ function main(argv) {
       return 1;
     }
   }
-  const at = argv.indexOf('--out');
-  const out = at >= 0 ? argv[at + 1] : undefined;
-  const paths = argv.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
-  if (!out || paths.length === 0 || paths.some((p) => p.startsWith('-'))) {
+  const parsed = parseImportArgs(argv);
+  if (parsed === null) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
+  const { out, paths } = parsed;
   try {
     const { runs, provider } = importExports(exportFiles(paths), resolve(out));
     process.stdout.write(`imported ${runs} ${provider} run(s) into ${out}; report it with ./build.sh report ${out} (beside an agent's folder to compare)\n`);

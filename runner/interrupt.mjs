@@ -4,7 +4,9 @@
 
 const SIGNALS = ['SIGINT', 'SIGTERM'];
 
+/** @param {(line: string) => void} say */
 export function watchInterrupt(say) {
+  /** @type {(() => unknown)[]} */
   const actions = [];
   let interrupted = false;
   const onSignal = () => {
@@ -18,7 +20,10 @@ export function watchInterrupt(say) {
     get interrupted() {
       return interrupted;
     },
-    /** Runs `action` on interrupt (at once if already interrupted). */
+    /**
+     * Runs `action` on interrupt (at once if already interrupted).
+     * @param {() => unknown} action
+     */
     onInterrupt(action) {
       actions.push(action);
       if (interrupted) Promise.resolve().then(action).catch(() => undefined);

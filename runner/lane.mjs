@@ -36,24 +36,34 @@ const DEATH_SETTLE_MS = 2_000;
 /** Thrown by `guard` when the lane died while the call was pending. */
 export class LaneDied extends Error {}
 
+/** @typedef {import('./browser.mjs').LaunchedBrowser} LaunchedBrowser */
+/** @typedef {import('./extension.mjs').Driver} Driver */
+/** @typedef {(driver: Driver, first: boolean) => Promise<void>} Setup */
+
 export class Lane {
+  /** @type {LaunchedBrowser | null} */
   #browser = null;
+  /** @type {Driver | null} */
   #driver = null;
+  /** @type {string | null} */
   #profile = null;
+  /** @type {string | null} */
   #dead = null;
   /** Resolves with the reason when the current browser dies: one promise per browser,
-   * shared by every call waiting on it (a poll every 500 ms must not pile up waiters). */
+   * shared by every call waiting on it (a poll every 500 ms must not pile up waiters).
+   * @type {Promise<string> | null} */
   #death = null;
+  /** @type {((reason: string) => void) | null} */
   #resolveDeath = null;
   /** Counts browsers: events of an earlier one (closed or died) must not touch the next. */
   #generation = 0;
-  /** The close in progress: Ctrl-C and the batch's end may both close the lane. */
+  /** The close in progress: Ctrl-C and the batch's end may both close the lane.
+   * @type {Promise<void> | null} */
   #closing = null;
 
   /**
    * @param {number} number 1-based, for messages
-   * @param {{ setup?: (driver: object, first: boolean) => Promise<void>,
-   *   endpoint?: string|null }} options
+   * @param {{ setup?: Setup | undefined, endpoint?: string | null }} [options]
    *   `setup` runs on each fresh browser's driver (SAVE_SETTINGS for a model run);
    *   `endpoint`: drive the browser already running there (--browser-endpoint)
    *   instead of launching one; the lane then never ends that browser
@@ -62,6 +72,7 @@ export class Lane {
     this.number = number;
     this.setup = setup;
     this.endpoint = endpoint;
+    /** @type {number | null} */
     this.pid = null;
     /** Browser deaths (and failed launches) since this lane last finished a task. */
     this.deathsInARow = 0;
@@ -81,11 +92,12 @@ export class Lane {
   async launch() {
     this.#profile = this.endpoint ? null : newRunnerProfile();
     this.#dead = null;
-    this.#death = new Promise((resolve) => {
+    this.#death = new Promise((/** @type {(reason: string) => void} */ resolve) => {
       this.#resolveDeath = resolve;
     });
     this.#generation += 1;
     const died = this.#dying(this.#generation);
+    /** @type {LaunchedBrowser} */
     let browser;
     try {
       const onContext = (context) => context.on('close', () => died(this.#browserGone()));
@@ -126,7 +138,12 @@ export class Lane {
     return this.#death ?? new Promise(() => undefined);
   }
 
-  /** `promise`, or a LaneDied rejection as soon as the lane dies. */
+  /**
+   * `promise`, or a LaneDied rejection as soon as the lane dies.
+   * @template T
+   * @param {Promise<T>} promise
+   * @returns {Promise<T>}
+   */
   guard(promise) {
     return Promise.race([
       promise,
@@ -160,10 +177,13 @@ export class Lane {
    * lets the extension end the run (its session did not survive: "interrupted by
    * browser exit"), Stops it if it goes on, and exports it. Every step
    * in the export was recorded before the death, or is the step the Stop ended.
-   * @returns {Promise<{ run: object|null, trajectory: object|null, error: string|null }>}
+   * @param {string} runId
+   * @returns {Promise<{ run: import('./extension.mjs').ExtensionData | null,
+   *   trajectory: import('./extension.mjs').ExtensionData | null, error: string | null }>}
    */
   async salvage(runId) {
     await this.#closeBrowser();
+    /** @type {LaunchedBrowser | null} */
     let recovery = null;
     let recoveryPage = null;
     try {
@@ -174,7 +194,8 @@ export class Lane {
         : await launchWithExtension({
           extensionDir: distDir,
           chromiumPath,
-          profileDir: this.#profile,
+          // Set by launch, which always comes first: the dead browser's own profile.
+          profileDir: /** @type {string} */ (this.#profile),
           callerHandlesSignals: true,
         });
       const driver = await openDriver(recovery);
@@ -240,19 +261,28 @@ export class Lane {
     return `the browser (pid ${this.pid ?? 'unknown'}) died: killed, crashed or out of memory`;
   }
 
-  /** Marks the lane dead, for the browser of `generation` only (while it is current). */
+  /**
+   * Marks the lane dead, for the browser of `generation` only (while it is current).
+   * @param {number} generation
+   */
   #dying(generation) {
-    return (reason) => {
+    return (/** @type {string} */ reason) => {
       if (generation !== this.#generation || this.#dead) return;
       this.#dead = reason;
-      this.#resolveDeath(reason);
+      this.#resolveDeath?.(reason);
     };
   }
 }
 
-/** The browser process's id, from Chromium itself (SystemInfo.getProcessInfo). */
+/**
+ * The browser process's id, from Chromium itself (SystemInfo.getProcessInfo).
+ * @param {LaunchedBrowser} browser
+ * @returns {Promise<number | null>}
+ */
 async function browserPid(browser) {
-  const session = await browser.context.browser().newBrowserCDPSession();
+  // A persistent context always has its browser (null is for Android/Electron).
+  const chromium = /** @type {import('playwright-core').Browser} */ (browser.context.browser());
+  const session = await chromium.newBrowserCDPSession();
   try {
     const { processInfo } = await session.send('SystemInfo.getProcessInfo');
     return processInfo.find((p) => p.type === 'browser')?.id ?? null;
@@ -261,8 +291,13 @@ async function browserPid(browser) {
   }
 }
 
+/**
+ * @param {LaunchedBrowser | null} browser
+ * @param {number | null} pid
+ */
 async function closeWithin(browser, pid) {
   if (!browser) return;
+  /** @type {NodeJS.Timeout | undefined} */
   let timer;
   const timedOut = new Promise((resolve) => {
     timer = setTimeout(() => resolve('timeout'), CLOSE_TIMEOUT_MS);
@@ -277,12 +312,13 @@ async function closeWithin(browser, pid) {
   if (outcome === 'timeout' && pid) killQuietly(pid);
 }
 
+/** @param {number} pid */
 function killQuietly(pid) {
   try {
     process.kill(pid, 'SIGKILL');
   } catch (error) {
     // ESRCH: it exited in the meantime, as hoped.
-    if (error.code !== 'ESRCH') throw error;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
   }
 }
 
@@ -305,20 +341,23 @@ export function sweepStaleProfiles(dir = tmpdir()) {
   return removed;
 }
 
+/** @param {number} pid */
 function processExists(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else.
-    return error.code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
 }
 
+/** @param {number} ms */
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** @param {unknown} error */
 export function firstLine(error) {
   const text = error instanceof Error ? error.message : String(error);
   // Playwright appends the browser's whole log to a closed browser's errors.

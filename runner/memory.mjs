@@ -11,11 +11,13 @@ export const MEMORY_FILE = 'memory.jsonl';
 /**
  * The records of DIR/memory.jsonl, oldest first. A line that is not JSON stops the
  * run (naming file:line): a damaged memory would silently change what runs are shown.
- * @returns {object[]}
+ * @param {string} dir
+ * @returns {import('./extension.mjs').ExtensionData[]}
  */
 export function readMemoryPool(dir) {
   const file = join(dir, MEMORY_FILE);
   if (!existsSync(file)) return [];
+  /** @type {import('./extension.mjs').ExtensionData[]} */
   const records = [];
   readFileSync(file, 'utf8')
     .split('\n')
@@ -24,13 +26,19 @@ export function readMemoryPool(dir) {
       try {
         records.push(JSON.parse(line));
       } catch (error) {
-        throw new Error(`${file}:${index + 1} is not valid JSON (${error.message}); fix or remove that line`);
+        throw new Error(`${file}:${index + 1} is not valid JSON (${/** @type {Error} */ (error).message}); fix or remove that line`, {
+          cause: error,
+        });
       }
     });
   return records;
 }
 
-/** Appends one record and flushes it, like a result line. */
+/**
+ * Appends one record and flushes it, like a result line.
+ * @param {string} dir
+ * @param {unknown} record
+ */
 export function appendMemory(dir, record) {
   const fd = openSync(join(dir, MEMORY_FILE), 'a');
   try {
@@ -41,12 +49,19 @@ export function appendMemory(dir, record) {
   }
 }
 
-/** START_RUN overrides for one task: the pool when memory is on. */
+/**
+ * START_RUN overrides for one task: the pool when memory is on.
+ * @param {import('./extension.mjs').ExtensionData} overrides
+ * @param {string} dir
+ */
 export function withMemory(overrides, dir) {
   return overrides.memory_k > 0 ? { ...overrides, memory_records: readMemoryPool(dir) } : overrides;
 }
 
-/** The memory record an exported trajectory carries (null when the run left none). */
+/**
+ * The memory record an exported trajectory carries (null when the run left none).
+ * @param {import('./extension.mjs').ExtensionData | null} trajectory
+ */
 export function memoryRecordOf(trajectory) {
   return trajectory?.run?.memoryRecord ?? null;
 }

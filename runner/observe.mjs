@@ -11,24 +11,40 @@
 //
 // Needs dist/ (./build.sh) and the sites being looked at (./build.sh sandbox).
 
-import { launchExtension } from '../tests/e2e/harness.mjs';
-import { observe, tabIdOf } from '../tests/e2e/observe-helpers.mjs';
+import { parseArgs as parseArgsUtil } from 'node:util';
+import { launchExtension, observe, tabIdOf } from './driver.mjs';
 
 const USAGE = 'usage: node runner/observe.mjs URL... [--whole-page] [--grep TEXT]';
 
+/**
+ * `URL... [--whole-page] [--grep TEXT]`; a usage error throws with the usage.
+ * @param {string[]} argv
+ */
 function parseArgs(argv) {
+  /** @type {{ urls: string[], wholePage: boolean, grep: string | null }} */
   const opts = { urls: [], wholePage: false, grep: null };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (arg === '--whole-page') opts.wholePage = true;
-    else if (arg === '--grep') {
-      opts.grep = argv[(i += 1)];
-      if (opts.grep === undefined) throw new Error(`--grep needs a value\n${USAGE}`);
-    } else if (arg === '--help' || arg === '-h') {
+  // Not strict, and by tokens in order: the first problem is the one reported, in
+  // this tool's words, and `--grep` takes the next argument whatever it looks like.
+  const { tokens } = parseArgsUtil({
+    args: argv,
+    options: { 'whole-page': { type: 'boolean' }, grep: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    const arg = argv[token.index];
+    if (token.kind === 'positional') opts.urls.push(token.value);
+    // `-x` is not an option of this tool: taken as a URL, it fails as one below.
+    else if (token.kind === 'option' && !arg.startsWith('--') && arg !== '-h') opts.urls.push(arg);
+    else if (token.kind === 'option' && token.name === 'whole-page' && arg === '--whole-page') opts.wholePage = true;
+    else if (token.kind === 'option' && token.name === 'grep' && arg === '--grep') {
+      if (token.value === undefined) throw new Error(`--grep needs a value\n${USAGE}`);
+      opts.grep = token.value;
+    } else if (token.kind === 'option' && token.name === 'help' && (arg === '--help' || arg === '-h')) {
       console.log(USAGE);
       process.exit(0);
-    } else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}\n${USAGE}`);
-    else opts.urls.push(arg);
+    } else throw new Error(`unknown option ${arg}\n${USAGE}`);
   }
   if (opts.urls.length === 0) throw new Error(USAGE);
   for (const url of opts.urls) {
@@ -38,6 +54,12 @@ function parseArgs(argv) {
 }
 
 /** Opens `url` in its own tab and returns its observation (the page's final URL too). */
+/**
+ * @param {import('./driver.mjs').Extension} ext
+ * @param {import('playwright-core').Page} extPage
+ * @param {string} url
+ * @param {boolean} wholePage
+ */
 async function observeUrl(ext, extPage, url, wholePage) {
   const page = await ext.openPage(url);
   try {
@@ -55,6 +77,7 @@ async function main() {
     const extPage = await ext.openExtensionPage('popup.html');
     for (const url of opts.urls) {
       const obs = await observeUrl(ext, extPage, url, opts.wholePage);
+      /** @type {string[]} */
       let lines = obs.text.split('\n');
       if (opts.grep !== null) {
         const needle = opts.grep.toLowerCase();

@@ -23,6 +23,7 @@ const CUT_AT = 160;
  * The file name stem of a task's trajectory files, the same rule as the report's
  * (src/report/stem.rs): bytes outside [A-Za-z0-9_-] become `~XX`; a stem over 180
  * bytes is cut to 160 and given `~` + the FNV-1a 64-bit hash of the id in hex.
+ * @param {string} id
  */
 export function taskFileStem(id) {
   const bytes = Buffer.from(id, 'utf8');
@@ -40,12 +41,15 @@ export function taskFileStem(id) {
 /**
  * The stem of one attempt's files, as the report finds them (src/report/stem.rs
  * `attempt_file_stem`): the task's stem for attempt 1, `<stem>.attempt-<k>` after.
+ * @param {string} id
+ * @param {number} attempt
  */
 export function attemptFileStem(id, attempt) {
   const stem = taskFileStem(id);
   return attempt > 1 ? `${stem}.attempt-${attempt}` : stem;
 }
 
+/** @param {Buffer} bytes */
 function fnv1a64(bytes) {
   let hash = 0xcbf29ce484222325n;
   for (const byte of bytes) {

@@ -2,21 +2,44 @@
 // starts, one whenever its hop or step changes, one when it ends. Lines, not a redrawn screen, so logs of
 // parallel and non-interactive runs read the same.
 
+/** @typedef {{ id: string, hops: number }} ProgressTask */
+
+/**
+ * @param {{ total: number, write?: (line: string) => void, redact: (text: string) => string }} options
+ */
 export function makeProgress({ total, write = (line) => process.stdout.write(`${line}\n`), redact }) {
   const width = String(total).length;
+  /** @param {number} index @param {ProgressTask} task */
   const head = (index, task) => `task ${String(index).padStart(width)}/${total} ${task.id}`;
   return {
-    /** `lane`: the browser's number when there are several (null with one). */
+    /**
+     * `lane`: the browser's number when there are several (null with one).
+     * @param {number} index
+     * @param {ProgressTask} task
+     * @param {{ attempt?: number, lane?: number | null }} [where]
+     */
     started(index, task, { attempt = 1, lane = null } = {}) {
       const hops = `${task.hops} hop${task.hops === 1 ? '' : 's'}`;
       const where = lane === null ? '' : ` in browser ${lane}`;
       const which = attempt > 1 ? `, attempt ${attempt}` : '';
       write(`${head(index, task)}  started (${hops}${which})${where}`);
     },
+    /**
+     * @param {number} index
+     * @param {ProgressTask} task
+     * @param {{ hop: number, hops: number, step: number }} at
+     */
     step(index, task, { hop, hops, step }) {
       write(`${head(index, task)}  hop ${hop}/${hops || task.hops}  step ${step}`);
     },
-    /** `then`: what happens next, e.g. that the task is retried. */
+    /**
+     * `then`: what happens next, e.g. that the task is retried.
+     * @param {number} index
+     * @param {ProgressTask} task
+     * @param {{ time_ms: number, error_kind: string | null, error: string | null, verdict: string,
+     *   hops_completed: number, hops_total: number, steps: number }} line
+     * @param {string | null} [then]
+     */
     finished(index, task, line, then = null) {
       const seconds = (line.time_ms / 1000).toFixed(1);
       const kind = line.error_kind === 'infrastructure' ? ' (infrastructure)' : '';
@@ -27,6 +50,7 @@ export function makeProgress({ total, write = (line) => process.stdout.write(`${
           `steps ${line.steps}  ${seconds} s${error}${next}`,
       );
     },
+    /** @param {string} text */
     note(text) {
       write(redact(text));
     },

@@ -4,8 +4,11 @@
 
 import { RUN } from './attempts.mjs';
 
+/** @typedef {import('./extension.mjs').ExtensionData} ExtensionData */
+/** @typedef {ReturnType<typeof resultLine>} ResultLine one results.jsonl line */
+
 /**
- * @param {{ task: {id: string, hops: number}, run?: object | null, error?: string | null,
+ * @param {{ task: {id: string, hops: number}, run?: ExtensionData | null, error?: string | null,
  *   errorKind?: 'infrastructure' | 'run' | null, attempt?: number, elapsedMs: number }} input
  *   `error`: what broke the run on the runner's side (START_RUN refused, the per-task
  *   timeout, the browser gone); it makes the verdict ERROR. `errorKind` says whether a
@@ -39,9 +42,15 @@ export function resultLine({ task, run = null, error = null, errorKind = null, a
   };
 }
 
-/** Steps at which hops completed, in order: the verdict's list, else the progress view's. */
+/**
+ * Steps at which hops completed, in order: the verdict's list, else the progress view's.
+ * @param {ExtensionData | null} verdict
+ * @param {ExtensionData | undefined} progress
+ * @returns {number[]}
+ */
 function completedSteps(verdict, progress) {
   if (Array.isArray(verdict?.hop_steps)) return verdict.hop_steps.filter(Number.isInteger);
+  /** @type {number[]} */
   const steps = [];
   for (const hop of progress?.hops ?? []) {
     if (hop?.state !== 'done' || !Number.isInteger(hop.step)) break;
@@ -50,7 +59,12 @@ function completedSteps(verdict, progress) {
   return steps;
 }
 
-/** The runner's own error first; then a run the extension ended in error or that was stopped. */
+/**
+ * The runner's own error first; then a run the extension ended in error or that was stopped.
+ * @param {ExtensionData | null} run
+ * @param {string | null} error
+ * @returns {string | null}
+ */
 function errorOf(run, error) {
   if (error) return error;
   if (!run) return 'the run did not start';
@@ -59,10 +73,18 @@ function errorOf(run, error) {
   return null;
 }
 
+/**
+ * @param {unknown} v
+ * @returns {number | undefined}
+ */
 function positiveInt(v) {
-  return Number.isInteger(v) && v > 0 ? v : undefined;
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
 }
 
+/**
+ * @param {unknown} v
+ * @returns {number | undefined}
+ */
 function nonNegativeInt(v) {
-  return Number.isInteger(v) && v >= 0 ? v : undefined;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 }

@@ -20,10 +20,13 @@ export const RUN_CONFIG = 'run.json';
  * bad line stops the run before it starts.
  * @returns {{ finished: Map<string, {verdict: string, errorKind: string|null, attempt: number}>,
  *   notes: string[] }}
+ * @param {string} dir
  */
 export function readFinished(dir) {
   const file = join(dir, RESULTS);
+  /** @type {Map<string, {verdict: string, errorKind: string|null, attempt: number}>} */
   const finished = new Map();
+  /** @type {string[]} */
   const notes = [];
   if (!existsSync(file)) return { finished, notes };
   let text = readFileSync(file, 'utf8');
@@ -47,7 +50,9 @@ export function readFinished(dir) {
     try {
       line = JSON.parse(raw);
     } catch (error) {
-      throw new Error(`${file}:${index + 1} is not valid JSON (${error.message}); fix or remove that line`);
+      throw new Error(`${file}:${index + 1} is not valid JSON (${/** @type {Error} */ (error).message}); fix or remove that line`, {
+        cause: error,
+      });
     }
     if (typeof line?.id !== 'string' || typeof line?.verdict !== 'string') {
       throw new Error(`${file}:${index + 1} has no "id" and "verdict"; fix or remove that line`);
@@ -57,6 +62,7 @@ export function readFinished(dir) {
   return { finished, notes };
 }
 
+/** @param {string} text */
 function parses(text) {
   try {
     JSON.parse(text);
@@ -67,7 +73,11 @@ function parses(text) {
   }
 }
 
-/** Appends one result line and flushes it to disk before returning. */
+/**
+ * Appends one result line and flushes it to disk before returning.
+ * @param {string} dir
+ * @param {unknown} line
+ */
 export function appendResult(dir, line) {
   const fd = openSync(join(dir, RESULTS), 'a');
   try {
@@ -82,6 +92,7 @@ export function appendResult(dir, line) {
  * What makes results comparable: a folder holds one configuration's results, or a
  * re-run would mix models and silently skip tasks run with another one. Parallelism,
  * shards and timeouts do not change what a result means, so they are not compared.
+ * @param {Omit<Partial<import('./args.mjs').Options>, 'help'>} options
  */
 export function runConfig(options) {
   return {
@@ -92,7 +103,7 @@ export function runConfig(options) {
     observation: options.observation ?? null,
     // Memory changes what a result means. Written only when on, so a folder without
     // memory reads the same as one made before memory existed.
-    ...(options.memory > 0 ? { memory_k: options.memory, memory_policy: options.memoryPolicy ?? 'recent' } : {}),
+    ...((options.memory ?? 0) > 0 ? { memory_k: options.memory, memory_policy: options.memoryPolicy ?? 'recent' } : {}),
     // Likewise the agent: written only when not the prompt agent.
     ...(options.agent && options.agent !== 'prompt' ? { agent: options.agent } : {}),
     // The modular agent's variant, when one was asked for.
@@ -103,10 +114,17 @@ export function runConfig(options) {
   };
 }
 
-/** What a run.json written before a setting existed ran with. */
+/**
+ * What a run.json written before a setting existed ran with.
+ * @type {Readonly<Record<string, unknown>>}
+ */
 const BEFORE_RECORDED = Object.freeze({ sites: 'any' });
 
-/** Creates the folder and run.json, or checks that run.json agrees with `config`. */
+/**
+ * Creates the folder and run.json, or checks that run.json agrees with `config`.
+ * @param {string} dir
+ * @param {Record<string, unknown>} config
+ */
 export function prepareRunFolder(dir, config) {
   mkdirSync(join(dir, 'trajectories'), { recursive: true });
   const file = join(dir, RUN_CONFIG);
@@ -116,11 +134,16 @@ export function prepareRunFolder(dir, config) {
     return;
   }
   const recorded = JSON.parse(readFileSync(file, 'utf8'));
+  /**
+   * @param {Record<string, unknown>} c
+   * @param {string} k
+   */
   const value = (c, k) => c[k] ?? BEFORE_RECORDED[k] ?? null;
   // Both sides' keys: a field only one of them has (memory, agent) differs from its absence.
   const keys = [...new Set([...Object.keys(config), ...Object.keys(recorded)])];
   const differing = keys.filter((k) => value(recorded, k) !== value(config, k));
   if (differing.length > 0) {
+    /** @param {Record<string, unknown>} c */
     const show = (c) => differing.map((k) => `${k}=${JSON.stringify(value(c, k))}`).join(' ');
     throw new Error(
       `${dir} holds results run with ${show(recorded)}, not ${show(config)}; ` +

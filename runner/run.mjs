@@ -23,6 +23,13 @@ import { runSweep } from './sweep.mjs';
 import { listTasks, repeatedIds, selectShard } from './tasks.mjs';
 import { writeTrajectory } from './trajectory.mjs';
 
+/** @typedef {import('./args.mjs').Options} Options */
+/** @typedef {import('./tasks.mjs').TaskEntry} TaskEntry */
+/** @typedef {ReturnType<typeof watchInterrupt>} Interrupt */
+/** @typedef {((sinceMs: number) => string | null) | undefined} Outage */
+/** @typedef {(text: string) => string} Redact */
+
+/** @param {string} line */
 const say = (line) => process.stdout.write(`${line}\n`);
 
 /**
@@ -46,9 +53,10 @@ export async function main(argv, { defaults = {}, env = process.env, outage } = 
     return 0;
   }
   try {
-    if (options.memorySweep) {
+    const sweep = options.memorySweep;
+    if (sweep) {
       const out = resolve(options.out ?? join(repoRoot, 'out', `${defaultOutName(options)}-memory-sweep`));
-      return await runSweep(options, out, (one) => runAll(one, env, outage), { nativeBin, say });
+      return await runSweep({ ...options, memorySweep: sweep }, out, (one) => runAll(one, env, outage), { nativeBin, say });
     }
     return await runAll(options, env, outage);
   } catch (error) {
@@ -56,11 +64,16 @@ export async function main(argv, { defaults = {}, env = process.env, outage } = 
       process.stderr.write(`run: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
-    process.stderr.write(`run: ${error.message}\n`);
+    process.stderr.write(`run: ${/** @type {Error} */ (error).message}\n`);
     return 1;
   }
 }
 
+/**
+ * @param {Options} options
+ * @param {NodeJS.ProcessEnv} env
+ * @param {Outage} outage
+ */
 async function runAll(options, env, outage) {
   const interrupt = watchInterrupt(say);
   try {
@@ -70,13 +83,20 @@ async function runAll(options, env, outage) {
   }
 }
 
+/**
+ * @param {Options} options
+ * @param {NodeJS.ProcessEnv} env
+ * @param {Interrupt} interrupt
+ * @param {Outage} outage
+ */
 async function runAllWatched(options, env, interrupt, outage) {
   const { key, note: keyNote } = readApiKey(options, env, DEFAULT_KEY_ENV);
   const redact = makeRedactor(key);
   const out = resolve(options.out ?? join(repoRoot, 'out', defaultOutName(options)));
   ensureBuilt(say);
 
-  const { tasks, bad } = listTasks(nativeBin, options.tasks);
+  // validate() refuses options without --tasks.
+  const { tasks, bad } = listTasks(nativeBin, /** @type {string} */ (options.tasks));
   for (const b of bad) say(`skipped, the task file cannot be read: ${b.error}`);
   for (const r of repeatedIds(tasks)) {
     say(`warning: task id ${r.id} is in ${r.files.join(' and ')}; only one result per id is kept`);
@@ -114,16 +134,23 @@ async function runAllWatched(options, env, interrupt, outage) {
  * one session at a time). Several session windows in one headless browser made
  * observations hang for good now and then (a run stuck in `observe` with its page
  * loaded); separate browsers never did, and keep the runs' storage apart as well.
+ * @param {{task: TaskEntry, attempt: number}[]} runs
+ * @param {Options} options
+ * @param {string | undefined} key
+ * @param {string} out
+ * @param {Redact} redact
+ * @param {Interrupt} interrupt
+ * @param {Outage} outage
  */
 function runPlanned(runs, options, key, out, redact, interrupt, outage) {
   const progress = makeProgress({ total: runs.length, redact });
   const setup =
     options.provider === 'replay'
       ? undefined
-      : async (driver, first) => {
+      : /** @type {import('./lane.mjs').Setup} */ (async (driver, first) => {
           const notes = await driver.saveSettings(settingsToSave(options, key));
           if (first) notes.forEach((n) => progress.note(`settings: ${n.field}: ${n.message}`));
-        };
+        });
   return runBatch(runs, {
     lanes: options.parallel,
     endpoints: options.browserEndpoints.length > 0 ? options.browserEndpoints : null,
@@ -139,14 +166,21 @@ function runPlanned(runs, options, key, out, redact, interrupt, outage) {
   });
 }
 
-/** Trajectory first, then the result line: a recorded line always has its files. */
+/**
+ * Trajectory first, then the result line: a recorded line always has its files.
+ * @param {string} out
+ * @param {TaskEntry} task
+ * @param {import('./task-run.mjs').TaskOutcome} done
+ * @param {Redact} redact
+ * @param {ReturnType<typeof makeProgress>} progress
+ */
 function record(out, task, { line, trajectory, exportError }, redact, progress) {
   const stem = attemptFileStem(task.id, line.attempt);
   if (trajectory) {
     try {
       writeTrajectory(out, stem, trajectory, redact);
     } catch (error) {
-      progress.note(`warning: the trajectory of ${task.id} could not be written: ${error.message}`);
+      progress.note(`warning: the trajectory of ${task.id} could not be written: ${/** @type {Error} */ (error).message}`);
     }
   } else if (exportError) {
     progress.note(`warning: no trajectory for ${task.id}: ${exportError}`);
@@ -157,6 +191,13 @@ function record(out, task, { line, trajectory, exportError }, redact, progress) 
   if (memoryRecord) appendMemory(out, JSON.parse(redact(JSON.stringify(memoryRecord))));
 }
 
+/**
+ * @param {Options} options
+ * @param {number} listed
+ * @param {number} selected
+ * @param {{ runs: unknown[], errorsToRetry: number }} plan
+ * @param {string} out
+ */
 function planLine(options, listed, selected, plan, out) {
   const shard = options.shard ? ` (shard ${options.shard.index}/${options.shard.count}: ${selected})` : '';
   const pending = plan.runs.length;
@@ -173,8 +214,9 @@ function planLine(options, listed, selected, plan, out) {
 }
 
 /** out/<tasks name>-<provider>[-<model>], e.g. out/tasks-replay, out/normal-openai-gpt-4o. */
+/** @param {Options} options */
 function defaultOutName(options) {
-  const name = basename(resolve(options.tasks)).replace(/\.json$/i, '');
+  const name = basename(resolve(/** @type {string} */ (options.tasks))).replace(/\.json$/i, '');
   return [name, options.provider, options.model]
     .filter(Boolean)
     .join('-')

@@ -36,7 +36,9 @@ export function startSandbox(bin, log, args = []) {
   const child = spawn(bin, ['sandbox', ...args, '--parent-pid', String(process.pid)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  /** @type {SandboxExit | null} */
   let exit = null;
+  /** @type {Promise<SandboxExit>} */
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve((exit = { code, signal })));
     child.once('error', (error) => resolve((exit = { error })));
@@ -52,23 +54,27 @@ export function startSandbox(bin, log, args = []) {
   return new Promise((resolve, reject) => {
     let ready = false;
     let timedOut = false;
+    /** @type {number | null} */
     let reusedPid = null;
     const timer = setTimeout(() => {
       timedOut = true;
       stop().finally(() => reject(new Error(`the sandbox did not say ready within ${READY_TIMEOUT_MS / 1000} s`)));
     }, READY_TIMEOUT_MS);
+    /** @param {import('node:stream').Readable} stream */
     const watch = (stream) => {
       let partial = '';
-      stream.setEncoding('utf8').on('data', (text) => {
+      stream.setEncoding('utf8').on('data', (/** @type {string} */ text) => {
         const lines = (partial + text).split('\n');
-        partial = lines.pop();
+        // split gives at least one element: the unfinished tail (maybe empty).
+        partial = /** @type {string} */ (lines.pop());
         for (const line of lines.filter(Boolean)) {
           log(`sandbox: ${line}`);
           // `ready (Ctrl-C stops all sites)`: the first word is the signal.
           if (!ready && /^ready\b/.test(line.trim())) {
             ready = true;
             clearTimeout(timer);
-            resolve({ pid: child.pid, reused: false, stop, exited });
+            // A child that printed has been spawned, so it has a pid.
+            resolve({ pid: /** @type {number} */ (child.pid), reused: false, stop, exited });
           }
           const running = /^already running: .*\(.*pid (\d+)\)/.exec(line.trim());
           if (running) reusedPid = Number(running[1]);
@@ -80,15 +86,23 @@ export function startSandbox(bin, log, args = []) {
     exited.then(() => {
       if (ready || timedOut) return;
       clearTimeout(timer);
-      if (exit.code === EXIT_ALREADY_RUNNING && reusedPid !== null) {
+      // `exited` settled, so `exit` is set.
+      const how = /** @type {SandboxExit} */ (exit);
+      if (how.code === EXIT_ALREADY_RUNNING && reusedPid !== null) {
         resolve({ pid: reusedPid, reused: true, stop: async () => undefined, exited: new Promise(() => undefined) });
         return;
       }
-      reject(new Error(`the sandbox stopped before it was ready (${describeExit(exit)}); see its lines above`));
+      reject(new Error(`the sandbox stopped before it was ready (${describeExit(how)}); see its lines above`));
     });
   });
 }
 
+/**
+ * How the sandbox process ended.
+ * @typedef {{code?: number|null, signal?: string|null, error?: Error}} SandboxExit
+ */
+
+/** @param {SandboxExit} exit */
 export function describeExit(exit) {
   if (exit.error) return exit.error.message;
   return exit.signal ? `signal ${exit.signal}` : `exit status ${exit.code}`;
@@ -105,13 +119,16 @@ export function describeExit(exit) {
  * @param {(line: string) => void} say
  */
 export function keepSandbox(first, start, say) {
+  /** @type {{ to: number | null, what: string }[]} */
   const outages = [];
   let current = first;
   let restarts = 0;
   let stopping = false;
+  /** @param {Awaited<ReturnType<typeof startSandbox>>} sandbox */
   const watch = (sandbox) =>
     sandbox.exited.then(async (exit) => {
       if (stopping) return;
+      /** @type {{ to: number | null, what: string }} */
       const outage = { to: null, what: `the sandbox stopped during the task (${describeExit(exit)})` };
       outages.push(outage);
       if (restarts >= MAX_RESTARTS) {
@@ -125,7 +142,7 @@ export function keepSandbox(first, start, say) {
         outage.to = Date.now();
         watch(current);
       } catch (error) {
-        say(`sandbox: could not be started again: ${error.message}`);
+        say(`sandbox: could not be started again: ${/** @type {Error} */ (error).message}`);
       }
     });
   if (!first.reused) watch(first);
@@ -135,7 +152,10 @@ export function keepSandbox(first, start, say) {
     get pid() {
       return current.pid;
     },
-    /** An outage that lasted into the time since `sinceMs`, as a sentence, or null. */
+    /**
+     * An outage that lasted into the time since `sinceMs`, as a sentence, or null.
+     * @param {number} sinceMs
+     */
     outage: (sinceMs) => outages.find((o) => (o.to ?? Infinity) >= sinceMs)?.what ?? null,
     stop: async () => {
       stopping = true;

@@ -15,10 +15,14 @@ export function makeRedactor(secret) {
  * The key named by --api-key-env (or the provider's usual variable). Returns
  * `{ key, note }`: an explicitly named variable that is unset is an error, the
  * default one may be unset (local OpenAI-compatible servers need no key).
+ * @param {{ provider?: string, apiKeyEnv?: string | undefined }} options
+ * @param {Record<string, string | undefined>} env
+ * @param {Readonly<Record<string, string>>} defaults the variable of each provider
+ * @returns {{ key: string | undefined, note: string | null }}
  */
 export function readApiKey(options, env, defaults) {
   if (options.provider === 'replay') return { key: undefined, note: null };
-  const name = options.apiKeyEnv ?? defaults[options.provider];
+  const name = options.apiKeyEnv ?? defaults[options.provider ?? ''];
   const key = env[name];
   if (key) return { key, note: `API key: from $${name}` };
   if (options.apiKeyEnv) {

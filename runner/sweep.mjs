@@ -7,9 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
- * @param {object} options parsed arguments with `memorySweep: {from, to}`
+ * @param {import('./args.mjs').Options & { memorySweep: {from: number, to: number} }} options
+ *   parsed arguments with `memorySweep: {from, to}`
  * @param {string} out the sweep folder
- * @param {(options: object) => Promise<number>} runOne runs one configuration
+ * @param {(options: import('./args.mjs').Options) => Promise<number>} runOne runs one configuration
  * @param {{ nativeBin: string, say: (line: string) => void }} tools
  * @returns {Promise<number>} the exit status
  */

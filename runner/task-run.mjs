@@ -13,18 +13,39 @@ const POLL_MS = 500;
 /** After STOP_RUN on a timeout, how long the run gets to settle. */
 const STOP_GRACE_MS = 5_000;
 
+/** @typedef {import('./lane.mjs').Lane} Lane */
+/** @typedef {import('./extension.mjs').Driver} Driver */
+/** @typedef {import('./extension.mjs').ExtensionData} ExtensionData */
+/** @typedef {import('./tasks.mjs').TaskEntry} TaskEntry */
+
 /**
- * @param {import('./lane.mjs').Lane} lane a live lane
- * @param {{ file: string, fileName: string, id: string, hops: number, startUrls: string[] }} task
- * @param {{ overrides: object, timeoutMs: number, attempt: number,
+ * An attempt's outcome, as runTask returns it.
+ * @typedef {{ line: import('./result-line.mjs').ResultLine, trajectory: ExtensionData | null,
+ *   exportError: string | null, laneDied: boolean, startedAt: number }} TaskOutcome
+ */
+
+/**
+ * What `outcome` builds an attempt's result from.
+ * @typedef {{ line: { run?: ExtensionData | null, error?: string | null, errorKind?: 'infrastructure' | 'run' | null },
+ *   trajectory?: ExtensionData | null, exportError?: string | null, laneDied?: boolean,
+ *   elapsedMs?: number }} OutcomeFields
+ */
+
+/**
+ * @param {Lane} lane a live lane
+ * @param {TaskEntry} task
+ * @param {{ overrides: ExtensionData, timeoutMs: number, attempt: number,
  *   onProgress: (p: {hop: number, hops: number, step: number}) => void }} options
- * @returns {Promise<{ line: object, trajectory: object | null, exportError: string | null,
- *   laneDied: boolean, startedAt: number }>} `laneDied`: the lane's browser or extension
+ * @returns {Promise<TaskOutcome>} `laneDied`: the lane's browser or extension
  *   died during the attempt (the line says so); the lane needs a fresh browser.
  */
 export async function runTask(lane, task, { overrides, timeoutMs, attempt, onProgress }) {
   const startedAt = Date.now();
   const elapsed = () => Date.now() - startedAt;
+  /**
+   * @param {OutcomeFields} fields
+   * @returns {TaskOutcome}
+   */
   const outcome = (fields) => ({
     line: resultLine({ task, attempt, elapsedMs: fields.elapsedMs ?? elapsed(), ...fields.line }),
     trajectory: fields.trajectory ?? null,
@@ -44,7 +65,9 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   // `error` with "start URL unreachable: <url> (net::ERR_...)" (extension/worker/page-errors.js),
   // a `run` error: the page, not the harness.
 
-  const { driver } = lane;
+  // runTask is only given a live lane: one whose launch set its driver.
+  const driver = /** @type {Driver} */ (lane.driver);
+  /** @type {string} */
   let runId;
   try {
     const taskText = readFileSync(task.file, 'utf8');
@@ -55,9 +78,13 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     return outcome({ line: { error: `the run did not start: ${firstLine(error)}`, errorKind: RUN } });
   }
 
+  /** @type {ExtensionData | null} */
   let run = null;
+  /** @type {ExtensionData | null} */
   let lastSeen = null;
+  /** @type {string | null} */
   let error = null;
+  /** @type {'infrastructure' | 'run' | null} */
   let errorKind = null;
   try {
     run = await pollUntilEnded(lane, driver, runId, startedAt + timeoutMs, (view) => {
@@ -78,7 +105,9 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   // Wall time as the runner saw it, START_RUN to the end: the same clock for every task.
   const elapsedMs = elapsed();
 
+  /** @type {ExtensionData | null} */
   let trajectory = null;
+  /** @type {string | null} */
   let exportError = null;
   try {
     trajectory = await lane.guard(driver.exportRun(runId));
@@ -106,6 +135,12 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
  * The attempt of a lane that died: what the profile still holds (the run's summary
  * and steps, `Lane.salvage`), else what the runner last saw of it. `elapsedMs` is the
  * attempt's time up to the death (the salvage is the runner's time, not the task's).
+ * @param {Lane} lane
+ * @param {string | null} runId
+ * @param {ExtensionData | null} lastSeen
+ * @param {string} death
+ * @param {number} elapsedMs
+ * @returns {Promise<OutcomeFields>}
  */
 async function died(lane, runId, lastSeen, death, elapsedMs) {
   const salvaged = runId ? await lane.salvage(runId) : null;
@@ -127,10 +162,19 @@ async function died(lane, runId, lastSeen, death, elapsedMs) {
   };
 }
 
+/** @param {ExtensionData} run */
 function progressOf(run) {
   return { hop: run.progress?.done ?? 0, hops: run.progress?.total ?? 0, step: run.step ?? 0 };
 }
 
+/**
+ * @param {Lane} lane
+ * @param {Driver} driver
+ * @param {string} runId
+ * @param {number} deadline
+ * @param {(view: ExtensionData) => void} onView
+ * @returns {Promise<ExtensionData>}
+ */
 async function pollUntilEnded(lane, driver, runId, deadline, onView) {
   let last = '';
   for (;;) {
@@ -145,6 +189,12 @@ async function pollUntilEnded(lane, driver, runId, deadline, onView) {
   }
 }
 
+/**
+ * @param {Lane} lane
+ * @param {Driver} driver
+ * @param {string} runId
+ * @param {ExtensionData} run
+ */
 async function stopAndSettle(lane, driver, runId, run) {
   try {
     await lane.guard(driver.stopRun(runId));
@@ -162,6 +212,7 @@ async function stopAndSettle(lane, driver, runId, run) {
   return latest;
 }
 
+/** @param {number} ms */
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

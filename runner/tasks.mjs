@@ -8,6 +8,8 @@ import { UsageError } from './args.mjs';
 /**
  * @typedef {{ file: string, fileName: string, id: string, hops: number, startUrls: string[],
  *   referenceSteps: number }} TaskEntry
+ * @param {string} bin the native CLI
+ * @param {string} path a task file or folder
  * @returns {{ tasks: TaskEntry[], bad: {file: string, error: string}[] }}
  */
 export function listTasks(bin, path) {
@@ -17,7 +19,9 @@ export function listTasks(bin, path) {
   if (out.status !== 0 && out.status !== 1) {
     throw new Error(`${bin} tasks ${path} failed (exit ${out.status}): ${out.stderr.trim()}`);
   }
+  /** @type {TaskEntry[]} */
   const tasks = [];
+  /** @type {{file: string, error: string}[]} */
   const bad = [];
   for (const text of out.stdout.split('\n').filter(Boolean)) {
     const line = JSON.parse(text);
@@ -31,14 +35,23 @@ export function listTasks(bin, path) {
   return { tasks, bad };
 }
 
-/** Tasks i, i+n, i+2n, ... (1-based) of the full list, so shards split any suite evenly. */
+/**
+ * Tasks i, i+n, i+2n, ... (1-based) of the full list, so shards split any suite evenly.
+ * @template T
+ * @param {T[]} tasks
+ * @param {{ index: number, count: number } | null} shard
+ */
 export function selectShard(tasks, shard) {
   if (!shard) return tasks;
   return tasks.filter((_, k) => k % shard.count === shard.index - 1);
 }
 
-/** Ids that occur more than once: their results would overwrite each other. */
+/**
+ * Ids that occur more than once: their results would overwrite each other.
+ * @param {{ id: string, file: string }[]} tasks
+ */
 export function repeatedIds(tasks) {
+  /** @type {Map<string, string[]>} */
   const seen = new Map();
   for (const t of tasks) seen.set(t.id, [...(seen.get(t.id) ?? []), t.file]);
   return [...seen].filter(([, files]) => files.length > 1).map(([id, files]) => ({ id, files }));

@@ -7,16 +7,25 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DATA_URL = /^data:image\/(png|jpeg|webp|gif);base64,([A-Za-z0-9+/=]+)$/;
+/** @type {Record<string, string>} */
 const EXTENSIONS = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif' };
 
 /**
  * Replaces image data URLs in `value` (deeply) by file names `<stem>-<n>.<ext>`; returns
  * the new value and the files to write. Pure, so it is tested without a browser.
+ * @param {unknown} value
+ * @param {string} stem
  * @returns {{ value: unknown, files: {name: string, bytes: Buffer}[] }}
  */
 export function extractMedia(value, stem) {
+  /** @type {{name: string, bytes: Buffer}[]} */
   const files = [];
+  /** @type {Map<string, string>} */
   const seen = new Map(); // The same image twice is written once.
+  /**
+   * @param {unknown} v
+   * @returns {unknown}
+   */
   const visit = (v) => {
     if (typeof v === 'string') {
       const match = DATA_URL.exec(v);
@@ -46,6 +55,10 @@ export function extractMedia(value, stem) {
 /**
  * Writes the images, then the JSON (through a temporary file, so a reader never sees
  * half of it). `redact` masks the API key should the export ever contain it.
+ * @param {string} dir the run folder
+ * @param {string} stem
+ * @param {unknown} trajectory
+ * @param {(text: string) => string} redact
  * @returns {{ json: string, images: number }} the JSON's path and the image count
  */
 export function writeTrajectory(dir, stem, trajectory, redact) {

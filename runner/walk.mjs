@@ -11,14 +11,18 @@
 // is replay through the run driver; this is the quick check while writing a task.
 
 import { readFileSync } from 'node:fs';
-import { launchExtension } from '../tests/e2e/harness.mjs';
-import { observe } from '../tests/e2e/observe-helpers.mjs';
-import { send, sendOk } from '../tests/e2e/session-helpers.mjs';
+import { parseArgs } from 'node:util';
+import { launchExtension, observe, send, sendOk } from './driver.mjs';
 
 // `{role 'name'}` / `{role "name"}` right after the action name.
 const TARGET = /^(\w+) \{(\w+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\}(.*)$/s;
 
-/** `[id]` of the first line whose text after the id is `role name` (then end or space). */
+/**
+ * `[id]` of the first line whose text after the id is `role name` (then end or space).
+ * @param {string} text
+ * @param {string} role
+ * @param {string} quotedName
+ */
 export function resolveTarget(text, role, quotedName) {
   const want = `${role} ${quotedName}`;
   for (const raw of text.split('\n')) {
@@ -28,12 +32,20 @@ export function resolveTarget(text, role, quotedName) {
   return null;
 }
 
+/**
+ * @param {import('playwright-core').Page} popup
+ * @param {string} sessionId
+ */
 async function currentTab(popup, sessionId) {
   const { session } = await sendOk(popup, 'listSessionTabs', { sessionId });
   return session;
 }
 
 /** Waits until every session tab has finished loading (start URLs, redirects). */
+/**
+ * @param {import('playwright-core').Page} popup
+ * @param {number[]} tabIds
+ */
 async function waitLoaded(popup, tabIds) {
   await popup.evaluate(async (ids) => {
     for (let i = 0; i < 200; i += 1) {
@@ -44,9 +56,15 @@ async function waitLoaded(popup, tabIds) {
   }, tabIds);
 }
 
+/**
+ * @param {import('playwright-core').Page} popup
+ * @param {string} file
+ * @param {boolean} quiet
+ */
 async function walkTask(popup, file, quiet) {
   const taskText = readFileSync(file, 'utf8');
   const task = JSON.parse(taskText);
+  /** @param {string} line */
   const log = (line) => quiet || console.log(line);
   const started = await sendOk(popup, 'startSession', { taskText, fileName: file });
   const sessionId = started.session.id;
@@ -65,7 +83,7 @@ async function walkTask(popup, file, quiet) {
       if (m) {
         const id = resolveTarget(obs.text, m[2], m[3]);
         if (id === null) {
-          const lines = obs.text.split('\n').filter((l) => l.includes(`] ${m[2]} `));
+          const lines = obs.text.split('\n').filter((/** @type {string} */ l) => l.includes(`] ${m[2]} `));
           failure = `step ${i + 1} (${step}): no element ${m[2]} ${m[3]} on ${obs.url}; lines of that role:\n${lines.join('\n')}`;
           break;
         }
@@ -89,10 +107,16 @@ async function walkTask(popup, file, quiet) {
 }
 
 async function main() {
-  const args = process.argv.slice(2);
-  const quiet = args.includes('--quiet');
-  const files = args.filter((a) => a !== '--quiet');
-  if (files.length === 0) throw new Error('usage: node runner/walk.mjs TASK.json... [--quiet]');
+  const usage = 'usage: node runner/walk.mjs TASK.json... [--quiet]';
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { quiet: { type: 'boolean' } }, allowPositionals: true });
+  } catch (error) {
+    throw new Error(`${/** @type {Error} */ (error).message}\n${usage}`, { cause: error });
+  }
+  const quiet = parsed.values.quiet === true;
+  const files = parsed.positionals;
+  if (files.length === 0) throw new Error(usage);
   const ext = await launchExtension();
   try {
     const popup = await ext.openExtensionPage('popup.html');

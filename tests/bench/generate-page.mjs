@@ -2,7 +2,11 @@
 // 500 product cards (heading, image, text, price, link, quantity field, button), a
 // header with a search form and a footer. Only the first cards are in the viewport.
 
+/**
+ * @param {number} [cards]
+ */
 export function generatedPage(cards = 500) {
+  /** @param {number} i */
   const card = (i) => `
   <article class="card">
     <h3>Product ${i}</h3>

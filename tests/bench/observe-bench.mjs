@@ -1,4 +1,3 @@
-/* global chrome -- page and worker functions run in the extension */
 // ./build.sh bench: how long an observation takes compared with the bare CDP fetch
 // of the accessibility tree, how big it is in characters and cl100k tokens, and how
 // big the wasm core is and how long the service worker takes to get it ready (the
@@ -13,16 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
-import { launchExtension } from '../e2e/harness.mjs';
+import { launchExtension, observe, sendOk } from '../../runner/driver.mjs';
 import { distDir } from '../e2e/paths.mjs';
 import { sitesRoot, startSites } from '../e2e/sites.mjs';
-import { lineWith, observe } from '../e2e/observe-helpers.mjs';
-import { sendOk, startSession } from '../e2e/session-helpers.mjs';
+import { lineWith } from '../e2e/observe-helpers.mjs';
+import { startSession } from '../e2e/session-helpers.mjs';
 import { workerControl } from '../e2e/worker-control.mjs';
 import { generatedPage } from './generate-page.mjs';
 
 const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
 
+/** @param {number[]} values */
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -45,11 +45,14 @@ function makeGeneratedSite() {
  * The bare CDP fetch, timed inside the service worker (the extension is attached):
  * getFullAXTree of the tab and of each out-of-process iframe, concurrently. The
  * child sessions are the ones cdp.js recorded in chrome.storage.session.
+ * @param {import('../types.mjs').Extension} ext
+ * @param {number} tabId
  */
 function timeAxFetch(ext, tabId) {
   return ext.worker.evaluate(async (id) => {
     const key = `cdp.children.${id}`;
-    const children = (await chrome.storage.session.get(key))[key] ?? [];
+    /** @type {{ sessionId: string }[]} */
+    const children = /** @type {{ sessionId: string }[] | undefined} */ ((await chrome.storage.session.get(key))[key]) ?? [];
     const started = performance.now();
     const trees = await Promise.all([
       chrome.debugger.sendCommand({ tabId: id }, 'Accessibility.getFullAXTree', {}),
@@ -57,18 +60,31 @@ function timeAxFetch(ext, tabId) {
         chrome.debugger.sendCommand({ tabId: id, sessionId: c.sessionId }, 'Accessibility.getFullAXTree', {}),
       ),
     ]);
-    return { ms: performance.now() - started, nodes: trees.reduce((n, t) => n + t.nodes.length, 0) };
+    return {
+      ms: performance.now() - started,
+      nodes: trees.reduce((n, t) => n + /** @type {{ nodes: unknown[] }} */ (t).nodes.length, 0),
+    };
   }, tabId);
 }
 
+/**
+ * @param {import('../types.mjs').Extension} ext
+ * @param {import('../types.mjs').Page} extPage
+ * @param {number} tabId
+ */
 async function measure(ext, extPage, tabId) {
   await observe(extPage, tabId, { mode: 'text+images' }); // attach + warm-up
   await timeAxFetch(ext, tabId);
+  /** @type {number[]} */
   const fetches = [];
+  /** @type {number[]} */
   const text = [];
+  /** @type {number[]} */
   const full = [];
+  /** @type {number[]} */
   const visuals = [];
-  let last;
+  /** @type {import('../../runner/extension.mjs').ExtensionData} */
+  let last = {};
   let nodes = 0;
   for (let i = 0; i < RUNS; i++) {
     const fetched = await timeAxFetch(ext, tabId);
@@ -91,6 +107,7 @@ async function measure(ext, extPage, tabId) {
  */
 async function timeWorkerStarts(extPage) {
   const control = await workerControl(extPage);
+  /** @type {number[]} */
   const starts = [];
   try {
     for (let i = 0; i < RUNS; i += 1) {
@@ -140,7 +157,11 @@ async function timeInitParts(ext) {
   return Object.fromEntries(Object.entries(parts).map(([name, values]) => [name, median(values)]));
 }
 
-/** Until the session tab has loaded its page (START_SESSION returns before that). */
+/**
+ * Until the session tab has loaded its page (START_SESSION returns before that).
+ * @param {import('../types.mjs').Page} extPage
+ * @param {number} tabId
+ */
 async function waitLoaded(extPage, tabId) {
   await extPage.evaluate(async (id) => {
     for (let i = 0; i < 400; i += 1) {
@@ -152,6 +173,10 @@ async function waitLoaded(extPage, tabId) {
   }, tabId);
 }
 
+/**
+ * @param {unknown[]} cells
+ * @param {number[]} widths
+ */
 function row(cells, widths) {
   return cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
 }

@@ -3,16 +3,21 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, elementRefByExpression, send, sendOk, startSession, textOf, waitForPage } from './session-helpers.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
+import { elementRef, elementRefByExpression, startSession, textOf, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('click and hover actions', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let page;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   * @param {object} [extra]
+   */
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
 
   before(async () => {
@@ -55,7 +60,7 @@ describe('click and hover actions', { timeout: 120_000 }, () => {
 
   test('hover opens a CSS :hover menu and a JS mouseenter menu', async () => {
     await act({ kind: 'hover', id: 4 }, await elementRef(page, '#css-menu-title'));
-    await page.waitForFunction(() => document.getElementById('css-menu-state').textContent === 'css menu open');
+    await page.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('css-menu-state')).textContent === 'css menu open');
     await act({ kind: 'hover', id: 5 }, await elementRef(page, '#js-menu-title'));
     assert.equal(await page.locator('#js-menu-items').isVisible(), true);
   });
@@ -63,11 +68,11 @@ describe('click and hover actions', { timeout: 120_000 }, () => {
   test('a stale reference is a step error naming it, and nothing is clicked', async () => {
     const ref = await elementRef(page, '#counter');
     const before = await textOf(page, '#counter');
-    await page.evaluate(() => document.getElementById('counter').remove());
+    await page.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('counter')).remove());
     const reply = await act({ kind: 'click', id: 6 }, ref);
     assert.match(reply.result.error ?? '', new RegExp(`element ${ref.backendNodeId}.*no longer`));
     assert.equal(reply.result.effect, null);
-    assert.equal(await page.locator('#counter').count(), 0, before);
+    assert.equal(await page.locator('#counter').count(), 0, before ?? undefined);
   });
 
   test('an element action without a reference is a step error', async () => {

@@ -3,22 +3,26 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, sendOk, startSession, textOf, waitForPage } from './session-helpers.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
+import { elementRef, startSession, textOf, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('typing, keys and scrolling', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   */
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });
     assert.equal(reply.result.error, undefined, `${action.kind}: ${JSON.stringify(reply.result)}`);
     return reply.result;
   };
-  const goto = (path) => act({ kind: 'goto', url: sites.url('widgets', path) });
-  const pageAt = (path) => waitForPage(ext.context, (u) => u === sites.url('widgets', path));
+  const goto = (/** @type {string} */ path) => act({ kind: 'goto', url: sites.url('widgets', path) });
+  const pageAt = (/** @type {string} */ path) => waitForPage(ext.context, (u) => u === sites.url('widgets', path));
 
   before(async () => {
     sites = await startSites({ names: ['widgets'] });

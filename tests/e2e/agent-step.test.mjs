@@ -4,18 +4,19 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe } from './observe-helpers.mjs';
-import { sendOk, taskText, waitForPage } from './session-helpers.mjs';
+import { launchExtension, observe, sendOk } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
+import { taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('agent step: action text with [id] from the observation', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let tabId;
-  let followedLinkId;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {number} */ let tabId;
+  /** @type {number} */ let followedLinkId;
 
+  /** @param {string} actionText */
   const step = async (actionText) => (await sendOk(popup, 'act', { actionText })).result;
 
   before(async () => {

@@ -9,26 +9,30 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { person, waitForSteps } from './human-helpers.mjs';
 import { hopbenchBin } from './native.mjs';
 import { repoRoot } from './paths.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
 import { downloadedText } from './secret-scan.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('a new task authored by doing it', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
-  let page;
-  let runId;
-  let saved;
-  let dir;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
+  /** @type {import('../types.mjs').Page} */ let page;
+  /** @type {string} */ let runId;
+  /** @type {Awaited<ReturnType<typeof downloadedText>>} */ let saved;
+  /** @type {string} */ let dir;
 
-  const status = () => panel.locator('#status').textContent();
-  /** Marks the current page as completing a hop; returns the proposal as shown. */
+  // An element's text is never null (only a document's is).
+  const status = () => /** @type {Promise<string>} */ (panel.locator('#status').textContent());
+  /**
+   * Marks the current page as completing a hop; returns the proposal as shown.
+   * @param {{ words?: string }} [edit] what the author changes in the proposal
+   */
   async function mark(edit = {}) {
     await panel.locator('#author-mark').click();
     await panel.waitForSelector('#author-proposal:not([hidden])');
@@ -64,11 +68,11 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
     await panel.locator('#author-start').fill(`${sites.origin('spa')}/`);
     await panel.locator('#author-start-button').click();
     page = await waitForPage(ext.context, (url) => url.startsWith(sites.origin('spa')));
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Ready'));
-    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Ready'));
+    runId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     await panel.waitForSelector('#author-bar:not([hidden])', { timeout: 5000 });
     await panel.locator('#start').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Recording'));
   });
 
   test('each marked page gets a URL condition proposed from its URL, editable before it is added', async () => {

@@ -12,6 +12,9 @@ const DEFAULT_BASE = 8600;
 /**
  * Writes `tasks/<name>.json` for each name into `dir`, on ports `base`..`base + 10`.
  * @returns {{ id: string, file: string, steps: number }[]} the tasks written
+ * @param {string[]} names
+ * @param {string} dir
+ * @param {number} base
  */
 export function copyBundledTasks(names, dir, base) {
   return names.map((name) => {

@@ -24,9 +24,13 @@ const TASKS = ['sb-01-beanie-colour.json', 'sb-23-sfo-tokyo-tail-colour.json', '
 const SITES = 11;
 
 /** The task's text with the sandbox's fixed ports 8600-8610 moved to `base`. */
-const onPorts = (text, base) => text.replace(/127\.0\.0\.1:86(\d\d)/g, (_, site) => `127.0.0.1:${base + Number(site)}`);
+/** @param {string} text @param {number} base */
+const onPorts = (text, base) => text.replace(/127\.0\.0\.1:86(\d\d)/g, (_, /** @type {string} */ site) => `127.0.0.1:${base + Number(site)}`);
 
-/** A step's picture references: its screenshot (either kind) and its images. */
+/**
+ * A step's picture references: its screenshot (either kind) and its images.
+ * @param {import('../types.mjs').Json} step a trajectory step
+ */
 function references(step) {
   const obs = step.observation ?? {};
   const shot = obs.screenshot ?? obs.page_screenshot ?? null;
@@ -34,11 +38,11 @@ function references(step) {
 }
 
 describe('the demo\'s trajectory pages show every step\'s pictures', { timeout: 300_000 }, () => {
-  let dir;
-  let out;
-  let sandbox;
-  let run;
-  const sandboxLines = [];
+  /** @type {string} */ let dir;
+  /** @type {string} */ let out;
+  /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
+  /** @type {import('../types.mjs').RunnerResult} */ let run;
+  /** @type {string[]} */ const sandboxLines = [];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-demo-pages-'));
@@ -87,11 +91,11 @@ describe('the demo\'s trajectory pages show every step\'s pictures', { timeout: 
     const browser = await launchPlain({ chromiumPath });
     try {
       const page = await browser.newPage();
-      const problems = [];
+      /** @type {string[]} */ const problems = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
       page.on('pageerror', (e) => problems.push(`pageerror: ${e}`));
       const file = readdirSync(join(out, 'trajectories')).find((f) => f.startsWith('sb-39') && f.endsWith('.html'));
-      await page.goto(pathToFileURL(join(out, 'trajectories', file)).href, { waitUntil: 'load' });
+      await page.goto(pathToFileURL(join(out, 'trajectories', /** @type {string} */ (file))).href, { waitUntil: 'load' });
       const loaded = await page.$$eval('img', (imgs) => imgs.map((i) => [i.getAttribute('src'), i.complete && i.naturalWidth > 0]));
       assert.ok(loaded.length > 0);
       assert.deepEqual(loaded.filter(([, ok]) => !ok), [], 'images that did not load');

@@ -12,26 +12,27 @@ import { join } from 'node:path';
 import { importExports } from '../../runner/import-exports.mjs';
 import { hopbenchBin } from './native.mjs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { person, waitForSteps } from './human-helpers.mjs';
 import { repoRoot } from './paths.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const IMAGES = join(repoRoot, 'docs', 'images');
 
 describe('human vs agent', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
-  let duel;
-  let humanPage;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
+  /** @type {import('../types.mjs').Json} the duel as GET_DUEL shows it */ let duel;
+  /** @type {import('../types.mjs').Page} */ let humanPage;
 
-  const status = () => panel.locator('#status').textContent();
+  /** @param {string} which */
   const side = (which) =>
     panel.evaluate((w) => {
-      const root = document.querySelector(`.duel-side[data-side="${w}"]`);
+      // Both sides are on the page once the duel has started.
+      const root = /** @type {Element} */ (document.querySelector(`.duel-side[data-side="${w}"]`));
+      /** @param {string} c */
       const text = (c) => root.querySelector(c)?.textContent ?? null;
       return { outcome: text('.duel-outcome'), hops: text('.duel-hops'), steps: text('.duel-steps'), time: text('.duel-time'), tokens: text('.duel-tokens') };
     }, which);
@@ -50,21 +51,21 @@ describe('human vs agent', { timeout: 240_000 }, () => {
 
   test('two windows open side by side at the start page; the agent waits for Start', async () => {
     await panel.locator('#import-files').setInputFiles({ name: 'three.json', mimeType: 'application/json', buffer: Buffer.from(threeHopTask(sites)) });
-    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:three.json');
+    await panel.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#task')).value === 'imported:three.json');
     await panel.selectOption('#agent', 'replay');
     await panel.locator('#versus').click();
     await panel.waitForSelector('.duel-side[data-side="agent"]');
-    const humanRunId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    const humanRunId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     const { run } = await sendOk(panel, 'getRun', { runId: humanRunId });
     assert.equal(run.provider, 'human');
     ({ duel } = await sendOk(panel, 'getDuel', { duelId: run.duelId }));
     assert.equal(duel.humanRunId, humanRunId);
 
     const windows = await ext.worker.evaluate(async () =>
-      (await chrome.windows.getAll({ populate: true })).map((w) => ({ id: w.id, left: w.left, width: w.width, urls: w.tabs.map((t) => t.url || t.pendingUrl) })),
+      (await chrome.windows.getAll({ populate: true })).map((w) => ({ id: w.id, left: w.left, width: w.width, urls: /** @type {chrome.tabs.Tab[]} */ (w.tabs).map((t) => t.url || t.pendingUrl) })),
     );
     const start = sites.url('wiki', '/index.html');
-    const sessionWindows = windows.filter((w) => w.urls.length === 1 && w.urls[0] === start).sort((a, b) => a.left - b.left);
+    const sessionWindows = windows.filter((w) => w.urls.length === 1 && w.urls[0] === start).sort((a, b) => /** @type {number} */ (a.left) - /** @type {number} */ (b.left));
     assert.equal(sessionWindows.length, 2, JSON.stringify(windows));
     const [left, right] = sessionWindows;
     // Tiled on the display's work area (800 px wide headless, where Chrome's least
@@ -96,7 +97,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="agent"] .duel-outcome')?.textContent === 'PASS');
     const figures = await side('agent');
     assert.deepEqual({ ...figures, time: undefined }, { outcome: 'PASS', hops: '3 of 3 hops', steps: '3 steps', time: undefined, tokens: '0 tokens' });
-    assert.match(figures.time, /^0:\d\d$/);
+    assert.match(/** @type {string} */ (figures.time), /^0:\d\d$/);
     await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="human"] .duel-hops')?.textContent === '2 of 3 hops');
     assert.deepEqual(await side('human').then((h) => [h.hops, h.steps]), ['2 of 3 hops', '2 steps']);
   });
@@ -107,13 +108,13 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     const human = await waitForRunEnd(panel, duel.humanRunId);
     assert.equal(human.verdict.passed, false);
     assert.deepEqual(human.verdict.hop_steps, [1, 2]);
-    await panel.waitForFunction(() => document.getElementById('status').textContent === 'Both runs ended.');
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent === 'Both runs ended.');
     assert.equal((await side('human')).outcome, 'FAIL');
     const summary = await panel.locator('.duel-summary').textContent();
     assert.equal(summary, 'They diverged at hop 3 (List the events in Tokyo): the agent completed it at step 3, you did not.');
     assert.equal(await panel.locator('.duel-hop[data-diverged="true"]').getAttribute('data-hop'), '3');
     const { comparison } = await sendOk(panel, 'getDuel', { duelId: duel.id });
-    assert.deepEqual(comparison.hops.map((h) => [h.a, h.b]), [[1, 1], [2, 2], [null, 3]]);
+    assert.deepEqual(comparison.hops.map((/** @type {import('../types.mjs').Json} */ h) => [h.a, h.b]), [[1, 1], [2, 2], [null, 3]]);
     const whoSteps = await panel.locator('.duel-step').count();
     assert.equal(whoSteps, 3 + 3, 'both sides steps in the timeline: the person 3 (2 clicks and the answer), the agent 3');
     await panel.screenshot({ path: join(IMAGES, 'panel-versus-finished.png') });
@@ -122,6 +123,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
   test('the report compares the two: both runs exported, imported and reported side by side', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hopbench-duel-report-'));
     try {
+      /** @type {Record<string, string>} */
       const folders = {};
       for (const [name, runId] of [['person', duel.humanRunId], ['agent', duel.agentRunId]]) {
         const { trajectory } = await sendOk(panel, 'exportRun', { runId });

@@ -4,6 +4,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
+/**
+ * @param {string} base64Key
+ */
 export function extensionIdFromKey(base64Key) {
   const hex = createHash('sha256').update(Buffer.from(base64Key, 'base64')).digest('hex');
   return [...hex.slice(0, 32)]
@@ -11,6 +14,9 @@ export function extensionIdFromKey(base64Key) {
     .join('');
 }
 
+/**
+ * @param {string} manifestPath
+ */
 export function extensionIdFromManifest(manifestPath) {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   if (typeof manifest.key !== 'string') throw new Error(`${manifestPath} has no "key"`);

@@ -5,24 +5,30 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { extensionIdFromManifest } from './extension-id.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { cargoPackageVersion, distDir } from './paths.mjs';
 
-/** Sends a protocol message from an extension page, as the popup does. */
+/**
+ * Sends a protocol message from an extension page, as the popup does.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} constructorName
+ * @param {unknown[]} [args]
+ */
 function sendFromPage(page, constructorName, args = []) {
   return page.evaluate(
     async ([name, constructorArgs]) => {
-      const messages = await import('./messages.js');
+      /** @type {Record<string, (...a: unknown[]) => unknown>} */
+      const messages = await import(/** @type {string} */ ('./messages.js'));
       return chrome.runtime.sendMessage(messages[name](...constructorArgs));
     },
-    [constructorName, args],
+    /** @type {[string, unknown[]]} */ ([constructorName, args]),
   );
 }
 
 describe('extension loads', { timeout: 60_000 }, () => {
   const expectedVersion = `hopbench ${cargoPackageVersion()}`;
-  let ext;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   before(async () => {
     ext = await launchExtension();

@@ -2,11 +2,15 @@
 // shape its real API sends.
 
 let counter = 0;
+/** @param {string} prefix */
 const nextId = (prefix) => `${prefix}${(++counter).toString(36).padStart(6, '0')}`;
 
 /**
  * A successful reply carrying `text` (null: a valid reply without any text).
+ * @param {string} api
+ * @param {string | null} text
  * @param {{input_tokens: number, output_tokens: number}} usage
+ * @param {string | null} model
  */
 export function replyBody(api, text, usage, model) {
   const { input_tokens: input, output_tokens: output } = usage;
@@ -43,6 +47,7 @@ export function replyBody(api, text, usage, model) {
   });
 }
 
+/** @type {Readonly<Record<number, string>>} */
 const ANTHROPIC_TYPES = Object.freeze({
   400: 'invalid_request_error',
   401: 'authentication_error',
@@ -53,6 +58,7 @@ const ANTHROPIC_TYPES = Object.freeze({
   529: 'overloaded_error',
 });
 
+/** @type {Readonly<Record<number, string>>} */
 const GOOGLE_STATUS = Object.freeze({
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',
@@ -63,12 +69,19 @@ const GOOGLE_STATUS = Object.freeze({
   503: 'UNAVAILABLE',
 });
 
-/** An error body; `reason` is Google's ErrorInfo reason (e.g. API_KEY_INVALID). */
+/**
+ * An error body; `reason` is Google's ErrorInfo reason (e.g. API_KEY_INVALID).
+ * @param {string} api
+ * @param {number} status
+ * @param {string} message
+ * @param {string} [reason]
+ */
 export function errorBody(api, status, message, reason) {
   if (api === 'anthropic') {
     return JSON.stringify({ type: 'error', error: { type: ANTHROPIC_TYPES[status] ?? 'api_error', message } });
   }
   if (api === 'gemini') {
+    /** @type {{ code: number, message: string, status: string, details?: object[] }} */
     const error = { code: status, message, status: GOOGLE_STATUS[status] ?? 'UNKNOWN' };
     if (reason) {
       error.details = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }];

@@ -65,13 +65,47 @@
 import { createServer } from 'node:http';
 import { checkRequest } from './fake-providers-checks.mjs';
 import { errorBody, replyBody } from './fake-providers-replies.mjs';
+import { portOfServer } from './sites.mjs';
+
+/** @typedef {import('./fake-providers-checks.mjs').Api} Api */
+/** @typedef {import('./fake-providers-checks.mjs').Json} Json */
+
+/**
+ * One request as the fake saw it (the header comment lists the fields).
+ * @typedef {{ api: Api | null, method: string | undefined, path: string,
+ *   model: string | null, headers: Record<string, string>, origin: string | null,
+ *   body: Json, text: string, images: {mime: string, bytes: number}[],
+ *   imageBytes: Buffer[], problems: string[], at: number, status: number | null,
+ *   served: string | null, aborted: boolean }} FakeRequest
+ */
+
+/**
+ * One script entry (the header comment says what each field does).
+ * @typedef {{ text?: string | ((record: FakeRequest) => string), usage?: {input_tokens: number, output_tokens: number},
+ *   status?: number, retryAfter?: string | number, message?: string, malformed?: boolean,
+ *   empty?: boolean, raw?: { status: number, headers?: Record<string, string>, body: string },
+ *   delayMs?: number }} ScriptEntry
+ */
+
+/** @typedef {(record: FakeRequest) => ScriptEntry | null | undefined} Responder */
+
+/**
+ * @typedef {{ apiKey: string | null, allowedOrigins: string[] | null, queue: ScriptEntry[],
+ *   requests: FakeRequest[], responder: Responder | null }} State
+ */
 
 /** The key the fake accepts unless told otherwise. */
 export const FAKE_KEY = 'sk-fake-provider-key-0123456789';
 
+/** @type {Readonly<Record<string, string>>} */
 const BASE_PATHS = Object.freeze({ openai: '/v1', anthropic: '/v1', gemini: '/v1beta' });
 
-/** Which API a request path belongs to, and the model named in it (Gemini). */
+/**
+ * Which API a request path belongs to, and the model named in it (Gemini).
+ * @param {string | undefined} method
+ * @param {string} path
+ * @returns {{ api: Api, model?: string } | null}
+ */
 function route(method, path) {
   if (method !== 'POST') return null;
   if (path === '/v1/chat/completions') return { api: 'openai' };
@@ -83,6 +117,7 @@ function route(method, path) {
 
 /** @param {{ apiKey?: string | null, allowedOrigins?: string[] | null }} [options] */
 export async function startFakeProviders({ apiKey = FAKE_KEY, allowedOrigins = null } = {}) {
+  /** @type {State} */
   const state = { apiKey, allowedOrigins, queue: [], requests: [], responder: null };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error) => {
@@ -91,28 +126,33 @@ export async function startFakeProviders({ apiKey = FAKE_KEY, allowedOrigins = n
       res.end(`fake provider failed: ${error.stack}`);
     });
   });
-  await new Promise((ok, fail) => {
+  await /** @type {Promise<void>} */ (new Promise((ok, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', ok);
-  });
-  const url = `http://127.0.0.1:${server.address().port}`;
+    server.listen(0, '127.0.0.1', () => ok());
+  }));
+  const url = `http://127.0.0.1:${portOfServer(server)}`;
   return {
     url,
     requests: state.requests,
+    /** @param {string} api */
     baseUrl: (api) => {
       if (!Object.hasOwn(BASE_PATHS, api)) throw new Error(`no fake API named ${api}`);
       return `${url}${BASE_PATHS[api]}`;
     },
+    /** @param {...ScriptEntry} entries */
     script: (...entries) => {
       state.queue.push(...entries);
     },
     pending: () => state.queue.length,
+    /** @param {string | null} key */
     setApiKey: (key) => {
       state.apiKey = key;
     },
+    /** @param {string[] | null} origins */
     setAllowedOrigins: (origins) => {
       state.allowedOrigins = origins;
     },
+    /** @param {Responder | null} fn */
     setResponder: (fn) => {
       state.responder = fn;
     },
@@ -120,21 +160,29 @@ export async function startFakeProviders({ apiKey = FAKE_KEY, allowedOrigins = n
       state.queue.length = 0;
       state.requests.length = 0;
     },
+    /** @param {number} count @param {number} [timeoutMs] */
     waitForRequests: (count, timeoutMs = 10_000) => waitFor(() => state.requests.length >= count, timeoutMs,
       () => `expected ${count} requests, got ${state.requests.length}`),
+    /** @param {() => boolean} condition @param {number} [timeoutMs] */
     waitUntil: (condition, timeoutMs = 10_000) => waitFor(condition, timeoutMs, () => `${condition} never held`),
     close: () =>
-      new Promise((ok) => {
+      /** @type {Promise<void>} */ (new Promise((ok) => {
         server.closeAllConnections?.();
         server.close(() => ok());
-      }),
+      })),
   };
 }
 
+/**
+ * @param {State} state
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ */
 async function handle(state, req, res) {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const rawBody = await readBody(req);
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  /** @type {FakeRequest} */
   const record = {
     api: null,
     method: req.method,
@@ -188,6 +236,7 @@ async function handle(state, req, res) {
   return answer(res, record, served, scriptedReply(found.api, script, record));
 }
 
+/** @param {Api} api */
 function wrongKey(api) {
   if (api === 'gemini') {
     return { status: 400, body: errorBody('gemini', 400, 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID') };
@@ -196,10 +245,17 @@ function wrongKey(api) {
   return { status: 401, body: errorBody(api, 401, message) };
 }
 
+/**
+ * @param {Api} api
+ * @param {ScriptEntry} script
+ * @param {FakeRequest} record
+ * @returns {{ status: number, headers?: Record<string, string>, body: string }}
+ */
 function scriptedReply(api, script, record) {
   if (script.raw) return { status: script.raw.status, headers: script.raw.headers, body: script.raw.body };
   if (script.malformed) return { status: 200, body: '{"id": "broken", "choices": [{"message": {"content": "cut o' };
   if (script.status && script.status !== 200) {
+    /** @type {Record<string, string>} */
     const headers = script.retryAfter === undefined ? {} : { 'retry-after': String(script.retryAfter) };
     const message = script.message ?? `scripted HTTP ${script.status}`;
     return { status: script.status, headers, body: errorBody(api, script.status, message) };
@@ -213,6 +269,12 @@ function scriptedReply(api, script, record) {
   return { status: 200, body: replyBody(api, text, usage, record.model) };
 }
 
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {FakeRequest} record
+ * @param {string} served
+ * @param {{ status: number, headers?: Record<string, string>, body: string }} reply
+ */
 function answer(res, record, served, { status, headers = {}, body }) {
   record.status = status;
   record.served = served;
@@ -220,8 +282,13 @@ function answer(res, record, served, { status, headers = {}, body }) {
   res.end(body);
 }
 
+/**
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {Promise<string>}
+ */
 function readBody(req) {
   return new Promise((ok, fail) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => ok(Buffer.concat(chunks).toString('utf8')));
@@ -229,7 +296,13 @@ function readBody(req) {
   });
 }
 
-/** Waits `ms`; true when the client hung up first (its timeout fired). */
+/**
+ * Waits `ms`; true when the client hung up first (its timeout fired).
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} ms
+ * @returns {Promise<boolean>}
+ */
 function waitOrClientGone(req, res, ms) {
   return new Promise((ok) => {
     const timer = setTimeout(() => {
@@ -244,6 +317,11 @@ function waitOrClientGone(req, res, ms) {
   });
 }
 
+/**
+ * @param {() => boolean} condition
+ * @param {number} timeoutMs
+ * @param {() => string} describe
+ */
 async function waitFor(condition, timeoutMs, describe) {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {

@@ -8,6 +8,10 @@ import { createServer } from 'node:net';
 /** The sandbox's sites: site N listens on the port base + N. */
 export const SANDBOX_SITES = 11;
 
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 const portFree = (port) =>
   new Promise((resolve) => {
     const probe = createServer();
@@ -33,13 +37,15 @@ export async function freePortBase(count = SANDBOX_SITES) {
 /**
  * Alive and not a zombie (Linux /proc): a process that exited stays in /proc in state
  * Z until its parent or init reaps it, and must count as gone.
+ * @param {number} pid
  */
 export function processRunning(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch (error) {
-    if (error.code === 'ENOENT' || error.code === 'ESRCH') return false;
+    const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+    if (code === 'ENOENT' || code === 'ESRCH') return false;
     throw error;
   }
 }

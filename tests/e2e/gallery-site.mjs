@@ -13,13 +13,16 @@
 
 import { createServer } from 'node:http';
 import { crc32, deflateSync } from 'node:zlib';
+import { portOfServer } from './sites.mjs';
 
+/** @type {Record<string, { title: string, images: string[], link: [string, string] | null }>} */
 const PAGES = {
   '/index.html': { title: 'Gallery', images: ['a', 'b'], link: ['Next page', '/page2.html'] },
   '/page2.html': { title: 'Gallery, page 2', images: ['c', 'd'], link: ['Last page', '/page3.html'] },
   '/page3.html': { title: 'Gallery, the end', images: ['e'], link: null },
 };
 
+/** @param {{ title: string, images: string[], link: [string, string] | null }} spec */
 function page({ title, images, link }) {
   const imgs = images.map((name) => `<img src="/img/${name}.png" alt="Picture ${name}" width="96" height="64">`).join('\n');
   const anchor = link ? `<p><a href="${link[1]}">${link[0]}</a></p>` : '<p>The end.</p>';
@@ -27,6 +30,10 @@ function page({ title, images, link }) {
 <body><h1>${title}</h1>\n${imgs}\n${anchor}</body></html>`;
 }
 
+/**
+ * @param {string} type
+ * @param {Buffer} data
+ */
 function chunk(type, data) {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
@@ -36,7 +43,12 @@ function chunk(type, data) {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A width×height PNG of one RGB colour. */
+/**
+ * A width×height PNG of one RGB colour.
+ * @param {number} width
+ * @param {number} height
+ * @param {[number, number, number]} rgb
+ */
 export function solidPng(width, height, [r, g, b]) {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
@@ -65,6 +77,7 @@ export async function startGallery() {
     if (/^\/img\/[a-e]\.png$/.test(path)) {
       served += 1;
       // A colour of its own per request: 24 bits are far more than a test serves.
+      /** @type {[number, number, number]} */
       const colour = [(served * 53) % 256, (served * 97) % 256, (served * 151 + 40) % 256];
       res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
       res.end(solidPng(96, 64, colour));
@@ -78,9 +91,10 @@ export async function startGallery() {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve())));
+  const port = portOfServer(server);
   return {
+    /** @param {string} path */
     url: (path) => `http://127.0.0.1:${port}${path}`,
     get imagesServed() {
       return served;

@@ -7,18 +7,22 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, sendOk, taskText, waitForPage } from './session-helpers.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
+import { elementRef, taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let page;
-  let tabId;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let page;
+  /** @type {number} */ let tabId;
 
-  const spa = (path) => sites.url('spa', path);
+  const spa = (/** @type {string} */ path) => sites.url('spa', path);
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   */
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });
     assert.equal(reply.result.error, undefined, JSON.stringify(reply.result));
@@ -26,7 +30,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
   };
   const progress = async () => (await sendOk(popup, 'getProgress')).progress;
   /** Progress once `done` hops are completed (the person's changes arrive as events). */
-  const progressAt = async (done) => {
+  const progressAt = async (/** @type {number} */ done) => {
     let p;
     for (let tries = 0; tries < 60 && (p = await progress()).done < done; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -39,9 +43,9 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     ext = await launchExtension();
     // Counts what Chrome reports for the session tab, to compare with what was fed.
     await ext.worker.evaluate(() => {
-      globalThis.__historyReports = [];
+      /** @type {typeof globalThis & { __historyReports: { tabId: number, url: string }[] }} */ (globalThis).__historyReports = [];
       chrome.webNavigation.onHistoryStateUpdated.addListener((d) => {
-        if (d.frameId === 0) globalThis.__historyReports.push({ tabId: d.tabId, url: d.url });
+        if (d.frameId === 0) /** @type {typeof globalThis & { __historyReports: { tabId: number, url: string }[] }} */ (globalThis).__historyReports.push({ tabId: d.tabId, url: d.url });
       });
     });
     popup = await ext.openExtensionPage('popup.html');
@@ -81,7 +85,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     const { settle } = reply.result;
     assert.ok(settle.waitedFor.includes('navigation'), JSON.stringify(settle));
     // The pushState and the router's replaceState of the same URL: one change.
-    assert.deepEqual(settle.navigations.map((n) => [n.change, n.url]), [['history', spa('/?city=Paris')]]);
+    assert.deepEqual(settle.navigations.map((/** @type {import('../types.mjs').Json} */ n) => [n.change, n.url]), [['history', spa('/?city=Paris')]]);
     const p = await progress();
     assert.equal(p.done, 0);
     assert.equal(p.current, 'Music events in Paris');
@@ -105,7 +109,7 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     const reply = await act({ kind: 'click', id: 20 }, await elementRef(page, '#results a[href="#/event/42"]'));
     assert.equal(page.url(), spa('/?city=Paris&cat=music#/event/42'));
     assert.deepEqual(
-      reply.result.settle.navigations.map((n) => [n.change, n.url]),
+      reply.result.settle.navigations.map((/** @type {import('../types.mjs').Json} */ n) => [n.change, n.url]),
       [['fragment', spa('/?city=Paris&cat=music#/event/42')]],
     );
     const p = await progress();
@@ -135,10 +139,10 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
     assert.deepEqual(ended.verdict.hop_steps, [2, 3, 3]);
     // Every URL change once, in order, with how it came, though Chrome reported a
     // history update for each router replaceState as well.
-    const fed = ended.events.filter((e) => e.kind === 'navigation');
+    const fed = ended.events.filter((/** @type {import('../types.mjs').Json} */ e) => e.kind === 'navigation');
     const shown = '/?city=Paris&cat=music';
     assert.deepEqual(
-      fed.map((e) => [e.change, e.step, e.url, e.completedHop]),
+      fed.map((/** @type {import('../types.mjs').Json} */ e) => [e.change, e.step, e.url, e.completedHop]),
       [
         ['load', 0, spa('/'), null],
         ['history', 1, spa('/?city=Paris'), null],
@@ -149,8 +153,8 @@ describe('hops from pushState and #fragment URL changes', { timeout: 120_000 }, 
         ['load', 3, spa(`${shown}#/event/23`), null],
       ],
     );
-    const reports = await ext.worker.evaluate((id) => globalThis.__historyReports.filter((r) => r.tabId === id), tabId);
-    const historyFed = fed.filter((e) => e.change === 'history').length;
+    const reports = await ext.worker.evaluate((id) => /** @type {typeof globalThis & { __historyReports: { tabId: number, url: string }[] }} */ (globalThis).__historyReports.filter((r) => r.tabId === id), tabId);
+    const historyFed = fed.filter((/** @type {import('../types.mjs').Json} */ e) => e.change === 'history').length;
     assert.ok(
       reports.length > historyFed,
       `Chrome reported ${reports.length} history updates for ${historyFed} URL changes: the test no longer shows duplicates being dropped`,

@@ -4,15 +4,19 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, send, sendOk, taskText, waitForPage } from './session-helpers.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
+import { elementRef, taskText, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('hop tracking across two sites and two tabs', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element] an element reference (elementRef)
+   */
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });
     assert.equal(reply.result.error, undefined, JSON.stringify(reply.result));
@@ -67,7 +71,7 @@ describe('hop tracking across two sites and two tabs', { timeout: 120_000 }, () 
     }
     assert.equal(p.done, 1);
     assert.equal(p.current, 'Find events in Tokyo');
-    assert.deepEqual(p.hops.map((h) => h.state), ['done', 'current']);
+    assert.deepEqual(p.hops.map((/** @type {import('../types.mjs').Json} */ h) => h.state), ['done', 'current']);
     assert.equal(p.hops[0].step, 0, 'no agent step yet: the person navigated');
   });
 
@@ -92,15 +96,15 @@ describe('hop tracking across two sites and two tabs', { timeout: 120_000 }, () 
     const ended = await sendOk(popup, 'endSession');
     assert.equal(ended.verdict.passed, true, ended.verdict.reason);
     assert.deepEqual(ended.verdict.hop_steps, [0, 3]);
-    const completions = ended.events.filter((e) => e.completedHop !== null);
+    const completions = ended.events.filter((/** @type {import('../types.mjs').Json} */ e) => e.completedHop !== null);
     assert.deepEqual(
-      completions.map((e) => [e.completedHop, e.tab, e.url]),
+      completions.map((/** @type {import('../types.mjs').Json} */ e) => [e.completedHop, e.tab, e.url]),
       [
         [0, 0, sites.url('wiki', '/Tokyo_Tower.html')],
         [1, 1, sites.url('events', '/search.html?city=tokyo')],
       ],
     );
-    assert.ok(completions.every((e) => e.timeMs > 0));
+    assert.ok(completions.every((/** @type {import('../types.mjs').Json} */ e) => e.timeMs > 0));
   });
 
   test('nothing logged an error', () => {

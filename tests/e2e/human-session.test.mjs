@@ -9,24 +9,24 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { elementOf, person, stepsOf, waitForSteps } from './human-helpers.mjs';
 import { repoRoot } from './paths.mjs';
 import { downloadedText } from './secret-scan.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
 
 describe("a person's session on the single-page site", { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
-  let task;
-  let taskText;
-  let runId;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
+  /** @type {import('../types.mjs').Json} the task file, parsed */ let task;
+  /** @type {string} */ let taskText;
+  /** @type {string} */ let runId;
+  /** @type {import('../types.mjs').Page} */ let page;
 
   const status = () => panel.locator('#status').textContent();
 
@@ -46,11 +46,11 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
 
   test('"Do it myself" opens the task window; the panel shows the objective, the hop queue and Start', async () => {
     await panel.locator('#import-files').setInputFiles({ name: 'spa.json', mimeType: 'application/json', buffer: Buffer.from(taskText) });
-    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:spa.json');
+    await panel.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#task')).value === 'imported:spa.json');
     await panel.locator('#do-it-myself').click();
     page = await waitForPage(ext.context, (url) => url.startsWith(sites.origin('spa')));
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Ready'));
-    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Ready'));
+    runId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     assert.equal(await status(), 'Ready: press Start · 0 steps recorded · 0 of 3 hops');
     assert.equal(await panel.locator('#start').isVisible(), true);
     assert.equal(await panel.locator('.hop').count(), 3);
@@ -61,20 +61,20 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     // Before Start nothing is recorded.
     await page.mouse.click(5, 5);
     await panel.locator('#start').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Recording'));
     const who = person(page);
     await who.choose('#city', 'P');
     await waitForSteps(panel, runId, 1);
     // Pause: the clock stops and what the person does meanwhile is not recorded.
     await panel.locator('#pause').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Paused'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Paused'));
     const frozen = await panel.locator('#clock').textContent();
     await who.click('#view h2');
     await panel.waitForTimeout(1200);
     assert.equal(await panel.locator('#clock').textContent(), frozen, 'the clock stood still');
     assert.equal((await stepsOf(panel, runId)).length, 1, 'nothing was recorded while paused');
     await panel.locator('#pause').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Recording'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Recording'));
     await who.click('a[data-cat="music"]');
     await waitForSteps(panel, runId, 2);
     await who.click('a[href="#/event/42"]');
@@ -82,12 +82,12 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     await who.type('#search', 'Taiko Drums', { enter: true });
     const steps = await waitForSteps(panel, runId, 4);
     assert.deepEqual(
-      steps.map((s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
       ['type [ID] [Paris] [0]', 'click [ID]', 'click [ID]', 'type [ID] [Taiko Drums] [1]'],
     );
     // Each id is the element's line in the observation kept with the step.
     assert.deepEqual(
-      steps.map((s) => elementOf(s.observation.text, s.action.text)),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => elementOf(s.observation.text, s.action.text)),
       ["combobox 'City'", "link 'Music'", "link 'Jazz Night'", "combobox 'Search events'"],
     );
     for (const s of steps) {
@@ -99,7 +99,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     }
     const { run } = await sendOk(panel, 'getRun', { runId });
     assert.equal(run.progress.done, 3, 'the hops completed live');
-    assert.deepEqual(run.progress.hops.map((h) => h.step), [2, 3, 4]);
+    assert.deepEqual(run.progress.hops.map((/** @type {import('../types.mjs').Json} */ h) => h.step), [2, 3, 4]);
   });
 
   test('the answer in the panel ends the session with PASS; hops at the steps that made them', async () => {
@@ -157,15 +157,15 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     // is not kept (the stop step says so instead).
     assert.match(record.steps[0].action, /^type \{combobox 'City'\} \[Paris\]/);
     assert.equal(record.steps.at(-1).action, 'stop (with an answer, not kept in memory)');
-    assert.ok(record.steps.every((s) => typeof s.site === 'string' && s.site.startsWith('127.0.0.1:')), JSON.stringify(record.steps));
+    assert.ok(record.steps.every((/** @type {import('../types.mjs').Json} */ s) => typeof s.site === 'string' && s.site.startsWith('127.0.0.1:')), JSON.stringify(record.steps));
   });
 
   test('the run is listed and exported like an agent run, steps shaped like agent steps', async () => {
     const { runs } = await sendOk(panel, 'listRuns');
-    assert.deepEqual(runs.map((r) => [r.id, r.provider]), [[runId, 'human']]);
+    assert.deepEqual(runs.map((/** @type {import('../types.mjs').Json} */ r) => [r.id, r.provider]), [[runId, 'human']]);
     const { trajectory } = await sendOk(panel, 'exportRun', { runId });
     assert.equal(trajectory.run.provider, 'human');
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3, 4, 5]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3, 4, 5]);
     for (const step of trajectory.steps) {
       for (const field of ['observation', 'prompt', 'reply', 'model_error', 'action', 'result', 'judgements', 'progress', 'tokens', 'note', 'timings', 'started_at']) {
         assert.ok(field in step, `step ${step.step} has ${field}`);
@@ -176,7 +176,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
 
   test('the recorded trajectory, as a reference_trajectory, replays to PASS', async () => {
     const steps = await stepsOf(panel, runId);
-    const recorded = steps.map((s) => ({ action: s.action.text, observation: s.observation.text }));
+    const recorded = steps.map((/** @type {import('../types.mjs').Json} */ s) => ({ action: s.action.text, observation: s.observation.text }));
     const { value } = await sendOk(panel, 'coreCall', 'reference_of', [recorded]);
     assert.deepEqual(value.problems, []);
     assert.deepEqual(value.reference, task.reference_trajectory, "what the person did is the task author's trajectory");

@@ -6,19 +6,19 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { elementOf, person, waitForSteps } from './human-helpers.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe("a person's session across tabs", { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
-  let task;
-  let runId;
-  let steps;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
+  /** @type {Record<string, unknown>} */ let task;
+  /** @type {string} */ let runId;
+  /** @type {Awaited<ReturnType<typeof waitForSteps>>} */ let steps;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
@@ -75,7 +75,7 @@ describe("a person's session across tabs", { timeout: 240_000 }, () => {
     await events.close();
     steps = await waitForSteps(extPage, runId, 9);
     assert.deepEqual(
-      steps.map((s) => s.action?.text.replace(/^(click) \[\d+\]/, '$1 [ID]') ?? s.result.error),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action?.text.replace(/^(click) \[\d+\]/, '$1 [ID]') ?? s.result.error),
       [
         'click [ID]',
         'tab_focus [0]',
@@ -103,7 +103,7 @@ describe("a person's session across tabs", { timeout: 240_000 }, () => {
 
   test('the recorded trajectory replays to PASS', async () => {
     const { steps: all } = await sendOk(extPage, 'getRun', { runId, withSteps: true });
-    const { value } = await sendOk(extPage, 'coreCall', 'reference_of', [all.map((s) => ({ action: s.action.text, observation: s.observation.text }))]);
+    const { value } = await sendOk(extPage, 'coreCall', 'reference_of', [all.map((/** @type {import('../types.mjs').Json} */ s) => ({ action: s.action.text, observation: s.observation.text }))]);
     assert.deepEqual(value.problems, []);
     assert.equal(value.reference[0], "click {link 'Events (new tab)'}");
     const replayTask = JSON.stringify({ ...task, id: 'e2e/tabs-replayed', reference_trajectory: value.reference });

@@ -7,14 +7,17 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { elementOf, person, waitForSteps } from './human-helpers.mjs';
-import { sendOk, waitForPage } from './session-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const VIEWPORT = { width: 1000, height: 600 };
 
-/** The same things a person does, on `page`. */
+/**
+ * The same things a person does, on `page`.
+ * @param {import('../types.mjs').Page} page
+ */
 async function doThings(page) {
   const who = person(page);
   await who.type('#name', 'Alex'); // The page cancels the key x: the field holds "Ale".
@@ -24,27 +27,36 @@ async function doThings(page) {
   await who.click('#count');
   await who.click('#title');
   await who.think();
-  const menu = await page.locator('#menu').boundingBox();
+  // The menu is on screen: the page lays it out at the top.
+  const menu = /** @type {{ x: number, y: number }} */ (await page.locator('#menu').boundingBox());
   await page.mouse.move(menu.x + 10, menu.y + 10, { steps: 5 });
   await page.waitForSelector('#submenu');
   await who.wheel(VIEWPORT.height); // One viewport: the agent's `scroll [down]`.
   await who.think();
 }
 
-/** What the page saw; runs of one line (scroll events come once per frame) count once. */
+/**
+ * What the page saw; runs of one line (scroll events come once per frame) count once.
+ * @param {import('../types.mjs').Page} page
+ */
 async function whatThePageSaw(page) {
+  /** @param {string[]} lines */
   const collapse = (lines) => lines.filter((line, i) => line !== lines[i - 1]);
-  const { seen, mutations, layout } = await page.evaluate(() => ({ seen, mutations, layout: layout() }));
+  // The page keeps its records on window (sites/handlers/index.html).
+  const { seen, mutations, layout } = await page.evaluate(() => {
+    const records = /** @type {Window & { seen: string[], mutations: string[], layout: () => object }} */ (/** @type {unknown} */ (window));
+    return { seen: records.seen, mutations: records.mutations, layout: records.layout() };
+  });
   return { seen: collapse(seen), mutations, layout };
 }
 
 describe('recording leaves the page as it is', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
-  let plain;
-  let recorded;
-  let runId;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
+  /** @type {Awaited<ReturnType<typeof whatThePageSaw>>} */ let plain;
+  /** @type {Awaited<ReturnType<typeof whatThePageSaw>>} */ let recorded;
+  /** @type {string} */ let runId;
 
   before(async () => {
     sites = await startSites({ names: ['handlers'] });
@@ -84,7 +96,7 @@ describe('recording leaves the page as it is', { timeout: 180_000 }, () => {
 
   test("the page's own handlers saw the same events, cancelled the same way, in the same order", () => {
     assert.ok(plain.seen.length > 50, `the page logged ${plain.seen.length} events`);
-    assert.ok(plain.seen.some((line) => line === 'bubble click go prevented=true trusted=true'), 'the page cancelled its link itself');
+    assert.ok(plain.seen.some((/** @type {import('../types.mjs').Json} */ line) => line === 'bubble click go prevented=true trusted=true'), 'the page cancelled its link itself');
     assert.deepEqual(recorded.seen, plain.seen);
   });
 
@@ -98,11 +110,11 @@ describe('recording leaves the page as it is', { timeout: 180_000 }, () => {
   test('meanwhile the session recorded each action, with the outcome the page allowed', async () => {
     const steps = await waitForSteps(extPage, runId, 8);
     assert.deepEqual(
-      steps.map((s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
+      steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action?.text.replace(/\[\d+\]/, '[ID]') ?? s.result.error),
       ['type [ID] [Ale] [0]', 'press [Tab]', 'type [ID] [Large] [0]', 'click [ID]', 'click [ID]', 'click [ID]', 'hover [ID]', 'scroll [down]'],
     );
     assert.deepEqual(
-      steps.slice(0, 7).filter((s) => s.action.text.includes('[')).map((s) => elementOf(s.observation.text, s.action.text)),
+      steps.slice(0, 7).filter((/** @type {import('../types.mjs').Json} */ s) => s.action.text.includes('[')).map((/** @type {import('../types.mjs').Json} */ s) => elementOf(s.observation.text, s.action.text)),
       ["textbox 'Name'", null, "combobox 'Size'", "link 'Go (the page cancels it)'", "button 'Count 0'", "heading 'Handlers'", "button 'Menu'"],
     );
     await sendOk(extPage, 'humanFinish', { runId, answer: null });

@@ -13,7 +13,14 @@ import { exportFiles, importExports } from '../../runner/import-exports.mjs';
 import { hopbenchBin } from './native.mjs';
 import { repoRoot } from './paths.mjs';
 
-/** An export as the runs page writes it, for a person's session of `id`. */
+/**
+ * An export as the runs page writes it, for a person's session of `id`.
+ * @param {string} id
+ * @param {number} hops
+ * @param {number} done
+ * @param {number} steps
+ * @param {number} activeMs
+ */
 function personExport(id, hops, done, steps, activeMs) {
   const hopSteps = Array.from({ length: done }, (_, i) => i + 2);
   return {
@@ -32,6 +39,12 @@ function personExport(id, hops, done, steps, activeMs) {
   };
 }
 
+/**
+ * @param {string} id
+ * @param {number} hops
+ * @param {number} done
+ * @param {string} verdict
+ */
 function agentLine(id, hops, done, verdict) {
   return {
     id, hops_total: hops, hops_completed: done,

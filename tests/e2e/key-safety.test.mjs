@@ -5,8 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { sendOk } from './session-helpers.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { startSites } from './sites.mjs';
 
 const KEY = `sk-hopbench-key-safety-${Date.now()}`;
@@ -14,27 +13,28 @@ const KEY = `sk-hopbench-key-safety-${Date.now()}`;
 const LAN_URL = 'http://192.0.2.10:8080/v1';
 
 describe('where the API key may go', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let options;
 
   const savedModel = async () => (await sendOk(popup, 'getSettings')).settings.model;
 
   async function openOptions() {
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
   }
 
   /** Clicks Save; resolves with the status text once the save has an outcome. */
   async function clickSave() {
     await options.evaluate(() => {
-      document.getElementById('save-status').dataset.state = 'idle';
+      /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state = 'idle';
     });
     await options.click('#save');
-    await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+    await options.waitForFunction(() => ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
     const status = options.locator('#save-status');
-    return { state: await status.getAttribute('data-state'), text: await status.textContent() };
+    // An element's text is never null (only a document's is).
+    return { state: await status.getAttribute('data-state'), text: /** @type {string} */ (await status.textContent()) };
   }
 
   before(async () => {
@@ -52,7 +52,8 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
   test('a key over plain http to another machine is stored only once the person confirms', async () => {
     await options.fill('#model-base_url', LAN_URL);
     await options.fill('#model-api_key', KEY);
-    const asked = [];
+    /** @type {string[]} */ const asked = [];
+    /** @param {import('playwright-core').Dialog} dialog */
     const decline = (dialog) => {
       asked.push(dialog.message());
       dialog.dismiss();
@@ -75,7 +76,8 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
   });
 
   test('a loopback server over http needs no confirmation', async () => {
-    const unexpected = [];
+    /** @type {string[]} */ const unexpected = [];
+    /** @param {import('playwright-core').Dialog} dialog */
     const record = (dialog) => {
       unexpected.push(dialog.message());
       dialog.dismiss();
@@ -95,33 +97,36 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
     const outcome = await popup.evaluate(async (url) => {
       const [tab] = await chrome.tabs.query({ url });
       const [result] = await chrome.scripting.executeScript({
-        target: { tabId: tab.id },
+        // The tab the test just opened: a tab in a window has an id.
+        target: { tabId: /** @type {number} */ (tab.id) },
         func: async () => {
           try {
             return { read: JSON.stringify(await chrome.storage.local.get(null)) };
           } catch (error) {
-            return { refused: String(error?.message ?? error) };
+            return { refused: String(/** @type {Error | undefined} */ (error)?.message ?? error) };
           }
         },
       });
-      return result.result;
+      return /** @type {{ read?: string, refused?: string }} */ (result.result);
     }, page.url());
-    assert.equal(outcome.read, undefined, 'a content script read the storage');
-    assert.match(outcome.refused, /not allowed|access/i);
+    // The script ran in the page, so it returned one of the two.
+    const seen = /** @type {{ read?: string, refused?: string }} */ (outcome);
+    assert.equal(seen.read, undefined, 'a content script read the storage');
+    assert.match(/** @type {string} */ (seen.refused), /not allowed|access/i);
     await page.close();
   });
 
   test('where Chrome cannot restrict the storage, no key is stored and Settings says why', async () => {
     // A Chrome whose chrome.storage.local refuses setAccessLevel.
     await ext.worker.evaluate(() => {
-      globalThis.realSetAccessLevel = chrome.storage.local.setAccessLevel;
+      /** @type {typeof globalThis & { realSetAccessLevel?: unknown }} */ (globalThis).realSetAccessLevel = chrome.storage.local.setAccessLevel;
       chrome.storage.local.setAccessLevel = () => Promise.reject(new Error('not supported in this test'));
     });
     try {
       await openOptions();
       const warning = options.locator('#key-storage');
       assert.equal(await warning.isVisible(), true);
-      assert.match(await warning.textContent(), /API keys cannot be stored in this browser: Chrome refused .*not supported in this test/);
+      assert.match(/** @type {string} */ (await warning.textContent()), /API keys cannot be stored in this browser: Chrome refused .*not supported in this test/);
       await options.fill('#model-api_key', `${KEY}-new`);
       const refused = await clickSave();
       assert.equal(refused.state, 'error');
@@ -134,7 +139,9 @@ describe('where the API key may go', { timeout: 120_000 }, () => {
       assert.equal((await sendOk(popup, 'getSettings')).settings.max_steps, 17);
     } finally {
       await ext.worker.evaluate(() => {
-        chrome.storage.local.setAccessLevel = globalThis.realSetAccessLevel;
+        chrome.storage.local.setAccessLevel = /** @type {typeof chrome.storage.local.setAccessLevel} */ (
+          /** @type {typeof globalThis & { realSetAccessLevel?: unknown }} */ (globalThis).realSetAccessLevel
+        );
       });
     }
     assert.equal((await sendOk(popup, 'getSettings')).keyStorage.restricted, true);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+P+/HgAFhAJ/wlseKgAAAABJRU5ErkJggg==';
@@ -31,11 +31,14 @@ const REQUEST = {
 /**
  * Runs model_call in the page. `abortAfterMs` aborts the signal that long after the
  * call starts (Stop). Returns the outcome and how long the call took.
+ * @param {import('../types.mjs').Page} page
+ * @param {{ config: object, request?: object, options?: object, abortAfterMs?: number | null }} call
+ *   `request`: REQUEST by default; a test sends a malformed one on purpose
  */
 function modelCall(page, { config, request = REQUEST, options = {}, abortAfterMs = null }) {
   return page.evaluate(
     async ({ config, request, options, abortAfterMs }) => {
-      const core = await import('./pkg/hopbench.js');
+      const core = /** @type {import('../types.mjs').Json} (the wasm core's glue, built into dist/pkg) */ (await import(/** @type {string} */ ('./pkg/hopbench.js')));
       await core.default();
       const controller = new AbortController();
       if (abortAfterMs !== null) setTimeout(() => controller.abort(), abortAfterMs);
@@ -48,9 +51,10 @@ function modelCall(page, { config, request = REQUEST, options = {}, abortAfterMs
 }
 
 describe('model_call at the wasm boundary', { timeout: 120_000 }, () => {
-  let ext;
-  let fake;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let page;
+  /** @param {string} api @param {object} [extra] */
   const config = (api, extra = {}) => ({
     provider: api,
     base_url: fake.baseUrl(api),
@@ -107,7 +111,7 @@ describe('model_call at the wasm boundary', { timeout: 120_000 }, () => {
     const { outcome, ms } = await modelCall(page, { config: config('gemini'), abortAfterMs: 500 });
     assert.ok(ms < 2_500, `took ${ms} ms: the 30 s wait was not cut short`);
     assert.equal(outcome.error.kind, 'cancelled');
-    assert.deepEqual(outcome.attempts.map((a) => [a.kind, a.delay_ms]), [
+    assert.deepEqual(outcome.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [
       ['rate_limited', 30_000],
       ['cancelled', null],
     ]);

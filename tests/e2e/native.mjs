@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './paths.mjs';
 
-let built;
+/** @type {string} */ let built;
 
 export function hopbenchBin() {
   if (process.env.HOPBENCH_BIN) return process.env.HOPBENCH_BIN;

@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSandbox } from '../../runner/sandbox.mjs';
 import { freePortBase, SANDBOX_SITES } from './free-ports.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, observe, sendOk } from '../../runner/driver.mjs';
 import { hopbenchBin } from './native.mjs';
-import { observe } from './observe-helpers.mjs';
-import { sendOk, startSession } from './session-helpers.mjs';
+import { startSession } from './session-helpers.mjs';
 
 /** Pages per site beyond its start page: the first links to other pages of it. */
 const LINKS_PER_SITE = 3;

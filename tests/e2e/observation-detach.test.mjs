@@ -8,27 +8,30 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { observe, tabIdOf } from './observe-helpers.mjs';
-import { sendOk, startSession } from './session-helpers.mjs';
+import { launchExtension, observe, sendOk, tabIdOf } from '../../runner/driver.mjs';
+import { startSession } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
-/** The extension's own debugger connection to the tab: 'attached' or the error text. */
+/**
+ * The extension's own debugger connection to the tab: 'attached' or the error text.
+ * @param {import('../types.mjs').Extension} ext
+ * @param {number} tabId
+ */
 function extensionAttachment(ext, tabId) {
   return ext.worker.evaluate(async (id) => {
     try {
       await chrome.debugger.sendCommand({ tabId: id }, 'Runtime.evaluate', { expression: '1 + 1' });
       return 'attached';
     } catch (error) {
-      return String(error?.message ?? error);
+      return String(/** @type {Error | undefined} */ (error)?.message ?? error);
     }
   }, tabId);
 }
 
 describe('the debugger after an observation', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   before(async () => {
     sites = await startSites({ names: ['fence'] });
@@ -45,13 +48,13 @@ describe('the debugger after an observation', { timeout: 120_000 }, () => {
     const page = await ext.openPage(sites.url('fence', '/index.html'));
     const tabId = await tabIdOf(popup, page.url());
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, { timeout: 20_000 });
-    assert.equal(await view.locator('#observation').getAttribute('data-state'), 'ready', await view.locator('#status').textContent());
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, { timeout: 20_000 });
+    assert.equal(await view.locator('#observation').getAttribute('data-state'), 'ready', (await view.locator('#status').textContent()) ?? undefined);
     assert.match(await extensionAttachment(ext, tabId), /not attached/i);
     // Observing again works, and leaves it detached again.
     await view.click('#refresh');
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state === 'ready', null, { timeout: 20_000 });
-    assert.ok((await view.locator('#text').textContent()).includes("heading 'Fenced home'"));
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state === 'ready', null, { timeout: 20_000 });
+    assert.ok(/** @type {string} */ (await view.locator('#text').textContent()).includes("heading 'Fenced home'"));
     assert.match(await extensionAttachment(ext, tabId), /not attached/i);
   });
 

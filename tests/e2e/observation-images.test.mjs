@@ -4,22 +4,28 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe, tabIdOf } from './observe-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
+import { launchExtension, observe, sendOk, tabIdOf } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /** Label background painted by the worker (extension/worker/images.js). */
 const YELLOW = [255, 235, 59];
 
-/** Decodes a data URL in the page; returns its size and the RGB at the given points. */
+/**
+ * Decodes a data URL in the page; returns its size and the RGB at the given points.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} dataUrl
+ * @param {[number, number][]} points
+ */
 function pixels(page, dataUrl, points) {
   return page.evaluate(
     async ([url, pts]) => {
       const bitmap = await createImageBitmap(await (await fetch(url)).blob());
       const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d');
+      // A 2d context is always there for an OffscreenCanvas.
+      const ctx = /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d'));
       ctx.drawImage(bitmap, 0, 0);
+      /** @param {[number, number]} point */
       const at = ([x, y]) => {
         const px = Math.min(bitmap.width - 1, x < 0 ? bitmap.width + x : x);
         const py = Math.min(bitmap.height - 1, y < 0 ? bitmap.height + y : y);
@@ -27,19 +33,24 @@ function pixels(page, dataUrl, points) {
       };
       return { width: bitmap.width, height: bitmap.height, colours: pts.map(at) };
     },
-    [dataUrl, points],
+    /** @type {[string, [number, number][]]} */ ([dataUrl, points]),
   );
 }
 
+/**
+ * @param {number[]} actual
+ * @param {number[]} expected
+ * @param {number} [tolerance]
+ */
 const near = (actual, expected, tolerance = 12) =>
-  actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
+  actual.every((v, /** @type {number} */ i) => Math.abs(v - expected[i]) <= tolerance);
 
 describe('observation images and view', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
-  let tabId;
-  let kiwixTab;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let tabId;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let kiwixTab;
 
   before(async () => {
     sites = await startSites({ names: ['obs-page', 'obs-kiwix'] });
@@ -58,7 +69,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('each viewport image is returned with its id painted on it', async () => {
     const obs = await observe(extPage, tabId, { mode: 'text+images' });
-    const byName = new Map(obs.images.map((image) => [image.name, image]));
+    const byName = new Map(obs.images.map((/** @type {import('../types.mjs').Json} */ image) => [image.name, image]));
     assert.deepEqual(
       [...byName.keys()].sort(),
       ['Blue circle', 'Purple gallery', 'Purple in cross frame', 'Red square'],
@@ -84,7 +95,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('an SVG, which a worker cannot decode, is cropped from the screenshot and labelled', async () => {
     const obs = await observe(extPage, tabId, { mode: 'text+images' });
-    const blue = obs.images.find((image) => image.name === 'Blue circle');
+    const blue = obs.images.find((/** @type {import('../types.mjs').Json} */ image) => image.name === 'Blue circle');
     assert.equal(blue.from, 'screenshot');
     const { width, colours } = await pixels(extPage, blue.dataUrl, [[2, 2], [-3, -3], [45, 45]]);
     assert.equal(width, 90);
@@ -95,8 +106,8 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('large images are scaled down to the longest-side bound', async () => {
     const obs = await observe(extPage, kiwixTab, { mode: 'text+images', imageMaxSide: 256 });
-    const skyline = obs.images.find((image) => image.name === 'Tokyo skyline');
-    assert.ok(skyline, JSON.stringify(obs.images.map((i) => i.name)));
+    const skyline = obs.images.find((/** @type {import('../types.mjs').Json} */ image) => image.name === 'Tokyo skyline');
+    assert.ok(skyline, JSON.stringify(obs.images.map((/** @type {import('../types.mjs').Json} */ i) => i.name)));
     const { width, height, colours } = await pixels(extPage, skyline.dataUrl, [[2, 2], [-3, -3]]);
     assert.deepEqual([width, height], [256, 171], 'tokyo.png is 1200x800');
     assert.ok(near(colours[0], YELLOW), `label: ${colours[0]}`);
@@ -109,8 +120,8 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     const plain = await pixels(extPage, shot.screenshot, [[0, 0]]);
     assert.deepEqual([plain.width, plain.height], [1280, 720]);
     const som = await observe(extPage, tabId, { mode: 'som' });
-    const button = som.marks.find((m) => m.role === 'button');
-    assert.equal(button.id, lineWith(som.text, "button 'Search trips'").id);
+    const button = som.marks.find((/** @type {import('../types.mjs').Json} */ m) => m.role === 'button');
+    assert.equal(button.id, /** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(som.text, "button 'Search trips'")).id);
     // The mark's label box sits on the button's top-left corner, in the mark colour.
     const b = button.bounds;
     const marked = await pixels(extPage, som.som, [[Math.round(b.x) + 2, Math.round(b.y) + 2]]);
@@ -120,24 +131,24 @@ describe('observation images and view', { timeout: 120_000 }, () => {
 
   test('the observation view shows the text and the images, with no console error', async () => {
     const storedSettings = () =>
-      extPage.evaluate(async () => (await chrome.storage.local.get('settings.observation'))['settings.observation'] ?? null);
+      extPage.evaluate(async () => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get('settings.observation'))['settings.observation']) ?? null);
     const settingsBefore = await sendOk(extPage, 'getSettings');
     const storedBefore = await storedSettings();
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, {
       timeout: 20_000,
     });
     const state = await view.locator('#observation').getAttribute('data-state');
-    assert.equal(state, 'ready', await view.locator('#status').textContent());
-    const text = await view.locator('#text').textContent();
+    assert.equal(state, 'ready', (await view.locator('#status').textContent()) ?? undefined);
+    const text = /** @type {string} */ (await view.locator('#text').textContent());
     assert.ok(lineWith(text, "heading 'Plan your trip'"), text);
     // The tabs line lists the page's tabs, not the view's own tab.
     assert.ok(!text.split('\n')[0].includes('hopbench observation'), text.split('\n')[0]);
     const captions = await view.locator('#images figcaption').allTextContents();
-    assert.ok(captions.some((c) => c.startsWith(`[${lineWith(text, "image 'Red square'").id}] Red square`)), captions.join('\n'));
+    assert.ok(captions.some((c) => c.startsWith(`[${/** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(text, "image 'Red square'")).id}] Red square`)), captions.join('\n'));
     await view.selectOption('#mode', 'som');
     await view.click('#refresh');
-    await view.waitForFunction(() => document.getElementById('screenshot-title').textContent === 'Set-of-marks screenshot' && document.getElementById('observation').dataset.state === 'ready', null, { timeout: 20_000 });
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('screenshot-title')).textContent === 'Set-of-marks screenshot' && /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state === 'ready', null, { timeout: 20_000 });
     assert.equal(await view.locator('#screenshot-section').isVisible(), true);
     // Trying a mode here is for this page only: the settings runs start with are as they were.
     assert.deepEqual(await storedSettings(), storedBefore);
@@ -158,7 +169,7 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     await popup.click('#show-observation');
     const view = await opened;
     assert.equal(new URL(view.url()).searchParams.get('tab'), String(active));
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, {
       timeout: 20_000,
     });
   });

@@ -10,33 +10,42 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe, tabIdOf } from './observe-helpers.mjs';
-import { sitesRoot } from './sites.mjs';
+import { launchExtension, observe, tabIdOf } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
+import { portOfServer, sitesRoot } from './sites.mjs';
 
 const RED_PNG = readFileSync(join(sitesRoot, 'obs-page', 'img', 'red.png'));
 const PURPLE_PNG = readFileSync(join(sitesRoot, 'obs-page', 'img', 'purple.png'));
 const SESSION = 'sid=person-secret';
 
-/** Starts `handle` on a free 127.0.0.1 port; records each request with its cookies. */
+/**
+ * Starts `handle` on a free 127.0.0.1 port; records each request with its cookies.
+ * @param {import('node:http').RequestListener} handle
+ */
 async function serve(handle) {
-  const requests = [];
+  /** @type {{ path: string | undefined, cookie: string }[]} */ const requests = [];
   const server = createServer((req, res) => {
     requests.push({ path: req.url, cookie: req.headers.cookie ?? '' });
     handle(req, res);
   });
-  await new Promise((ok, fail) => {
+  await /** @type {Promise<void>} */ (new Promise((ok, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', ok);
-  });
+    server.listen(0, '127.0.0.1', () => ok());
+  }));
   const close = () =>
-    new Promise((ok) => {
+    /** @type {Promise<void>} */ (new Promise((ok) => {
       server.closeAllConnections();
       server.close(() => ok());
-    });
-  return { port: server.address().port, requests, close };
+    }));
+  return { port: portOfServer(server), requests, close };
 }
 
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {string} type
+ * @param {string | Buffer} body
+ */
 function reply(res, status, type, body) {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
   res.end(body);
@@ -47,12 +56,12 @@ function reply(res, status, type, body) {
 const HEAD = '<meta charset="utf-8"><link rel="icon" href="data:,">';
 
 describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
-  let ext;
+  /** @type {import('../types.mjs').Extension} */ let ext;
   let extPage;
-  let privateSite; // reached as http://localhost:<port>: another site than 127.0.0.1
-  let pageSite;
-  let tabId;
-  let obs;
+  /** @type {Awaited<ReturnType<typeof serve>>} */ let privateSite; // reached as http://localhost:<port>: another site than 127.0.0.1
+  /** @type {Awaited<ReturnType<typeof serve>>} */ let pageSite;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let tabId;
+  /** @type {Awaited<ReturnType<typeof observe>>} */ let obs;
 
   before(async () => {
     privateSite = await serve((req, res) => {
@@ -111,10 +120,10 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
     const line = lineWith(obs.text, "image 'Private picture'");
     assert.ok(line, obs.text);
     assert.deepEqual(
-      obs.imagesNotLoaded.map(({ id, name, reason }) => ({ id, name, reason })),
+      obs.imagesNotLoaded.map((/** @type {import('../types.mjs').Json} */ { id, name, reason }) => ({ id, name, reason })),
       [{ id: line.id, name: 'Private picture', reason: 'the page could not load it' }],
     );
-    assert.ok(!obs.images.some((image) => image.id === line.id), 'no picture for the private image');
+    assert.ok(!obs.images.some((/** @type {import('../types.mjs').Json} */ image) => image.id === line.id), 'no picture for the private image');
   });
 
   test('no request carrying the cookie ever reached the private site', () => {
@@ -123,10 +132,10 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
   });
 
   test("the page's own images keep their ids and come from the bytes it loaded", () => {
-    const loaded = new Map(obs.images.map((image) => [image.name, image]));
+    const loaded = new Map(obs.images.map((/** @type {import('../types.mjs').Json} */ image) => [image.name, image]));
     assert.deepEqual([...loaded.keys()].sort(), ['Framed picture', 'Own picture']);
     for (const [name, image] of loaded) {
-      assert.equal(image.id, lineWith(obs.text, `image '${name}'`).id, name);
+      assert.equal(image.id, /** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(obs.text, `image '${name}'`)).id, name);
       assert.equal(image.from, 'page', name);
     }
     // Each was requested once, by the page: the observation fetched nothing again.
@@ -137,14 +146,14 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
 
   test('the observation view lists the image as not loaded', async () => {
     const view = await ext.openExtensionPage(`observation.html?tab=${tabId}`);
-    await view.waitForFunction(() => document.getElementById('observation').dataset.state !== 'loading', null, {
+    await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('observation')).dataset.state !== 'loading', null, {
       timeout: 20_000,
     });
-    const modeText = await view.locator('#status').textContent();
+    const modeText = /** @type {string} */ (await view.locator('#status').textContent());
     if (!modeText.includes('text+images')) {
       await view.selectOption('#mode', 'text+images');
       await view.click('#refresh');
-      await view.waitForFunction(() => document.getElementById('status').textContent.includes('text+images'), null, {
+      await view.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.includes('text+images'), null, {
         timeout: 20_000,
       });
     }

@@ -5,16 +5,16 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { lineWith, observe, observeThroughWorker, tabIdOf } from './observe-helpers.mjs';
+import { launchExtension, observe, observeThroughWorker, tabIdOf } from '../../runner/driver.mjs';
+import { lineWith } from './observe-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('observation text', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let extPage;
-  let tabId;
-  let kiwixTab;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let extPage;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let tabId;
+  /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let kiwixTab;
 
   before(async () => {
     sites = await startSites({ names: ['obs-page', 'obs-kiwix'] });
@@ -86,16 +86,17 @@ describe('observation text', { timeout: 120_000 }, () => {
     const first = await observe(extPage, tabId, { mode: 'text' });
     const second = await observe(extPage, tabId, { mode: 'text' });
     assert.equal(second.text, first.text);
-    const link = lineWith(first.text, "link 'Cross frame link'");
+    const link = /** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(first.text, "link 'Cross frame link'"));
     assert.ok(link.id > 0);
   });
 
   test('an id resolves to its element, in the page and in an out-of-process frame', async () => {
     const obs = await observe(extPage, tabId, { mode: 'text' });
+    /** @param {number} id */
     const resolve = (id) =>
       extPage.evaluate(
         async ([tab, elementId]) => {
-          const { default: init, resolve_element: resolveElement } = await import('./pkg/hopbench.js');
+          const { default: init, resolve_element: resolveElement } = /** @type {import('../types.mjs').Json} (the wasm core's glue, built into dist/pkg) */ (await import(/** @type {string} */ ('./pkg/hopbench.js')));
           await init();
           const key = `observe.registry.${tab}`;
           const registry = (await chrome.storage.session.get(key))[key];
@@ -106,11 +107,12 @@ describe('observation text', { timeout: 120_000 }, () => {
     // Ask Chrome what node the reference points at, on the right session. The
     // extension left this tab (it is in no session) once the observation was taken, so
     // the check attaches again; cdp.js's listener records the frame sessions it gets.
+    /** @param {import('../types.mjs').Json} element the element reference resolve_element gave */
     const describe = (element) =>
       ext.worker.evaluate(
         async ([tab, el]) => {
           await chrome.debugger.attach({ tabId: tab }, '1.3').catch((error) => {
-            if (!/already attached/i.test(error.message)) throw error;
+            if (!/already attached/i.test(/** @type {Error} */ (error).message)) throw error;
           });
           await chrome.debugger.sendCommand({ tabId: tab }, 'Target.setAutoAttach', {
             autoAttach: true,
@@ -118,24 +120,27 @@ describe('observation text', { timeout: 120_000 }, () => {
             flatten: true,
           });
           const key = `cdp.children.${tab}`;
+          /** @type {{ sessionId: string } | undefined} */
           let child;
           for (let i = 0; i < 100 && el.targetId && !child; i += 1) {
-            const children = (await chrome.storage.session.get(key))[key] ?? [];
+            /** @type {{ sessionId: string, targetId: string }[]} */
+            const children = /** @type {{ sessionId: string, targetId: string }[] | undefined} */ ((await chrome.storage.session.get(key))[key]) ?? [];
             child = children.find((c) => c.targetId === el.targetId);
             if (!child) await new Promise((resolve) => setTimeout(resolve, 50));
           }
-          const debuggee = el.targetId ? { tabId: tab, sessionId: child.sessionId } : { tabId: tab };
-          const { node } = await chrome.debugger.sendCommand(debuggee, 'DOM.describeNode', {
-            backendNodeId: el.backendNodeId,
-          });
+          // A frame's element: its session was recorded above (or the test fails here).
+          const debuggee = el.targetId ? { tabId: tab, sessionId: /** @type {{ sessionId: string }} */ (child).sessionId } : { tabId: tab };
+          const { node } = /** @type {{ node: { nodeName: string, attributes: string[] } }} */ (
+            await chrome.debugger.sendCommand(debuggee, 'DOM.describeNode', { backendNodeId: el.backendNodeId })
+          );
           return { name: node.nodeName, attributes: node.attributes };
         },
         [tabId, element],
       );
-    const search = await resolve(lineWith(obs.text, "button 'Search trips'").id);
+    const search = await resolve(/** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(obs.text, "button 'Search trips'")).id);
     assert.equal(search.targetId, null);
     assert.equal((await describe(search)).name, 'BUTTON');
-    const crossLink = await resolve(lineWith(obs.text, "link 'Cross frame link'").id);
+    const crossLink = await resolve(/** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(obs.text, "link 'Cross frame link'")).id);
     assert.equal(typeof crossLink.targetId, 'string');
     const node = await describe(crossLink);
     assert.equal(node.name, 'A');
@@ -144,14 +149,15 @@ describe('observation text', { timeout: 120_000 }, () => {
   });
 
   test('after scrolling, the far section is shown and keeps its whole-page ids', async () => {
-    const page = ext.context.pages().find((p) => p.url() === sites.url('obs-page', '/'));
+    // The test site's page, opened in `before`.
+    const page = /** @type {import('../types.mjs').Page} */ (ext.context.pages().find((p) => p.url() === sites.url('obs-page', '/')));
     const whole = await observe(extPage, tabId, { mode: 'text', wholePage: true });
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     try {
       const scrolled = await observe(extPage, tabId, { mode: 'text' });
       const far = lineWith(scrolled.text, "heading 'Far below heading'");
       assert.ok(far, scrolled.text);
-      assert.equal(far.id, lineWith(whole.text, "heading 'Far below heading'").id);
+      assert.equal(far.id, /** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(whole.text, "heading 'Far below heading'")).id);
       assert.ok(!scrolled.text.includes("heading 'Plan your trip'"), scrolled.text);
     } finally {
       await page.evaluate(() => window.scrollTo(0, 0));

@@ -4,7 +4,10 @@
 /** The links of the 3-hop task, the furthest one first: the agent follows the first it sees. */
 export const ROUTE = ['Events in Tokyo', 'the events site', 'Tokyo Tower'];
 
-/** The user turn's observation: the last `OBSERVATION:` of the request (the system prompt's examples come first). */
+/**
+ * The user turn's observation: the last `OBSERVATION:` of the request (the system prompt's examples come first).
+ * @param {{ text: string }} request a fake provider's request record
+ */
 export function observationOf(request) {
   return request.text.slice(request.text.lastIndexOf('OBSERVATION:')).split('\nURL:')[0];
 }
@@ -12,6 +15,7 @@ export function observationOf(request) {
 /**
  * A chain of thought ending in a click on the link of ROUTE that the prompt's
  * observation shows, or a stop when none is there.
+ * @param {{ text: string }} request a fake provider's request record
  */
 export function playAgent(request) {
   const observation = observationOf(request);

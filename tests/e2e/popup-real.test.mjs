@@ -8,21 +8,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { openRealPopup } from './real-popup.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('the real toolbar popup', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let page;
-  let files;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let page;
+  /** @type {string} */ let files;
+  /** @type {Awaited<ReturnType<typeof openRealPopup>>} */ let popup;
 
-  const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((r) => r.id).sort();
-  const currentRun = () => page.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current'] ?? null);
+  const runIds = async () => (await sendOk(page, 'listRuns')).runs.map((/** @type {import('../types.mjs').Json} */ r) => r.id).sort();
+  const currentRun = () => page.evaluate(async () => /** @type {import('../types.mjs').Json} */ (/** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current'])) ?? null);
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
@@ -117,13 +116,13 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
     const deadline = Date.now() + 15_000;
     let started = [];
     while (started.length === 0 && Date.now() < deadline) {
-      started = (await runIds()).filter((id) => !before.includes(id));
+      started = (await runIds()).filter((/** @type {import('../types.mjs').Json} */ id) => !before.includes(id));
       if (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.equal(started.length, 1, 'one run started');
     await waitForRunEnd(page, started[0]);
     // A second run would have been listed by now: both would start within the click.
-    const after = (await runIds()).filter((id) => !before.includes(id));
+    const after = (await runIds()).filter((/** @type {import('../types.mjs').Json} */ id) => !before.includes(id));
     assert.deepEqual(after, started, 'still exactly one new run');
   });
 });

@@ -6,13 +6,18 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { startSites } from './sites.mjs';
 
 const APIS = ['openai', 'anthropic', 'gemini'];
+/** @type {Record<string, string>} */
 const MODELS = { openai: 'gpt-fake-mini', anthropic: 'claude-fake-1', gemini: 'gemini-fake-flash' };
 
-/** Fills the agent model block of the options page. */
+/**
+ * Fills the agent model block of the options page.
+ * @param {import('../types.mjs').Page} page
+ * @param {{ api: string, baseUrl: string, apiKey?: string }} model
+ */
 async function fillModel(page, { api, baseUrl, apiKey = FAKE_KEY }) {
   await page.selectOption('#model-provider', api);
   await page.fill('#model-base_url', baseUrl);
@@ -20,61 +25,76 @@ async function fillModel(page, { api, baseUrl, apiKey = FAKE_KEY }) {
   await page.fill('#model-api_key', apiKey);
 }
 
+/**
+ * @param {import('../types.mjs').Page} page
+ * @param {{ maxTries?: number, timeoutS?: number }} [runs]
+ */
 async function setRuns(page, { maxTries = 4, timeoutS = 120 } = {}) {
   await page.fill('#max_tries', String(maxTries));
   await page.fill('#call_timeout_s', String(timeoutS));
 }
 
-/** Clicks "Test connection" and returns what the page shows once the test is done. */
+/**
+ * Clicks "Test connection" and returns what the page shows once the test is done.
+ * @param {import('../types.mjs').Page} page
+ */
 async function clickTest(page) {
   const box = page.locator('#test-model-result');
   await page.click('#test-model');
   await page.waitForFunction(
-    () => ['success', 'error'].includes(document.getElementById('test-model-result').dataset.state),
+    () => ['success', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('test-model-result')).dataset.state)),
     null,
     { timeout: 30_000 },
   );
+  // An element's text is never null (only a document's is): the casts say so.
   return {
-    state: await box.getAttribute('data-state'),
+    state: /** @type {string} */ (await box.getAttribute('data-state')),
     kind: await box.getAttribute('data-kind'),
-    message: await box.locator('.message').textContent(),
+    message: /** @type {string} */ (await box.locator('.message').textContent()),
     hint: (await box.locator('.hint').count()) > 0 ? await box.locator('.hint').textContent() : null,
     reply: (await box.locator('.reply').count()) > 0 ? await box.locator('.reply').textContent() : null,
-    text: await box.textContent(),
+    text: /** @type {string} */ (await box.textContent()),
   };
 }
 
-/** TEST_CONNECTION straight to the worker, from the page, for the exact outcome. */
+/**
+ * TEST_CONNECTION straight to the worker, from the page, for the exact outcome.
+ * @param {import('../types.mjs').Page} page
+ */
 function testThroughWorker(page) {
   return page.evaluate(async () => {
-    const { testConnection } = await import('./messages.js');
+    const { testConnection } = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
     return chrome.runtime.sendMessage(testConnection({ which: 'model' }));
   });
 }
 
+/**
+ * @param {import('../types.mjs').Page} page
+ */
 async function save(page) {
   await page.click('#save');
-  await page.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+  await page.waitForFunction(() => ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
   const state = await page.locator('#save-status').getAttribute('data-state');
-  assert.equal(state, 'saved', await page.locator('#save-status').textContent());
+  assert.equal(state, 'saved', (await page.locator('#save-status').textContent()) ?? undefined);
 }
 
 describe('model providers', { timeout: 240_000 }, () => {
-  let ext;
-  let fake;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let options;
   /** Every console message of the worker and all pages, any level. */
-  const consoleLines = [];
+  /** @type {string[]} */ const consoleLines = [];
 
   before(async () => {
     ext = await launchExtension();
-    const collect = (source) => (msg) => consoleLines.push(`[${source} ${msg.type()}] ${msg.text()}`);
+    /** @param {string} source */
+    const collect = (source) => (/** @type {import('playwright-core').ConsoleMessage} */ msg) => consoleLines.push(`[${source} ${msg.type()}] ${msg.text()}`);
     ext.worker.on('console', collect('worker'));
     ext.context.pages().forEach((p) => p.on('console', collect(p.url())));
     ext.context.on('page', (p) => p.on('console', collect('page')));
     fake = await startFakeProviders();
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
   });
 
   after(async () => {
@@ -114,7 +134,7 @@ describe('model providers', { timeout: 240_000 }, () => {
       // Google answers a bad key with 400 API_KEY_INVALID, the others with 401.
       const status = api === 'gemini' ? 'HTTP 400' : 'HTTP 401';
       assert.ok(shown.message.includes(`${status} for ${fake.baseUrl(api)}`), shown.message);
-      assert.match(shown.hint, /^Check the API key in the options/);
+      assert.match(/** @type {string} */ (shown.hint), /^Check the API key in the options/);
       assert.ok(!shown.text.includes('sk-wrong-key-000000000000'), shown.text);
     });
   }
@@ -128,8 +148,8 @@ describe('model providers', { timeout: 240_000 }, () => {
     assert.equal(shown.state, 'error', shown.text);
     assert.equal(shown.kind, 'origin_rejected');
     assert.match(shown.message, /HTTP 403/);
-    assert.ok(shown.hint.includes(`OLLAMA_ORIGINS=${origin}`), shown.hint);
-    assert.match(shown.hint, /restart/);
+    assert.ok(/** @type {string} */ (shown.hint).includes(`OLLAMA_ORIGINS=${origin}`), shown.hint ?? undefined);
+    assert.match(/** @type {string} */ (shown.hint), /restart/);
   });
 
   test('a separate judge model is saved and tested on its own', async () => {
@@ -143,13 +163,14 @@ describe('model providers', { timeout: 240_000 }, () => {
     fake.script({ text: 'I am the judge.' });
     await options.click('#test-judge');
     await options.waitForFunction(() =>
-      ['success', 'error'].includes(document.getElementById('test-judge-result').dataset.state));
+      ['success', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('test-judge-result')).dataset.state)));
     const box = options.locator('#test-judge-result');
-    assert.equal(await box.getAttribute('data-state'), 'success', await box.textContent());
+    assert.equal(await box.getAttribute('data-state'), 'success', (await box.textContent()) ?? undefined);
     assert.equal(await box.locator('.reply').textContent(), 'I am the judge.');
     assert.equal(fake.requests.length, 1);
     assert.equal(fake.requests[0].api, 'gemini');
     assert.equal(fake.requests[0].model, 'gemini-judge');
+    /** @type {Record<string, import('../types.mjs').Json>} */
     const stored = await ext.worker.evaluate(() => chrome.storage.local.get('settings.agent'));
     assert.equal(stored['settings.agent'].judge.model, 'gemini-judge');
     assert.equal(stored['settings.agent'].model.provider, 'openai', 'the agent model is unchanged');
@@ -158,7 +179,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     await options.uncheck('#judge-enabled');
     await save(options);
     const reply = await options.evaluate(async () => {
-      const { testConnection } = await import('./messages.js');
+      const { testConnection } = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
       return chrome.runtime.sendMessage(testConnection({ which: 'judge' }));
     });
     assert.deepEqual(reply, {
@@ -179,7 +200,7 @@ describe('model providers', { timeout: 240_000 }, () => {
       const { outcome } = await testThroughWorker(options);
       assert.equal(outcome.ok, true, JSON.stringify(outcome));
       assert.equal(outcome.reply.text, 'after the wait');
-      assert.deepEqual(outcome.attempts.map((a) => [a.kind, a.delay_ms]), [['rate_limited', 2000]]);
+      assert.deepEqual(outcome.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [['rate_limited', 2000]]);
       const gap = fake.requests[1].at - fake.requests[0].at;
       assert.ok(gap >= 1_900, `second try came ${gap} ms after the first`);
     });
@@ -204,7 +225,7 @@ describe('model providers', { timeout: 240_000 }, () => {
       assert.equal(outcome.error.kind, 'timeout');
       assert.match(outcome.error.message, /no reply from .* within 1 s \(gave up after 3 tries\)/);
       assert.match(outcome.error.hint, /Raise the call timeout/);
-      assert.deepEqual(outcome.attempts.map((a) => [a.kind, a.delay_ms]), [
+      assert.deepEqual(outcome.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [
         ['timeout', 1000],
         ['timeout', 2000],
         ['timeout', null],
@@ -232,7 +253,7 @@ describe('model providers', { timeout: 240_000 }, () => {
       assert.equal(shown.state, 'error');
       assert.equal(shown.kind, 'empty');
       assert.match(shown.message, /the reply has no text/);
-      assert.match(shown.hint, /without any text/);
+      assert.match(/** @type {string} */ (shown.hint), /without any text/);
     });
   });
 
@@ -249,6 +270,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     fake.setApiKey('sk-some-other-key-1234567');
     assert.equal((await clickTest(options)).kind, 'auth');
 
+    /** @type {Record<string, import('../types.mjs').Json>} */
     const stored = await ext.worker.evaluate(() => chrome.storage.local.get('settings.agent'));
     assert.equal(stored['settings.agent'].model.api_key, secret, 'the key is kept in extension storage');
 
@@ -259,10 +281,10 @@ describe('model providers', { timeout: 240_000 }, () => {
     assert.ok(!(await options.content()).includes(secret), 'options page HTML');
 
     const reloaded = await ext.openExtensionPage('options.html');
-    await reloaded.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await reloaded.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     assert.ok(!(await reloaded.content()).includes(secret), 'options page after a reload');
     const settingsReply = await reloaded.evaluate(async () => {
-      const { getSettings } = await import('./messages.js');
+      const { getSettings } = /** @type {typeof import('../../extension/messages.js')} */ (await import(/** @type {string} */ ('./messages.js')));
       return chrome.runtime.sendMessage(getSettings());
     });
     assert.equal(settingsReply.settings.model.api_key_set, true);
@@ -286,6 +308,7 @@ describe('model providers', { timeout: 240_000 }, () => {
   });
 
   test('a content script in a web page cannot read the stored key', async () => {
+    /** @type {Record<string, import('../types.mjs').Json>} */
     const stored = await ext.worker.evaluate(() => chrome.storage.local.get('settings.agent'));
     const key = stored['settings.agent'].model.api_key;
     assert.ok(key.length > 10, 'a key is stored (saved by the test before)');
@@ -295,17 +318,18 @@ describe('model providers', { timeout: 240_000 }, () => {
       const seen = await ext.worker.evaluate(async (url) => {
         const [tab] = await chrome.tabs.query({ url });
         const [result] = await chrome.scripting.executeScript({
-          target: { tabId: tab.id },
+          // The tab the test just opened: a tab in a window has an id.
+          target: { tabId: /** @type {number} */ (tab.id) },
           func: async () => {
             try {
               if (!chrome.storage?.local) return 'no chrome.storage.local here';
               return JSON.stringify(await chrome.storage.local.get(null));
             } catch (error) {
-              return `refused: ${error.message}`;
+              return `refused: ${/** @type {Error} */ (error).message}`;
             }
           },
         });
-        return result.result;
+        return /** @type {string} */ (result.result);
       }, sites.url('alpha', '/'));
       assert.ok(!seen.includes(key), `a content script read: ${seen}`);
       assert.match(seen, /^(refused|no chrome\.storage)/);
@@ -319,12 +343,13 @@ describe('model providers', { timeout: 240_000 }, () => {
     await fillModel(options, { api: 'gemini', baseUrl: 'not a url', apiKey: '' });
     await options.fill('#max_steps', '0');
     await options.click('#save');
-    await options.waitForFunction(() => document.getElementById('save-status').dataset.state === 'error');
-    const status = await options.locator('#save-status').textContent();
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state === 'error');
+    const status = /** @type {string} */ (await options.locator('#save-status').textContent());
     assert.match(status, /model\.base_url: must be an http:\/\/ or https:\/\/ URL/);
     assert.match(status, /max_steps: must be a whole number from 1 to 200/);
     assert.equal(await options.getAttribute('#model-base_url', 'aria-invalid'), 'true');
     assert.equal(await options.getAttribute('#max_steps', 'aria-invalid'), 'true');
+    /** @type {Record<string, import('../types.mjs').Json>} */
     const stored = await ext.worker.evaluate(() => chrome.storage.local.get('settings.agent'));
     assert.notEqual(stored['settings.agent'].model.base_url, 'not a url');
   });
@@ -339,7 +364,7 @@ describe('model providers', { timeout: 240_000 }, () => {
     });
     await popup.click('#open-settings');
     const page = await opened;
-    await page.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await page.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     assert.equal(await page.locator('#model-provider').inputValue(), 'openai');
     await page.close();
     await popup.close();

@@ -27,22 +27,31 @@ export async function openRealPopup(ext, page) {
   });
   if (opened !== null) throw new Error(`chrome.action.openPopup() failed: ${opened}`);
   const cdp = await ext.context.newCDPSession(page);
-  const targetId = await waitFor(async () => {
+  // waitFor returns the probe's first truthy value: an id.
+  const targetId = /** @type {string} */ (await waitFor(async () => {
     const { targetInfos } = await cdp.send('Target.getTargets');
     return targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/popup.html'))?.targetId;
-  }, 'the action popup to appear');
+  }, 'the action popup to appear'));
   const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: false });
   const popup = new RealPopup(cdp, sessionId, targetId);
   await waitFor(() => popup.evaluate('document.readyState === "complete" && !!document.querySelector("#run")'), 'the popup to load');
   return popup;
 }
 
+/** @typedef {import('../types.mjs').Json} Json */
+
 class RealPopup {
+  /**
+   * @param {import('playwright-core').CDPSession} cdp
+   * @param {string} sessionId
+   * @param {string} targetId
+   */
   constructor(cdp, sessionId, targetId) {
     this.cdp = cdp;
     this.sessionId = sessionId;
     this.targetId = targetId;
     this.nextId = 0;
+    /** @type {Map<number, { resolve: (result: Json) => void, reject: (error: Error) => void, method: string }>} */
     this.waiting = new Map();
     cdp.on('Target.receivedMessageFromTarget', (event) => {
       if (event.sessionId !== sessionId) return;
@@ -55,9 +64,15 @@ class RealPopup {
     });
   }
 
-  /** One DevTools command sent to the popup's own target. */
+  /**
+   * One DevTools command sent to the popup's own target.
+   * @param {string} method
+   * @param {object} [params]
+   * @returns {Promise<Json>}
+   */
   send(method, params = {}) {
     const id = ++this.nextId;
+    /** @type {Promise<Json>} */
     const reply = new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject, method }));
     const message = JSON.stringify({ id, method, params });
     this.cdp.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message }).catch((error) => {
@@ -67,7 +82,11 @@ class RealPopup {
     return reply;
   }
 
-  /** The value of `expression` (awaited) in the popup. */
+  /**
+   * The value of `expression` (awaited) in the popup.
+   * @param {string} expression
+   * @returns {Promise<Json>}
+   */
   async evaluate(expression) {
     const { result, exceptionDetails } = await this.send('Runtime.evaluate', {
       expression,
@@ -78,12 +97,20 @@ class RealPopup {
     return result.value;
   }
 
-  /** Waits until `expression` is truthy in the popup; returns its value. */
+  /**
+   * Waits until `expression` is truthy in the popup; returns its value.
+   * @param {string} expression
+   * @param {string} what
+   */
   waitFor(expression, what) {
     return waitFor(() => this.evaluate(expression), what);
   }
 
-  /** A trusted left click (or `clickCount` clicks in a row) at the centre of `selector`. */
+  /**
+   * A trusted left click (or `clickCount` clicks in a row) at the centre of `selector`.
+   * @param {string} selector
+   * @param {{ clickCount?: number }} [options]
+   */
   async click(selector, { clickCount = 1 } = {}) {
     const box = await this.evaluate(`(() => {
       const r = document.querySelector(${JSON.stringify(selector)})?.getBoundingClientRect();
@@ -99,7 +126,11 @@ class RealPopup {
     }
   }
 
-  /** Chooses files for a file input, as the file dialog would. */
+  /**
+   * Chooses files for a file input, as the file dialog would.
+   * @param {string} selector
+   * @param {string[]} paths
+   */
   async setFiles(selector, paths) {
     const { root } = await this.send('DOM.getDocument', {});
     const { nodeId } = await this.send('DOM.querySelector', { nodeId: root.nodeId, selector });
@@ -107,7 +138,11 @@ class RealPopup {
     await this.send('DOM.setFileInputFiles', { nodeId, files: paths });
   }
 
-  /** Sets a <select>'s value and fires `change`, as choosing from its list does. */
+  /**
+   * Sets a <select>'s value and fires `change`, as choosing from its list does.
+   * @param {string} selector
+   * @param {string} value
+   */
   select(selector, value) {
     return this.evaluate(`(() => {
       const s = document.querySelector(${JSON.stringify(selector)});
@@ -124,15 +159,23 @@ class RealPopup {
   }
 }
 
+/**
+ * @template T
+ * @param {() => Promise<T>} probe
+ * @param {string} what
+ * @param {number} [timeoutMs]
+ * @returns {Promise<T>}
+ */
 async function waitFor(probe, what, timeoutMs = POPUP_WAIT_MS) {
   const deadline = Date.now() + timeoutMs;
+  /** @type {Error | null} */
   let lastError = null;
   for (;;) {
     try {
       const value = await probe();
       if (value) return value;
     } catch (error) {
-      lastError = error;
+      lastError = /** @type {Error} */ (error);
     }
     if (Date.now() > deadline) {
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${lastError.message}` : ''}`);

@@ -15,10 +15,10 @@ import { hopbenchBin } from './native.mjs';
 import { chromiumPath, repoRoot } from './paths.mjs';
 
 describe('report pages in Chromium', { timeout: 120_000 }, () => {
-  let dir;
-  let browser;
-  let page;
-  const problems = [];
+  /** @type {string} */ let dir;
+  /** @type {Awaited<ReturnType<typeof launchPlain>>} */ let browser;
+  /** @type {import('../types.mjs').Page} */ let page;
+  /** @type {string[]} */ const problems = [];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-report-page-'));
@@ -42,7 +42,10 @@ describe('report pages in Chromium', { timeout: 120_000 }, () => {
     const screenshot = join(dir, 'report.png');
     await page.screenshot({ path: screenshot, fullPage: true });
     t.diagnostic(`screenshot: ${screenshot}`);
-    const cells = (selector) => page.$$eval(selector, (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
+    /** @param {string} selector */
+    const cells = (selector) =>
+      page.$$eval(selector, (rows) =>
+        rows.map((r) => [.../** @type {HTMLTableRowElement} */ (r).cells].map((c) => /** @type {string} */ (c.textContent).trim())));
     assert.deepEqual(await cells('#buckets tbody tr'), [
       ['1 hop', '2', '1 / 2', '50.00', '50.00'],
       ['2-4 hops', '3', '4 / 8', '50.00', '33.33'],
@@ -83,7 +86,7 @@ describe('report pages in Chromium', { timeout: 120_000 }, () => {
     const observation = page.locator('#step-1 details.observation');
     assert.equal(await observation.locator('pre').isVisible(), false);
     await observation.locator('summary').click();
-    assert.match(await observation.locator('pre').textContent(), /\[2\] StaticText '<script>alert\(1\)<\/script>'/);
+   assert.match(String(await observation.locator('pre').textContent()), /\[2\] StaticText '<script>alert\(1\)<\/script>'/);
     assert.deepEqual(problems, []);
   });
 });

@@ -9,15 +9,15 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension, newProfileDir } from './harness.mjs';
+import { launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /**
  * The pid of the Chromium browser process using `profileDir` (the one without a
  * `--type=` switch; renderers and helpers have one). Found in /proc: Playwright does
  * not expose the process of a persistent context.
+ * @param {string} profileDir
  */
 function browserPid(profileDir) {
   for (const entry of readdirSync('/proc')) {
@@ -26,7 +26,8 @@ function browserPid(profileDir) {
     try {
       args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
     } catch (error) {
-      if (error.code === 'ENOENT' || error.code === 'ESRCH') continue; // Exited meanwhile.
+      const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+      if (code === 'ENOENT' || code === 'ESRCH') continue; // Exited meanwhile.
       throw error;
     }
     if (args.includes(`--user-data-dir=${profileDir}`) && !args.some((a) => a.startsWith('--type='))) {
@@ -36,6 +37,13 @@ function browserPid(profileDir) {
   throw new Error(`no Chromium browser process runs with the profile ${profileDir}`);
 }
 
+/**
+ * @template T
+ * @param {string} what
+ * @param {() => Promise<T>} check
+ * @param {number} [timeoutMs]
+ * @returns {Promise<T>}
+ */
 async function waitFor(what, check, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -48,8 +56,8 @@ async function waitFor(what, check, timeoutMs = 30_000) {
 
 describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
   const profileDir = newProfileDir();
-  let ext;
-  let sites;
+  /** @type {import('../types.mjs').Extension | undefined} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
@@ -70,7 +78,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/killed' }), fileName: 'killed.json', agent: 'replay' });
     await held.arrived;
     const before = await store(popup, 'getSteps', runId);
-    assert.deepEqual(before.map((s) => s.step), [1], 'step 1 was recorded before the kill');
+    assert.deepEqual(before.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1], 'step 1 was recorded before the kill');
 
     process.kill(browserPid(profileDir), 'SIGKILL');
     await ext.close().catch((error) => {
@@ -82,10 +90,11 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     const eventsRequests = () => sites.requests.filter((r) => r.site === 'events').length;
     const requestsAtKill = eventsRequests();
 
-    ext = await launchExtension({ profileDir });
+    const restarted = await launchExtension({ profileDir });
+    ext = restarted;
     // No page is opened until the run has ended: the browser's start alone ends it
     // (the worker reads its storage directly; that sends it no event).
-    const record = () => ext.worker.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`);
+    const record = () => restarted.worker.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`);
     await waitFor('the run record going away after the restart', async () => (await record()) === null);
 
     const page = await ext.openExtensionPage('runs.html');
@@ -93,7 +102,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     assert.equal(run.status, 'error', JSON.stringify(run));
     assert.equal(run.cause, 'interrupted');
     assert.match(run.error, /^interrupted by browser exit: /);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2], 'every step once: step 1 as recorded, step 2 as it stood');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2], 'every step once: step 1 as recorded, step 2 as it stood');
     // Stored step against stored step: GET_RUN adds derived fields for the views (`words`).
     const stored = await store(page, 'getSteps', runId);
     assert.deepEqual(stored[0], before[0], 'step 1 unchanged by the restart');
@@ -102,7 +111,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     assert.equal(steps[1].result, null, 'the action in flight never reported back');
     assert.equal(eventsRequests(), requestsAtKill, 'the action in flight was not sent again');
     const { trajectory } = await sendOk(page, 'exportRun', { runId });
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.deepEqual(ext.errors, [], ext.describeErrors());
   });
 });

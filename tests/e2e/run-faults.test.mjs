@@ -16,11 +16,11 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { playAgent } from './play-agent.mjs';
 import { threeHopTask } from './run-helpers.mjs';
 import { runToEnd, saveOptions } from './run-outcome.mjs';
-import { startSites } from './sites.mjs';
+import { portOfServer, startSites } from './sites.mjs';
 
 const AGENT = { text: playAgent };
 /** Three good replies: the run passes at steps 1-3, or 2-4 after a no-op step 1. */
@@ -29,28 +29,28 @@ const GOOD = [AGENT, AGENT, AGENT];
 /** A port nothing listens on: bound once by us, then released. */
 async function closedPort() {
   const server = createServer();
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address();
+  await /** @type {Promise<void>} */ (new Promise((ok) => server.listen(0, '127.0.0.1', () => ok())));
+  const port = portOfServer(server);
   await new Promise((ok) => server.close(ok));
   return port;
 }
 
 describe('provider faults during runs', { timeout: 300_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let options;
 
   const calls = () => fake.requests.filter((r) => r.api === 'openai');
   /** The user turn of the n-th model call (1-based). */
-  const prompt = (n) => calls()[n - 1].text.slice(calls()[n - 1].text.lastIndexOf('OBSERVATION:'));
+  const prompt = (/** @type {number} */ n) => calls()[n - 1].text.slice(calls()[n - 1].text.lastIndexOf('OBSERVATION:'));
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
     fake = await startFakeProviders();
     ext = await launchExtension();
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     await saveOptions(options, {
       baseUrl: fake.baseUrl('openai'),
       model: 'fake-agent',
@@ -61,7 +61,7 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
       mode: 'text',
     });
     await ext.worker.evaluate(() => {
-      globalThis.faultMatrixMarker = 'the worker that started the matrix';
+      /** @type {typeof globalThis & { faultMatrixMarker?: string }} */ (globalThis).faultMatrixMarker = 'the worker that started the matrix';
     });
   });
 
@@ -72,6 +72,10 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
   });
 
   /** Scripts the fake, runs the task to its end. */
+  /**
+   * @param {string} id
+   * @param {import('./fake-providers.mjs').ScriptEntry[]} script
+   */
   async function faultRun(id, script) {
     fake.reset();
     fake.script(...script);
@@ -79,6 +83,10 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
     return runToEnd(options, ext, { taskText, fileName: `${id.replace(/\W+/g, '-')}.json` });
   }
 
+  /**
+   * @param {import('../types.mjs').Json} run GET_RUN's view
+   * @param {number[]} hopSteps
+   */
   function assertPassedAt(run, hopSteps) {
     assert.equal(run.status, 'finished', JSON.stringify(run));
     assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
@@ -86,6 +94,11 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
   }
 
   /** Step 1 was a no-op because of the model call: recorded, explained, shown. */
+  /**
+   * @param {Awaited<ReturnType<typeof runToEnd>>} result
+   * @param {string} kind
+   * @param {number} tries
+   */
   function assertFailedCallStep(result, kind, tries) {
     const [first] = result.steps;
     assert.equal(first.reply, null);
@@ -112,7 +125,7 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
     assert.equal(attempts[0].delay_ms, 1000);
     assert.match(attempts[0].message, /Rate limit reached/);
     assert.ok(calls()[1].at - calls()[0].at >= 950, 'the retry waited for Retry-After');
-    assert.match(r.panel.steps[0].attempts, /1 failed try before the reply: rate_limited, retried after 1 s/);
+    assert.match(/** @type {string} */ (r.panel.steps[0].attempts), /1 failed try before the reply: rate_limited, retried after 1 s/);
     assert.equal(r.panel.steps[0].outcome, 'ok');
     assert.equal(r.panel.steps[1].attempts, null, 'a step without retries shows none');
   });
@@ -120,15 +133,15 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
   test('one 500: retried after the backoff, and the run goes on', async () => {
     const r = await faultRun('faults/500-once', [{ status: 500, message: 'The server had an error' }, ...GOOD]);
     assertPassedAt(r.run, [1, 2, 3]);
-    assert.deepEqual(r.steps[0].reply.attempts.map((a) => [a.kind, a.delay_ms]), [['server', 1000]]);
-    assert.match(r.panel.steps[0].attempts, /server, retried after 1 s/);
+    assert.deepEqual(r.steps[0].reply.attempts.map((/** @type {import('../types.mjs').Json} */ a) => [a.kind, a.delay_ms]), [['server', 1000]]);
+    assert.match(/** @type {string} */ (r.panel.steps[0].attempts), /server, retried after 1 s/);
   });
 
   test('500 on every try: a no-op step saying so, then the run goes on', async () => {
     const r = await faultRun('faults/500-always', [{ status: 500 }, { status: 500 }, ...GOOD]);
     const first = assertFailedCallStep(r, 'server', 2);
     assert.match(first.model_error.error.message, /HTTP 500.*gave up after 2 tries/);
-    assert.match(r.panel.steps[0].attempts, /2 failed tries: server, retried after 1 s; server/);
+    assert.match(/** @type {string} */ (r.panel.steps[0].attempts), /2 failed tries: server, retried after 1 s; server/);
     assertPassedAt(r.run, [2, 3, 4]);
   });
 
@@ -187,9 +200,9 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
     assert.equal(r.run.status, 'finished');
     assert.equal(r.run.cause, 'early_stop');
     assert.match(r.run.reason, /^Early stop: the last 3 steps gave no action \(the last: the model call failed \(server\): .*HTTP 503.*overloaded/);
-    assert.deepEqual(r.steps.map((s) => s.model_error?.error.kind), ['server', 'server', 'server']);
+    assert.deepEqual(r.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.model_error?.error.kind), ['server', 'server', 'server']);
     assert.equal(r.run.verdict.passed, false);
-    assert.match(r.panel.status, /^finished: Early stop: .*HTTP 503/);
+    assert.match(/** @type {string} */ (r.panel.status), /^finished: Early stop: .*HTTP 503/);
     assert.equal(calls().length, 6, 'no call after the early stop');
   });
 
@@ -206,7 +219,7 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
       assert.equal(r.run.verdict.passed, false);
       assert.equal(r.steps.length, 1, 'the failed step is recorded, no other is started');
       assertFailedCallStep(r, 'network', 2);
-      assert.match(r.panel.status, /^error: /);
+      assert.match(/** @type {string} */ (r.panel.status), /^error: /);
       assert.equal(r.panel.error, r.run.error);
       assert.equal(calls().length, 0);
     } finally {
@@ -215,7 +228,7 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
   });
 
   test('the worker never crashed and nothing logged an error', async () => {
-    assert.equal(await ext.worker.evaluate(() => globalThis.faultMatrixMarker), 'the worker that started the matrix');
+    assert.equal(await ext.worker.evaluate(() => /** @type {typeof globalThis & { faultMatrixMarker?: string }} */ (globalThis).faultMatrixMarker), 'the worker that started the matrix');
     assert.deepEqual(ext.errors, [], ext.describeErrors());
   });
 });

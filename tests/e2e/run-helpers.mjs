@@ -2,13 +2,16 @@
 // popup's user path (import a task file, choose the agent, Run), reading the trajectory
 // store from an extension page, and waiting for a run to end.
 
-import { sendOk } from './session-helpers.mjs';
+import { sendOk } from '../../runner/driver.mjs';
 
 /**
  * wiki home → Tokyo Tower article → events site → events in Tokyo: three hops on two
  * sites, with the reference trajectory a person would take (the replay agent's script).
+ * @param {import('../types.mjs').Sites} sites
+ * @param {{ id?: string, reference?: boolean }} [options]
  */
 export function threeHopTask(sites, { id = 'e2e/three-hops', reference = true } = {}) {
+  /** @type {Record<string, unknown>} */
   const task = {
     id,
     intent: "Starting from the wiki, read the Tokyo Tower article, follow it to the events site and list the events in Tokyo.",
@@ -29,14 +32,22 @@ export function threeHopTask(sites, { id = 'e2e/three-hops', reference = true } 
   return JSON.stringify(task, null, 2);
 }
 
-/** The popup's user path: import the task file, pick it and the agent, press Run. */
+/**
+ * The popup's user path: import the task file, pick it and the agent, press Run.
+ * @param {import('../types.mjs').Page} popup
+ * @param {{ taskText: string, fileName?: string, agent: string, keepWindow?: boolean }} run
+ * @returns {Promise<string>} the new run's id
+ */
 export async function runFromPopup(popup, { taskText, fileName = 'three-hops.json', agent, keepWindow = false }) {
   await popup.locator('#import-files').setInputFiles({
     name: fileName,
     mimeType: 'application/json',
     buffer: Buffer.from(taskText),
   });
-  await popup.waitForFunction((name) => document.querySelector('#task')?.value === `imported:${name}`, fileName);
+  await popup.waitForFunction(
+    (name) => /** @type {HTMLSelectElement | null} */ (document.querySelector('#task'))?.value === `imported:${name}`,
+    fileName,
+  );
   await popup.selectOption('#agent', agent);
   await popup.locator('#keep-window').setChecked(keepWindow);
   const before = await currentRunId(popup);
@@ -53,22 +64,40 @@ export async function runFromPopup(popup, { taskText, fileName = 'three-hops.jso
   }
 }
 
+/**
+ * @param {import('../types.mjs').Page} page
+ * @returns {Promise<string | null>}
+ */
 function currentRunId(page) {
-  return page.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current'] ?? null);
+  return page.evaluate(async () =>
+    /** @type {string | undefined} */ (/** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current'])) ?? null);
 }
 
-/** Calls `fn(...args)` of worker/run-store.js inside an extension page. */
+/**
+ * Calls `fn(...args)` of worker/run-store.js inside an extension page.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} fn
+ * @param {...unknown} args
+ * @returns {Promise<import('../types.mjs').Json>} what the function gave (stored records)
+ */
 export function store(page, fn, ...args) {
   return page.evaluate(
     async ([name, fnArgs]) => {
-      const module = await import('./worker/run-store.js');
+      // A path of the extension page, not of this file: tsc must not resolve it.
+      /** @type {Record<string, (...a: unknown[]) => unknown>} */
+      const module = await import(/** @type {string} */ ('./worker/run-store.js'));
       return module[name](...fnArgs);
     },
-    [fn, args],
+    /** @type {[string, unknown[]]} */ ([fn, args]),
   );
 }
 
-/** Polls GET_RUN until the run is no longer running; returns the last view. */
+/**
+ * Polls GET_RUN until the run is no longer running; returns the last view.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} runId
+ * @param {number} [timeoutMs]
+ */
 export async function waitForRunEnd(page, runId, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -79,22 +108,32 @@ export async function waitForRunEnd(page, runId, timeoutMs = 60_000) {
   }
 }
 
-/** The hop states the side panel shows, e.g. `done:1 current waiting`. */
+/**
+ * The page's window with the hop states recorded so far.
+ * @typedef {Window & { hopSnapshots: string[] }} HopWindow
+ */
+
+/**
+ * The hop states the side panel shows, e.g. `done:1 current waiting`.
+ * @param {import('../types.mjs').Page} panel
+ */
 export function watchHopQueue(panel) {
   return panel.evaluate(() => {
-    window.hopSnapshots = [];
+    const page = /** @type {HopWindow} */ (/** @type {unknown} */ (window));
+    page.hopSnapshots = [];
     const snap = () => {
-      const hops = [...document.querySelectorAll('.hop')].map((h) =>
+      const hops = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.hop'))].map((h) =>
         h.dataset.state === 'done' ? `done:${h.dataset.step}` : h.dataset.state,
       );
       const text = hops.join(' ');
-      if (hops.length && window.hopSnapshots.at(-1) !== text) window.hopSnapshots.push(text);
+      if (hops.length && page.hopSnapshots.at(-1) !== text) page.hopSnapshots.push(text);
     };
     new MutationObserver(snap).observe(document.body, { childList: true, subtree: true });
     snap();
   });
 }
 
+/** @param {import('../types.mjs').Page} panel */
 export function hopSnapshots(panel) {
-  return panel.evaluate(() => window.hopSnapshots);
+  return panel.evaluate(() => /** @type {HopWindow} */ (/** @type {unknown} */ (window)).hopSnapshots);
 }

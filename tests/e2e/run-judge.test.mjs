@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { observationOf } from './play-agent.mjs';
 import { runToEnd, saveOptions } from './run-outcome.mjs';
 import { startSites } from './sites.mjs';
@@ -21,7 +21,12 @@ const ANSWER = 'It is a red tower in Tokyo.';
 /** How the fake recognises a judge request: the judge prompt's opening words. */
 const JUDGE_WORDS = 'You grade the answers of a web-browsing agent.';
 
+/**
+ * @param {import('../types.mjs').Sites} sites
+ * @param {{ id: string, reference?: boolean }} options
+ */
 function taskText(sites, { id, reference = false }) {
+  /** @type {Record<string, unknown>} */
   const task = {
     id,
     intent: 'Open the Tokyo Tower article on the wiki and say what kind of structure it is.',
@@ -33,9 +38,12 @@ function taskText(sites, { id, reference = false }) {
   return JSON.stringify(task);
 }
 
-/** The fake's two roles; `judgeSays` is the judge's reply. */
+/**
+ * The fake's two roles; `judgeSays` is the judge's reply.
+ * @param {string} judgeSays
+ */
 function respond(judgeSays) {
-  return (request) => {
+  return (/** @type {import('../types.mjs').FakeRequest} */ request) => {
     if (request.text.includes(JUDGE_WORDS)) return judgeSays;
     const line = observationOf(request).split('\n').find((l) => l.includes("link 'Tokyo Tower'"));
     const id = line?.match(/\[(\d+)\]/)?.[1];
@@ -45,10 +53,10 @@ function respond(judgeSays) {
 }
 
 describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let options;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let options;
 
   const judgeCalls = () => fake.requests.filter((r) => r.text.includes(JUDGE_WORDS));
 
@@ -57,7 +65,7 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
     fake = await startFakeProviders();
     ext = await launchExtension();
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     await saveOptions(options, {
       baseUrl: fake.baseUrl('openai'),
       model: 'fake-agent',
@@ -76,6 +84,11 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
     await sites?.close();
   });
 
+  /**
+   * @param {string} id
+   * @param {import('./fake-providers.mjs').ScriptEntry[]} script
+   * @param {Record<string, unknown>} [overrides]
+   */
   async function judgedRun(id, script, overrides) {
     fake.reset();
     fake.script(...script);
@@ -111,7 +124,7 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
 
     assert.deepEqual(r.panel.verdictJudgements, [`Judge: "${REFERENCE}": yes (judge model openai fake-judge)`]);
     assert.deepEqual(r.panel.steps[1].judgements, r.panel.verdictJudgements);
-    assert.match(r.panel.verdict, /^PASS/);
+    assert.match(/** @type {string} */ (r.panel.verdict), /^PASS/);
   });
 
   test("without a separate judge the agent's model judges; it says no: FAIL, saying so", async () => {
@@ -127,7 +140,7 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
       assert.equal(judgement.by, 'agent model openai fake-agent');
       assert.equal(judgeCalls()[0].model, 'fake-agent');
       assert.deepEqual(r.panel.verdictJudgements, [`Judge: "${REFERENCE}": no (agent model openai fake-agent)`]);
-      assert.match(r.panel.verdict, /^FAIL/);
+      assert.match(/** @type {string} */ (r.panel.verdict), /^FAIL/);
     } finally {
       await saveOptions(options, { judge: { baseUrl: fake.baseUrl('openai'), model: 'fake-judge', apiKey: FAKE_KEY } });
     }

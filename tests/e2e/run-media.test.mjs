@@ -14,15 +14,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
 import { startGallery } from './gallery-site.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { observationOf } from './play-agent.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 
-/** Two tasks over the gallery: the whole walk, and from page 2 on. */
+/**
+ * Two tasks over the gallery: the whole walk, and from page 2 on.
+ * @param {Awaited<ReturnType<typeof startGallery>>} gallery
+ */
 function tasks(gallery) {
+  /** @param {string} page */
   const hop = (page) => ({ condition: { kind: 'url', part: 'path', op: 'contains', value: page } });
   return {
     walk: {
@@ -40,9 +43,13 @@ function tasks(gallery) {
   };
 }
 
-/** The agent: first a scroll (the same page again), then the link onwards. */
+/**
+ * The agent: first a scroll (the same page again), then the link onwards.
+ * @param {import('../types.mjs').FakeRequest} request
+ */
 function galleryAgent(request) {
   const user = request.text.slice(request.text.lastIndexOf('OBSERVATION:'));
+  /** @param {string} a */
   const action = (a) => `Let's think step-by-step. In summary, the next action I will perform is \`\`\`${a}\`\`\``;
   if (/\nPREVIOUS ACTION: None/.test(user)) return action('scroll [down]');
   for (const name of ['Next page', 'Last page']) {
@@ -52,16 +59,21 @@ function galleryAgent(request) {
   return action('stop [the end]');
 }
 
+/** @param {string} dataUrl */
 const bytesOfDataUrl = (dataUrl) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
 describe('run pictures: every run keeps its own, as captured', { timeout: 240_000 }, () => {
-  let ext;
-  let gallery;
-  let fake;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {Awaited<ReturnType<typeof startGallery>>} */ let gallery;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let popup;
   /** [{label, runId, intent}] in start order */
-  const runs = [];
+  /** @type {{ label: string, runId: string, intent: string, elements?: unknown[], keys?: string[] }[]} */ const runs = [];
 
+  /**
+   * @param {string} label
+   * @param {{ id: string, intent: string }} task
+   */
   const start = async (label, task) => {
     const { runId } = await sendOk(popup, 'startRun', {
       taskText: JSON.stringify(task),
@@ -109,6 +121,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
   });
 
   /** Each run's model requests, in order: one per step (no call failed). */
+  /** @param {(typeof runs)[number]} run */
   function requestsOf(run) {
     const sameTask = runs.filter((r) => r.intent === run.intent);
     const all = fake.requests.filter((r) => r.api === 'openai' && r.text.includes(`OBJECTIVE: ${run.intent}`));
@@ -121,7 +134,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
     for (const run of runs) {
       const { trajectory } = await sendOk(popup, 'exportRun', { runId: run.runId });
       const { steps, media } = trajectory;
-      assert.deepEqual(steps.map((s) => s.step), run.intent.startsWith('Walk') ? [1, 2, 3] : [1, 2], `${run.label}: ${steps.map((s) => `${s.action?.text} ${s.observation.url}`).join(', ')}`);
+      assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), run.intent.startsWith('Walk') ? [1, 2, 3] : [1, 2], `${run.label}: ${steps.map((/** @type {import('../types.mjs').Json} */ s) => `${s.action?.text} ${s.observation.url}`).join(', ')}`);
       const { all, stepsBefore } = requestsOf(run);
       const offset = offsets.get(run.intent) ?? 0;
       assert.equal(stepsBefore > 0, offset > 0);
@@ -147,14 +160,16 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
         referenced.push(...refs, step.observation.page_screenshot);
       }
       assert.deepEqual(Object.keys(media).sort(), referenced.sort(), `${run.label}: the export holds exactly its steps' pictures`);
-      run.elements = steps.map((s) => s.observation.images.map((ref) => media[ref].elementId));
+      run.elements = steps.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.images.map((/** @type {import('../types.mjs').Json} */ ref) => media[ref].elementId));
       run.keys = referenced;
     }
   });
 
   test('the runs met the old collisions: the same element ids at two steps and in every run', () => {
     const [first, second, third] = runs;
-    assert.deepEqual(first.elements[0], first.elements[1], 'step 2 showed the elements of step 1 again');
+    // The test before recorded each run's elements.
+    const firstElements = /** @type {unknown[]} */ (first.elements);
+    assert.deepEqual(firstElements[0], firstElements[1], 'step 2 showed the elements of step 1 again');
     assert.deepEqual(second.elements, first.elements);
     assert.deepEqual(third.elements, first.elements);
     const keys = runs.flatMap((r) => r.keys);
@@ -162,6 +177,7 @@ describe('run pictures: every run keeps its own, as captured', { timeout: 240_00
   });
 
   test('runs at once keep the settings each started with: model and image size', () => {
+    /** @param {Buffer} bytes */
     const pngSize = (bytes) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
     for (const run of runs.slice(2)) {
       const { all } = requestsOf(run);

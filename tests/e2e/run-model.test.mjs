@@ -11,23 +11,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { ROUTE, playAgent } from './play-agent.mjs';
 import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { saveOptions } from './run-outcome.mjs';
 import { downloadedText, pageText, placesHolding, storageDump } from './secret-scan.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
 
 describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let popup;
-  let worker;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').WorkerControl} */ let worker;
 
-  let options;
+  /** @type {import('../types.mjs').Page} */ let options;
   /** This file's API key: distinctive, so finding it anywhere is no coincidence. */
   const SECRET = `sk-hopbench-run-secret-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
@@ -50,7 +49,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     });
     // The key is typed on the options page, as a person does.
     options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     await saveOptions(options, { apiKey: SECRET });
   });
 
@@ -74,7 +73,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.equal(modelRequests().length, 3);
 
     const { steps } = await sendOk(popup, 'getRun', { runId, withSteps: true });
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
     for (const step of steps) {
       assert.match(step.reply.text, /In summary, the next action I will perform is/);
       assert.equal(typeof step.timings.model_ms, 'number');
@@ -82,7 +81,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     }
     assert.ok(modelRequests().every((r) => r.images.length === 1 && r.images[0].mime === 'image/png'), 'each call carried the screenshot');
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
     for (const step of trajectory.steps) {
       const media = trajectory.media[step.observation.screenshot];
       assert.ok(media, `step ${step.step}'s screenshot ${step.observation.screenshot} is in the export`);
@@ -93,21 +92,25 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     await assertKeyOnlyInAuthHeader(runId, { trajectory, steps });
   });
 
-  /** After a run: the key went out in the header, and appears nowhere else. */
+  /**
+   * After a run: the key went out in the header, and appears nowhere else.
+   * @param {string} runId
+   * @param {{ trajectory: import('../types.mjs').Json, steps: import('../types.mjs').Json[] }} run what the run left
+   */
   async function assertKeyOnlyInAuthHeader(runId, { trajectory, steps }) {
     const requests = modelRequests();
     assert.ok(requests.length > 0);
     assert.ok(requests.every((r) => r.headers.authorization === `Bearer ${SECRET}`), 'each call sent the saved key');
 
     const panel = await ext.openExtensionPage(`sidepanel.html?run=${runId}`);
-    await panel.waitForFunction(() => document.getElementById('status').textContent === 'Run finished.');
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent === 'Run finished.');
     const runsList = await ext.openExtensionPage('runs.html');
     await runsList.waitForSelector(`tr[data-run-id="${runId}"]`);
     const runPage = await ext.openExtensionPage(`runs.html?run=${runId}`);
     await runPage.waitForSelector('.run .steps');
     const file = await downloadedText(runPage, '#detail-export');
     assert.match(file.name, /^hopbench-run-.*\.json$/);
-    assert.deepEqual(JSON.parse(file.text).steps.map((s) => s.step), trajectory.steps.map((s) => s.step), 'the real file');
+    assert.deepEqual(JSON.parse(file.text).steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), 'the real file');
 
     // The scan must be able to see the key where it is kept, and see both consoles.
     const storage = await storageDump(popup);
@@ -151,7 +154,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.ok(Date.now() - started < 5_000, 'Stop did not wait for the model');
     assert.equal(run.status, 'stopped', JSON.stringify(run));
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1], 'the observed step is recorded as it stands');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1], 'the observed step is recorded as it stands');
     assert.equal(steps[0].reply, null);
     assert.equal(steps[0].action, null);
     const deadline = Date.now() + 5_000;
@@ -194,7 +197,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], 'steps 1..n, no gap, no duplicate');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3], 'steps 1..n, no gap, no duplicate');
     assert.equal(steps[1].result.error, 'the worker stopped while the action ran; its effect is what the page now shows');
     assert.equal(modelRequests().length, 5, 'the two interrupted calls were issued again, nothing more');
     assert.deepEqual(modelRequests().map((r) => r.aborted), [true, false, false, true, false]);

@@ -4,12 +4,16 @@
 
 import assert from 'node:assert/strict';
 import { waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
+import { sendOk } from '../../runner/driver.mjs';
 
 /**
  * Fills and saves the options page as a person would. Fields left undefined keep what
  * the page shows; `judge` is `{baseUrl, model, apiKey}` (an OpenAI-compatible judge
  * model) or null (no separate judge).
+ * @param {import('../types.mjs').Page} options the options page
+ * @param {{ baseUrl?: string, model?: string, apiKey?: string, maxTries?: number,
+ *   timeoutS?: number, maxSteps?: number, mode?: string,
+ *   judge?: { baseUrl: string, model: string, apiKey: string } | null }} fields
  */
 export async function saveOptions(options, { baseUrl, model, apiKey, maxTries, timeoutS, maxSteps, mode, judge }) {
   if (baseUrl !== undefined) {
@@ -30,28 +34,35 @@ export async function saveOptions(options, { baseUrl, model, apiKey, maxTries, t
     await options.fill('#judge-api_key', judge.apiKey);
   }
   await options.click('#save');
-  await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
+  await options.waitForFunction(() =>
+    ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
   const status = options.locator('#save-status');
-  assert.equal(await status.getAttribute('data-state'), 'saved', await status.textContent());
+  assert.equal(await status.getAttribute('data-state'), 'saved', (await status.textContent()) ?? undefined);
   // The next save must wait for its own outcome, not see this one.
   await options.evaluate(() => {
-    document.getElementById('save-status').dataset.state = 'idle';
+    /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state = 'idle';
   });
 }
 
-/** What the side panel shows of one run, read from its DOM. */
+/**
+ * What the side panel shows of one run, read from its DOM.
+ * @param {import('../types.mjs').Extension} ext
+ * @param {string} runId
+ */
 export async function panelView(ext, runId) {
   const panel = await ext.openExtensionPage(`sidepanel.html?run=${encodeURIComponent(runId)}`);
   try {
-    await panel.waitForFunction(() => /^Run (finished|stopped|error)\.$/.test(document.getElementById('status').textContent));
+    await panel.waitForFunction(() =>
+      /^Run (finished|stopped|error)\.$/.test(String(/** @type {HTMLElement} */ (document.getElementById('status')).textContent)));
     return await panel.evaluate(() => {
+      /** @param {ParentNode} root @param {string} selector */
       const text = (root, selector) => root.querySelector(selector)?.textContent ?? null;
       return {
         status: text(document, '[data-field="status"]'),
         error: text(document, '[data-field="error"]'),
         verdict: text(document, '.verdict'),
         verdictJudgements: [...document.querySelectorAll('.verdict .judgement')].map((li) => li.textContent),
-        steps: [...document.querySelectorAll('.step')].map((li) => ({
+        steps: [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.step'))].map((li) => ({
           step: Number(li.dataset.step),
           outcome: li.dataset.outcome,
           action: text(li, '.step-action'),
@@ -73,6 +84,9 @@ export async function panelView(ext, runId) {
  * the run as GET_RUN, the stored steps, the export and the side panel show it.
  * Checks what must hold for any run: it ended within `timeoutMs`, and the export
  * holds steps 1..n exactly once, the same as GET_RUN's and the side panel's.
+ * @param {import('../types.mjs').Page} page an extension page
+ * @param {import('../types.mjs').Extension} ext
+ * @param {{ taskText: string, fileName: string, overrides?: Record<string, unknown>, timeoutMs?: number }} run
  */
 export async function runToEnd(page, ext, { taskText, fileName, overrides = {}, timeoutMs = 45_000 }) {
   const started = Date.now();
@@ -81,9 +95,10 @@ export async function runToEnd(page, ext, { taskText, fileName, overrides = {}, 
   const elapsedMs = Date.now() - started;
   const { steps } = await sendOk(page, 'getRun', { runId, withSteps: true });
   const { trajectory } = await sendOk(page, 'exportRun', { runId });
-  const numbers = trajectory.steps.map((s) => s.step);
+  /** @type {number[]} */
+  const numbers = trajectory.steps.map((/** @type {{ step: number }} */ s) => s.step);
   assert.deepEqual(numbers, Array.from({ length: numbers.length }, (_, i) => i + 1), 'steps 1..n, each once');
-  assert.deepEqual(steps.map((s) => s.step), numbers, 'GET_RUN and the export hold the same steps');
+  assert.deepEqual(steps.map((/** @type {{ step: number }} */ s) => s.step), numbers, 'GET_RUN and the export hold the same steps');
   assert.equal(run.step, numbers.length, 'the run counts the steps it recorded');
   const panel = await panelView(ext, runId);
   assert.deepEqual(panel.steps.map((s) => s.step), numbers, 'the side panel lists every step once');

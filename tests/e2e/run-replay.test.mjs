@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
 import {
   hopSnapshots,
   runFromPopup,
@@ -14,15 +14,14 @@ import {
   waitForRunEnd,
   watchHopQueue,
 } from './run-helpers.mjs';
-import { send, sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('agent run with the replay agent', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let panel;
-  let runId;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let panel;
+  /** @type {Awaited<ReturnType<typeof runFromPopup>>} */ let runId;
   let run;
 
   const windowCount = () => popup.evaluate(async () => (await chrome.windows.getAll()).length);
@@ -73,15 +72,18 @@ describe('agent run with the replay agent', { timeout: 180_000 }, () => {
     assert.equal(await panel.locator('.step[data-step="2"] .step-action').textContent(), 'click [' + (await stepActionId(2)) + ']');
   });
 
+  /**
+   * @param {number} step
+   */
   async function stepActionId(step) {
     const steps = await store(popup, 'getSteps', runId);
-    return steps.find((s) => s.step === step).action.text.match(/\[(\d+)\]/)[1];
+    return steps.find((/** @type {import('../types.mjs').Json} */ s) => s.step === step).action.text.match(/\[(\d+)\]/)[1];
   }
 
   test('each step is stored exactly once with its record, progress and timings', async () => {
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3]);
-    assert.deepEqual(steps.map((s) => s.progress.done), [1, 2, 3], 'the hop queue filled one hop per step');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.progress.done), [1, 2, 3], 'the hop queue filled one hop per step');
     for (const step of steps) {
       assert.equal(step.runId, runId);
       assert.match(step.action.text, /^click \[\d+\]$/);
@@ -101,7 +103,7 @@ describe('agent run with the replay agent', { timeout: 180_000 }, () => {
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
     assert.equal(trajectory.run.id, runId);
     assert.equal(trajectory.task.id, 'e2e/three-hops');
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2, 3]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3]);
     assert.equal(trajectory.settings.agentConfig.replay, true);
     assert.doesNotMatch(JSON.stringify(trajectory), /api_key/);
   });

@@ -9,23 +9,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rmSync } from 'node:fs';
-import { launchExtension, newProfileDir } from './harness.mjs';
+import { launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
 
 const INTERRUPTED = 'the worker stopped while the action ran; its effect is what the page now shows';
 
 describe('a run resumes after its worker is stopped mid-action', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let worker;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').WorkerControl} */ let worker;
 
   /** The driver's record of a run, read from storage (which does not wake the worker). */
-  const driverRecord = (runId) =>
-    popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`);
+  const driverRecord = (/** @type {string} */ runId) =>
+    popup.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`);
   const towerRequests = () => sites.requests.filter((r) => r.site === 'wiki' && r.path === '/Tokyo_Tower.html').length;
 
   before(async () => {
@@ -41,7 +40,10 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
     await sites?.close();
   });
 
-  /** Starts the 3-hop replay run with Tokyo_Tower.html held; returns once the act of step 1 began. */
+  /**
+   * Starts the 3-hop replay run with Tokyo_Tower.html held; returns once the act of step 1 began.
+   * @param {string} id
+   */
   async function startHeld(id) {
     const held = sites.hold('wiki', '/Tokyo_Tower.html');
     const requestsBefore = towerRequests();
@@ -53,6 +55,10 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
     return { runId, held, requestsBefore };
   }
 
+  /**
+   * @param {string} runId
+   * @param {number} requestsBefore
+   */
   async function assertResumedRun(runId, requestsBefore) {
     const run = await waitForRunEnd(popup, runId);
     assert.equal(run.status, 'finished', JSON.stringify(run));
@@ -60,7 +66,7 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     assert.equal(towerRequests() - requestsBefore, 1, 'the interrupted click was not repeated');
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], 'every step once, no gap');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3], 'every step once, no gap');
     assert.equal(steps[0].result.error, INTERRUPTED);
     assert.equal(steps[1].result.error, null);
     assert.match(steps[1].observation.url, /Tokyo_Tower\.html$/, 'step 2 saw the page the interrupted click led to');
@@ -103,8 +109,8 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
 
 describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
   const profileDir = newProfileDir();
-  let ext;
-  let sites;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
@@ -135,14 +141,14 @@ describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
     assert.match(run.error, /^interrupted by browser exit: .*the steps recorded before are kept$/);
     // Step 2 had its observation and its action under way: it is recorded as it stood.
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.equal(steps[1].note, run.error);
     assert.match(steps[1].action.text, /^click \[\d+\]$/);
     assert.equal(steps[1].result, null, 'the action never reported back');
     const { trajectory } = await sendOk(popup, 'exportRun', { runId });
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.equal(
-      await popup.evaluate(async (key) => (await chrome.storage.local.get(key))[key] ?? null, `run.${runId}`),
+      await popup.evaluate(async (key) => /** @type {import('../types.mjs').Json} */ ((await chrome.storage.local.get(key))[key]) ?? null, `run.${runId}`),
       null,
       'the driver record is gone',
     );

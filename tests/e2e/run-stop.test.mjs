@@ -3,15 +3,14 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
-import { send, sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('stopping a run', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
@@ -38,7 +37,7 @@ describe('stopping a run', { timeout: 120_000 }, () => {
     await popup.locator('#stop').click();
     // The act waits for its navigation; let the page come so the act can end.
     setTimeout(() => held.release(), 500);
-    await popup.waitForFunction(() => /\(stopped\)/.test(document.getElementById('run-status').textContent), null, {
+    await popup.waitForFunction(() => /\(stopped\)/.test(String(/** @type {HTMLElement} */ (document.getElementById('run-status')).textContent)), null, {
       timeout: 20_000,
     });
 
@@ -46,19 +45,19 @@ describe('stopping a run', { timeout: 120_000 }, () => {
     assert.equal(run.status, 'stopped', JSON.stringify(run));
     assert.equal(run.cause, 'stopped');
     assert.match(run.reason, /stopped by the person/);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2], 'the step in flight is recorded as it stands');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2], 'the step in flight is recorded as it stands');
     assert.equal(steps[1].result.error, null, 'the act that was running finished');
     assert.equal(run.verdict.passed, false);
     assert.deepEqual(run.verdict.hop_steps, [1, 2]);
-    assert.deepEqual((await store(popup, 'getSteps', runId)).map((s) => s.step), [1, 2]);
+    assert.deepEqual((await store(popup, 'getSteps', runId)).map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.equal(await popup.locator('#stop').isDisabled(), true);
   });
 
   test('a second Stop of a finished run changes nothing', async () => {
-    const runId = await popup.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    const runId = await popup.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     const { run } = await sendOk(popup, 'stopRun', { runId });
     assert.equal(run.status, 'stopped');
-    assert.deepEqual((await store(popup, 'getSteps', runId)).map((s) => s.step), [1, 2]);
+    assert.deepEqual((await store(popup, 'getSteps', runId)).map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
   });
 
   test('nothing logged an error', () => {

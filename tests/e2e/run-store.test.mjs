@@ -8,10 +8,13 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension, newProfileDir } from './harness.mjs';
+import { launchExtension, newProfileDir, send, sendOk } from '../../runner/driver.mjs';
 import { store } from './run-helpers.mjs';
-import { send, sendOk } from './session-helpers.mjs';
 
+/**
+ * @param {string} id
+ * @param {object} [extra]
+ */
 function summary(id, extra = {}) {
   return {
     id,
@@ -34,6 +37,10 @@ function summary(id, extra = {}) {
   };
 }
 
+/**
+ * @param {number} step
+ * @param {{ input: number, output: number } | null} tokens
+ */
 function stepRecord(step, tokens) {
   return {
     step,
@@ -54,8 +61,8 @@ const PNG_BASE64 =
 
 describe('trajectory store', { timeout: 120_000 }, () => {
   const profileDir = newProfileDir();
-  let ext;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let page;
 
   before(async () => {
     ext = await launchExtension({ profileDir });
@@ -73,8 +80,8 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     await store(page, 'recordStep', 'r1', 1, stepRecord(1, { input: 10, output: 2 }));
     await store(page, 'recordStep', 'r1', 2, stepRecord(2, { input: 5, output: 1 }));
     const steps = await store(page, 'getSteps', 'r1');
-    assert.deepEqual(steps.map((s) => s.step), [1, 2]);
-    assert.ok(steps.every((s) => s.runId === 'r1'));
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
+    assert.ok(steps.every((/** @type {import('../types.mjs').Json} */ s) => s.runId === 'r1'));
     const { run } = await sendOk(page, 'getRun', { runId: 'r1' });
     assert.equal(run.step, 2);
     assert.deepEqual(run.tokens, { input: 15, output: 3 });
@@ -84,7 +91,7 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     await store(page, 'putRun', summary('r2'));
     for (const step of [3, 1, 10, 2]) await store(page, 'recordStep', 'r2', step, stepRecord(step, { input: 0, output: 0 }));
     const { steps } = await sendOk(page, 'getRun', { runId: 'r2', withSteps: true });
-    assert.deepEqual(steps.map((s) => s.step), [1, 2, 3, 10]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2, 3, 10]);
   });
 
   test('export holds run, task, settings, steps and media as data URLs', async () => {
@@ -98,7 +105,7 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     assert.equal(trajectory.run.task, undefined, 'the task is exported beside the run, not inside it');
     assert.equal(trajectory.task.fileName, 'store.json');
     assert.equal(trajectory.settings.agent.model.provider, 'openai');
-    assert.deepEqual(trajectory.steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
     assert.deepEqual(Object.keys(trajectory.media).sort(), ['r1/1/image-4', 'r1/1/screenshot']);
     assert.equal(trajectory.media['r1/1/image-4'].dataUrl, `data:image/png;base64,${PNG_BASE64}`);
     assert.equal(trajectory.media['r1/1/image-4'].elementId, 4);
@@ -124,12 +131,12 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     ext = await launchExtension({ profileDir });
     page = await ext.openExtensionPage('runs.html');
     const { runs } = await sendOk(page, 'listRuns');
-    assert.deepEqual(runs.map((r) => r.id).sort(), ['r1', 'r2']);
+    assert.deepEqual(runs.map((/** @type {import('../types.mjs').Json} */ r) => r.id).sort(), ['r1', 'r2']);
     await page.waitForSelector('#runs tbody tr');
     assert.equal(await page.locator('#runs tbody tr').count(), 2);
     assert.equal(await page.locator('tr[data-run-id="r1"] .outcome').textContent(), 'PASS');
     const steps = await store(page, 'getSteps', 'r1');
-    assert.deepEqual(steps.map((s) => s.step), [1, 2]);
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);
   });
 
   test('delete from the runs page removes the run, its steps and its media', async () => {
@@ -148,8 +155,8 @@ describe('trajectory store', { timeout: 120_000 }, () => {
 });
 
 describe('a store written by version 1 (media keyed by element id)', { timeout: 60_000 }, () => {
-  let ext;
-  let page;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let page;
 
   before(async () => {
     ext = await launchExtension();
@@ -165,9 +172,11 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
    * Writes what version 1 left after run A (element 17 at steps 1 and 2, element 5 at
    * step 2) and then run B (elements 17 and 48 at step 1): B's pictures took keys 17
    * and 48 over, so A's pictures of 17 were gone. Screenshots had proper keys.
+   * @param {string} png base64
    */
   function writeVersion1(png) {
     return page.evaluate(async (base64) => {
+      /** @type {IDBDatabase} */
       const db = await new Promise((resolve, reject) => {
         const request = indexedDB.open('hopbench', 1);
         request.onupgradeneeded = () => {
@@ -180,10 +189,18 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
         request.onerror = () => reject(request.error);
       });
       const blob = () => new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
+      /** @param {number} id @param {string} runId @param {number} step */
       const image = (id, runId, step) => ({ id, runId, step, kind: 'image', elementId: id, mime: 'image/png', blob: blob() });
+      /**
+       * @param {string} runId
+       * @param {number} n
+       * @param {number[]} images
+       * @param {string | null} [screenshot]
+       */
       const step = (runId, n, images, screenshot = null) => ({
         runId, step: n, observation: { text: `page ${n}`, url: 'http://x/', images, screenshot }, action: null, result: null, tokens: { input: 0, output: 0 },
       });
+      /** @param {string} id */
       const run = (id) => ({ id, taskId: `e2e/v1-${id}`, intent: 'v1', status: 'finished', step: 2, startedAt: Date.now(), task: {}, settings: {} });
       const tx = db.transaction(['runs', 'steps', 'media'], 'readwrite');
       for (const r of ['A', 'B']) tx.objectStore('runs').put(run(r));
@@ -195,7 +212,7 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
       tx.objectStore('media').put(image(5, 'A', 2));
       tx.objectStore('media').put({ id: 'A/1/screenshot', runId: 'A', step: 1, kind: 'screenshot', mime: 'image/png', blob: blob() });
       await new Promise((resolve, reject) => {
-        tx.oncomplete = resolve;
+        tx.oncomplete = () => resolve(undefined);
         tx.onerror = () => reject(tx.error);
       });
       db.close();
@@ -208,11 +225,12 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
     page = await ext.openExtensionPage('runs.html');
     await page.waitForSelector('#runs tbody tr');
     const a = await store(page, 'getSteps', 'A');
+    /** @param {number} element */
     const lost = (element) => ({ lost: a[0].observation.images[0].lost, element });
     assert.match(a[0].observation.images[0].lost, /overwritten/);
-    assert.deepEqual(a.map((s) => s.observation.images), [[lost(17)], [lost(17), 'A/2/image-5']]);
+    assert.deepEqual(a.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.images), [[lost(17)], [lost(17), 'A/2/image-5']]);
     const b = await store(page, 'getSteps', 'B');
-    assert.deepEqual(b.map((s) => s.observation.images), [['B/1/image-17', 'B/1/image-48']]);
+    assert.deepEqual(b.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.images), [['B/1/image-17', 'B/1/image-48']]);
 
     const { trajectory } = await sendOk(page, 'exportRun', { runId: 'A' });
     assert.deepEqual(Object.keys(trajectory.media).sort(), ['A/1/screenshot', 'A/2/image-5']);
@@ -221,7 +239,8 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
     assert.deepEqual(Object.keys(exportB.media).sort(), ['B/1/image-17', 'B/1/image-48']);
     assert.equal(exportB.media['B/1/image-17'].dataUrl, `data:image/png;base64,${PNG_BASE64}`);
     const keys = await page.evaluate(async () => {
-      const module = await import('./worker/run-store.js');
+      /** @type {import('../types.mjs').Json} the extension's run store module */
+      const module = await import(/** @type {string} */ ('./worker/run-store.js'));
       return [...(await module.getMedia('A')), ...(await module.getMedia('B'))].map((m) => m.id);
     });
     assert.ok(keys.every((k) => typeof k === 'string'), `no numeric key is left: ${JSON.stringify(keys)}`);

@@ -7,24 +7,24 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { runFromPopup, store, waitForRunEnd } from './run-helpers.mjs';
 import { panelView } from './run-outcome.mjs';
-import { startSites } from './sites.mjs';
+import { portOfServer, startSites } from './sites.mjs';
 
 /** http://127.0.0.1:<port>/ for a port nothing listens on (taken, then released). */
 async function refusedUrl() {
   const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve())));
+  const port = portOfServer(server);
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}/`;
 }
 
 describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
 
   before(async () => {
     sites = await startSites({ names: ['wiki'] });
@@ -78,7 +78,7 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
     assert.equal(run.cause, 'interrupted');
     assert.equal(run.error, `page unreachable: ${dead} (net::ERR_NAME_NOT_RESOLVED) after the action of step 2`);
     const steps = await store(popup, 'getSteps', runId);
-    assert.deepEqual(steps.map((s) => s.step), [1, 2], 'step 3 never began');
+    assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2], 'step 3 never began');
     assert.equal(steps[0].result.error, null);
     assert.equal(steps[1].action.text, `goto [${dead}]`);
     assert.equal(steps[1].result.error, `the page could not load: ${dead} (net::ERR_NAME_NOT_RESOLVED)`);
@@ -86,7 +86,7 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
 
     // What the person sees: the run's error and the step's, in the browser's words.
     const panel = await panelView(ext, runId);
-    assert.match(panel.status, /^error: page unreachable: /);
+    assert.match(/** @type {string} */ (panel.status), /^error: page unreachable: /);
     assert.equal(panel.error, run.error);
     assert.equal(panel.steps[1].error, steps[1].result.error);
   });
@@ -98,8 +98,12 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
       if (req.url === '/500') return res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Server error</h1>');
       return res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Fine</h1>');
     });
-    await new Promise((resolve) => answering.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${answering.address().port}`;
+    await /** @type {Promise<void>} */ (new Promise((resolve) => answering.listen(0, '127.0.0.1', () => resolve())));
+    const base = `http://127.0.0.1:${portOfServer(answering)}`;
+    /**
+     * @param {string} name
+     * @param {string[]} startUrls
+     */
     const run = async (name, startUrls) => {
       const taskText = JSON.stringify({
         id: `e2e/${name}`,
@@ -130,6 +134,7 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
     // The 404 and 500 pages this test serves on purpose make Chrome log their failed
     // loads in those pages' consoles (when Playwright attached in time); any other
     // error, the extension's above all, fails the test.
+    /** @param {import('../../runner/driver.mjs').ConsoleEntry} e */
     const served = (e) =>
       e.source === 'page' &&
       /^Failed to load resource: the server responded with a status of (404|500)\b/.test(e.text) &&

@@ -24,10 +24,10 @@ test('--agent: parsed, passed as an override, written to run.json when modular',
   assert.equal('agent' in runOverrides(parseArgs(['--tasks', 't'])), false);
   assert.equal(runConfig(o).agent, 'modular');
   assert.equal('agent' in runConfig(parseArgs(['--tasks', 't'])), false);
-  for (const [argv, message] of [
+  for (const [argv, message] of /** @type {[string[], RegExp][]} */ ([
     [['--agent', 'seeact'], /--agent must be one of prompt, modular/],
     [['--agent', 'modular'], /--agent modular needs a model provider/],
-  ]) {
+  ])) {
     assert.throws(() => parseArgs(['--tasks', 't', ...argv]), (e) => e instanceof UsageError && message.test(e.message));
   }
 });
@@ -42,12 +42,12 @@ test('--grounding and --select: the modular agent\'s variant, passed on and writ
   const plain = parseArgs(modular);
   assert.equal('grounding' in runOverrides(plain) || 'select' in runOverrides(plain), false);
   assert.equal('grounding' in runConfig(plain) || 'select' in runConfig(plain), false);
-  for (const [argv, message] of [
+  for (const [argv, message] of /** @type {[string[], RegExp][]} */ ([
     [[...modular, '--grounding', 'pixels'], /--grounding must be one of textual, visual \(got pixels\)/],
     [[...modular, '--select', 'best'], /--select must be one of model, first_viable \(got best\)/],
     [['--tasks', 't', '--provider', 'openai', '--select', 'model'], /--select is a setting of the modular agent: add --agent modular/],
     [[...modular, '--grounding', 'visual', '--observation', 'text'], /--grounding visual needs pictures/],
-  ]) {
+  ])) {
     assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
   }
 });
@@ -56,11 +56,13 @@ test('--grounding and --select: the modular agent\'s variant, passed on and writ
  * One task on the events site run through the runner by the modular agent, with one
  * fake model for every stage (told apart by the stage's system text). `args` are the
  * runner options beyond the model's; `id` names the task.
- * @returns {Promise<{ sites: any, fake: any, dir: string, out: string, result: any }>}
+ * @param {string} id
+ * @param {string[]} args
  */
 async function modularRun(id, args) {
   const sites = await startSites({ names: ['events'] });
   const fake = await startFakeProviders();
+  /** @param {import('../types.mjs').FakeRequest} request */
   const stage = (request) => {
     if (request.text.includes('ELEMENT: <the letter')) {
       const letter = /\n([A-Z])\. link 'Events in Tokyo'/.exec(request.text)?.[1];
@@ -90,7 +92,10 @@ async function modularRun(id, args) {
   return { sites, fake, dir, out, result };
 }
 
-/** Stops what `modularRun` started and removes its folder. */
+/**
+ * Stops what `modularRun` started and removes its folder.
+ * @param {Awaited<ReturnType<typeof modularRun>> | undefined} run
+ */
 async function cleanUp(run) {
   await run?.sites?.close();
   await run?.fake?.close();
@@ -98,9 +103,9 @@ async function cleanUp(run) {
 }
 
 describe('the modular agent through the runner', { timeout: 240_000 }, () => {
-  let run;
-  let out;
-  let result;
+  /** @type {Awaited<ReturnType<typeof modularRun>>} */ let run;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
 
   before(async () => {
     run = await modularRun('e2e-agent/events', ['--observation', 'text']);
@@ -122,8 +127,8 @@ describe('the modular agent through the runner', { timeout: 240_000 }, () => {
     assert.equal(stages.agent, 'modular');
     assert.equal(stages.plan, "click the link 'Events in Tokyo'");
     assert.equal(stages.calls[0].stage, 'planning');
-    assert.ok(stages.calls.slice(1).every((c) => c.stage.startsWith('grounding ')), JSON.stringify(stages.calls.map((c) => c.stage)));
-    assert.ok(stages.calls.every((c) => typeof c.user === 'string' && typeof c.reply === 'string'));
+    assert.ok(stages.calls.slice(1).every((/** @type {import('../types.mjs').Json} */ c) => c.stage.startsWith('grounding ')), JSON.stringify(stages.calls.map((/** @type {import('../types.mjs').Json} */ c) => c.stage)));
+    assert.ok(stages.calls.every((/** @type {import('../types.mjs').Json} */ c) => typeof c.user === 'string' && typeof c.reply === 'string'));
     assert.deepEqual(stages.log.plan_target, { role: 'link', name: "'Events in Tokyo'" });
     assert.equal(stages.log.executed.element.name, "'Events in Tokyo'");
     // Every call of the step counted: planning plus one per section.
@@ -138,10 +143,10 @@ describe('the modular agent through the runner', { timeout: 240_000 }, () => {
 });
 
 describe('visual grounding through the runner', { timeout: 240_000 }, () => {
-  let run;
-  let fake;
-  let out;
-  let result;
+  /** @type {Awaited<ReturnType<typeof modularRun>>} */ let run;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
 
   before(async () => {
     run = await modularRun('e2e-agent/visual', ['--observation', 'text+screenshot', '--grounding', 'visual', '--select', 'first_viable']);

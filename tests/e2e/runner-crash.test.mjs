@@ -33,13 +33,18 @@ const SHORT = [
   'sb-10-flamingo-video-views', 'sb-11-rome-best-restaurant', 'sb-12-sydney-daily-budget', 'sb-14-sandals-colour',
 ];
 
-/** Processes below `root` (Linux /proc). */
+/**
+ * Processes below `root` (Linux /proc).
+ * @param {number} root
+ * @returns {number[]}
+ */
 function descendants(root) {
   const parent = new Map();
   for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     const stat = readOr(`/proc/${name}/stat`);
     if (stat) parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
   }
+  /** @param {number} pid */
   const below = (pid) => {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
     return false;
@@ -47,29 +52,35 @@ function descendants(root) {
   return [...parent.keys()].filter(below);
 }
 
-const cmdline = (pid) => readOr(`/proc/${pid}/cmdline`);
+const cmdline = (/** @type {number} */ pid) => readOr(`/proc/${pid}/cmdline`);
 
-/** A /proc file's text, or '' for a process that is gone. */
+/**
+ * A /proc file's text, or '' for a process that is gone.
+ * @param {string} file
+ */
 function readOr(file) {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    if (error.code === 'ENOENT' || error.code === 'ESRCH') return '';
+    const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+    if (code === 'ENOENT' || code === 'ESRCH') return '';
     throw error;
   }
 }
 
+/** @param {import('../types.mjs').Json[]} lines results.jsonl lines */
 const byId = (lines) => {
+  /** @type {Map<string, import('../types.mjs').Json[]>} */
   const map = new Map();
   for (const line of lines) map.set(line.id, [...(map.get(line.id) ?? []), line]);
   return map;
 };
 
 describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
-  let dir;
-  let base;
-  let sandbox;
-  const sandboxLines = [];
+  /** @type {string} */ let dir;
+  /** @type {Awaited<ReturnType<typeof freePortBase>>} */ let base;
+  /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
+  /** @type {string[]} */ const sandboxLines = [];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-crash-'));
@@ -91,7 +102,8 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     const out = join(dir, 'out-crash');
     const pids = new Map(); // browser number -> pid
     const where = new Map(); // task id -> { browser, attempt }
-    const kills = []; // { id, pid }
+    /** @type {{ id: string, pid: number }[]} */ const kills = []; // { id, pid }
+    /** @param {string} line */
     const onLine = (line) => {
       const browser = /^browser (\d+) (?:started|relaunched) \(pid (\d+)\)$/.exec(line);
       if (browser) pids.set(browser[1], Number(browser[2]));
@@ -117,9 +129,9 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
 
     const lines = byId(readLines(join(out, 'results.jsonl')));
     assert.deepEqual([...lines.keys()].sort(), tasks.map((t) => t.id).sort());
-    const trajectory = (stem) => JSON.parse(readFileSync(join(out, 'trajectories', `${stem}.json`), 'utf8'));
+    const trajectory = (/** @type {string} */ stem) => JSON.parse(readFileSync(join(out, 'trajectories', `${stem}.json`), 'utf8'));
     for (const { id, pid } of kills) {
-      const [crashed, retried, ...more] = lines.get(id);
+      const [crashed, retried, ...more] = /** @type {import('../types.mjs').Json[]} */ (lines.get(id));
       assert.equal(more.length, 0, JSON.stringify(lines.get(id)));
       assert.equal(crashed.verdict, 'ERROR', JSON.stringify(crashed));
       assert.equal(crashed.error_kind, 'infrastructure');
@@ -142,7 +154,7 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     // No other task was affected: one first attempt each, PASS.
     for (const [id, attempts] of lines) {
       if (kills.some((k) => k.id === id)) continue;
-      assert.deepEqual(attempts.map((l) => [l.verdict, l.attempt, l.error_kind]), [['PASS', 1, null]], id);
+      assert.deepEqual(attempts.map((/** @type {import('../types.mjs').Json} */ l) => [l.verdict, l.attempt, l.error_kind]), [['PASS', 1, null]], id);
     }
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     assert.deepEqual(summary.counts, { tasks: 8, pass: 8, fail: 0, error: 0 });
@@ -155,28 +167,29 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     mkdirSync(tasksDir);
     const tasks = copyBundledTasks(LONG.slice(0, 2), tasksDir, base);
     const out = join(dir, 'out-extension');
-    let browserPid = null;
-    let killed = null;
+    /** @type {number | null} */ let browserPid = null;
+    /** @type {number | null} */ let killed = null;
+    /** @param {string} line */
     const onLine = (line) => {
       const browser = /^browser 1 started \(pid (\d+)\)$/.exec(line);
       if (browser) browserPid = Number(browser[1]);
       const step = /^task +1\/2 (\S+) {2}hop \d+\/\d+ {2}step (\d+)$/.exec(line);
       if (!step || Number(step[2]) < 2 || killed !== null) return;
       // The extension's renderer: MV3 runs its service worker and its pages there.
-      killed = descendants(browserPid).find((pid) => cmdline(pid).includes('--extension-process')) ?? 0;
+      killed = descendants(/** @type {number} */ (browserPid)).find((pid) => cmdline(pid).includes('--extension-process')) ?? 0;
       if (killed) process.kill(killed, 'SIGKILL');
     };
     const run = await startRunner(['--tasks', tasksDir, '--out', out], { onLine }).done;
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
-    assert.ok(killed > 0, `no extension process found under browser ${browserPid}`);
+    assert.ok(Number(killed) > 0, `no extension process found under browser ${browserPid}`);
     const lines = byId(readLines(join(out, 'results.jsonl')));
-    const [crashed, retried, ...more] = lines.get(tasks[0].id);
+    const [crashed, retried, ...more] = /** @type {import('../types.mjs').Json[]} */ (lines.get(tasks[0].id));
     assert.equal(more.length, 0);
     assert.deepEqual([crashed.verdict, crashed.error_kind, crashed.attempt], ['ERROR', 'infrastructure', 1], JSON.stringify(crashed));
     assert.match(crashed.error, /^the extension's process crashed \(its service worker and pages went with it\) during the task; \d+ recorded steps? recovered from its profile$/);
     assert.ok(crashed.steps >= 2, JSON.stringify(crashed));
     assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2]);
-    assert.deepEqual(lines.get(tasks[1].id).map((l) => [l.verdict, l.attempt]), [['PASS', 1]]);
+    assert.deepEqual(/** @type {import('../types.mjs').Json[]} */ (lines.get(tasks[1].id)).map((/** @type {import('../types.mjs').Json} */ l) => [l.verdict, l.attempt]), [['PASS', 1]]);
   });
 
   test('a browser that dies 3 times in a row stops the batch with a clear message; the same command resumes', async () => {
@@ -184,8 +197,9 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     mkdirSync(tasksDir);
     const tasks = copyBundledTasks(LONG.slice(2, 6), tasksDir, base);
     const out = join(dir, 'out-deaths');
-    let pid = null;
-    const killed = [];
+    /** @type {number | null} */ let pid = null;
+    /** @type {number[]} */ const killed = [];
+    /** @param {string} line */
     const onLine = (line) => {
       const browser = /^browser 1 (?:started|relaunched) \(pid (\d+)\)$/.exec(line);
       if (browser) pid = Number(browser[1]);
@@ -210,7 +224,7 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     assert.equal(again.status, 0, `${again.stdout}\n${again.stderr}`);
     assert.match(again.stdout.split('\n')[0], /; 0 already recorded in .*; 3 errors to retry; running 4 with replay/);
     const last = byId(readLines(join(out, 'results.jsonl')));
-    for (const { id } of tasks) assert.equal(last.get(id).at(-1).verdict, 'PASS', id);
+    for (const { id } of tasks) assert.equal(/** @type {import('../types.mjs').Json[]} */ (last.get(id)).at(-1).verdict, 'PASS', id);
   });
 
   test('resuming re-runs exactly the infrastructure errors; --no-retry-errors keeps them', async () => {
@@ -219,6 +233,11 @@ describe('crashes, retries and resuming', { timeout: 600_000 }, () => {
     const tasks = copyBundledTasks(SHORT, tasksDir, base);
     const out = join(dir, 'out-resume');
     mkdirSync(out);
+    /**
+     * @param {string} id
+     * @param {string} verdict
+     * @param {object} [extra]
+     */
     const line = (id, verdict, extra) => ({
       id, hops_total: 1, hops_completed: verdict === 'PASS' ? 1 : 0, hop_steps: [verdict === 'PASS' ? 2 : null],
       verdict, answer: null, answer_score: null, steps: 2, tokens: { input: 0, output: 0 }, time_ms: 1000,

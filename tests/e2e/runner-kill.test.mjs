@@ -22,7 +22,11 @@ const TASKS = [
   'sb-19-seoul-won-conversion', 'sb-26-tokyo-seoul-cheapest-airline',
 ];
 
-/** Every process below `root` right now (Linux /proc), by pid. */
+/**
+ * Every process below `root` right now (Linux /proc), by pid.
+ * @param {number | undefined} root
+ * @returns {number[]}
+ */
 function descendants(root) {
   const parent = new Map();
   for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
@@ -30,9 +34,11 @@ function descendants(root) {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
     } catch (error) {
-      if (error.code !== 'ENOENT' && error.code !== 'ESRCH') throw error; // Gone while listing.
+      const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+      if (code !== 'ENOENT' && code !== 'ESRCH') throw error; // Gone while listing.
     }
   }
+  /** @param {number} pid */
   const below = (pid) => {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
     return false;
@@ -41,9 +47,9 @@ function descendants(root) {
 }
 
 describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
-  let dir;
+  /** @type {string} */ let dir;
   let base;
-  let tasksDir;
+  /** @type {string} */ let tasksDir;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-kill-'));
@@ -69,7 +75,7 @@ describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
     const exited = new Promise((resolve) => runner.once('exit', (code, signal) => resolve({ code, signal })));
     // Mid-batch: one task recorded, and both browsers running a task.
     const browsers = new Set();
-    const midBatch = new Promise((resolve, reject) => {
+    const midBatch = /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
       runner.stdout.setEncoding('utf8').on('data', (text) => {
         stdout += text;
         for (const m of text.matchAll(/^browser \d (?:started|relaunched) \(pid (\d+)\)$/gm)) browsers.add(Number(m[1]));
@@ -78,9 +84,10 @@ describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
         if (passed && browsers.size === 2 && new Set(busy.map((m) => m[2])).size === 2) resolve();
       });
       exited.then(({ code }) => reject(new Error(`the runner ended (${code}) before mid-batch:\n${stdout}`)));
-    });
+    }));
     await midBatch;
-    const sandboxPid = Number(/^sandbox pid (\d+)$/m.exec(stdout)[1]);
+    // The runner prints the sandbox's pid before any task starts.
+    const sandboxPid = Number(/** @type {RegExpExecArray} */ (/^sandbox pid (\d+)$/m.exec(stdout))[1]);
     const before = descendants(runner.pid);
     for (const pid of [sandboxPid, ...browsers]) assert.ok(before.includes(pid), `${pid} is not the runner's`);
     runner.kill('SIGKILL');
@@ -92,7 +99,7 @@ describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       left = left.filter(processRunning);
     }
-    const show = (pid) => `${pid} ${existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').slice(0, 120) : ''}`;
+    const show = (/** @type {number} */ pid) => `${pid} ${existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').slice(0, 120) : ''}`;
     assert.deepEqual(left.map(show), [], 'processes of the killed runner still running 15 s later');
     // Only whole lines were written, none for the tasks in flight.
     const partial = readLines(join(out, 'results.jsonl'));

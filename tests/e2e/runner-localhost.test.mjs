@@ -13,8 +13,8 @@ import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
 describe('the runner on a *.localhost start URL', { timeout: 180_000 }, () => {
-  let sites;
-  let dir;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {string} */ let dir;
   let startUrl;
 
   before(async () => {

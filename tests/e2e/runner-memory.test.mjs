@@ -20,7 +20,10 @@ const SECRETS = ['SECRET-TOWER-333', 'SECRET-EVENTS-42', 'SECRET-AGAIN-7'];
 /** Hop condition values that no intent mentions. */
 const CONDITIONS = ['Tokyo_Tower', 'city=tokyo'];
 
-/** The memory section of a system prompt, or null. */
+/**
+ * The memory section of a system prompt, or null.
+ * @param {string} system
+ */
 function memorySection(system) {
   const start = system.indexOf(HEADING);
   if (start < 0) return null;
@@ -29,9 +32,9 @@ function memorySection(system) {
 }
 
 describe('procedural memory through the runner', { timeout: 360_000 }, () => {
-  let sites;
-  let fake;
-  let dir;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let dir;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
@@ -45,6 +48,10 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
     if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * @param {string} name
+   * @param {object[]} tasks
+   */
   const writeTasks = (name, tasks) => {
     const folder = join(dir, name);
     mkdirSync(folder);
@@ -53,11 +60,12 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
   };
 
   describe('the replay agent with --memory 2', () => {
-    let out;
-    let result;
-    const trajectory = (id) => JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem(id)}.json`), 'utf8'));
+    /** @type {string} */ let out;
+    /** @type {import('../types.mjs').RunnerResult} */ let result;
+    const trajectory = (/** @type {string} */ id) => JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem(id)}.json`), 'utf8'));
 
     before(async () => {
+      /** @param {string} id @param {string} answer */
       const tower = (id, answer) => ({
         id,
         intent: 'Open the Tokyo Tower article, then the events in that city, and say how tall the tower is.',
@@ -104,7 +112,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
         ['mem/events', 'PASS', 1],
         ['mem/tower-again', 'PASS', 2],
       ]);
-      assert.deepEqual(records[1].steps.map((s) => s.action), [
+      assert.deepEqual(records[1].steps.map((/** @type {import('../types.mjs').Json} */ s) => s.action), [
         "click {link 'Events in Tokyo'}",
         'stop (with an answer, not kept in memory)',
       ]);
@@ -112,7 +120,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
     });
 
     test('the recorded prompts show the last two finished tasks, the first none', () => {
-      const shown = (id) => trajectory(id).run.memory;
+      const shown = (/** @type {string} */ id) => trajectory(id).run.memory;
       assert.deepEqual(shown('mem/tower'), { k: 2, policy: 'recent', tasks: [] });
       assert.deepEqual(shown('mem/events').tasks, ['mem/tower']);
       assert.deepEqual(shown('mem/tower-again').tasks, ['mem/tower', 'mem/events']);
@@ -134,7 +142,8 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
       for (const secret of [...SECRETS, ...CONDITIONS]) assert.ok(!memoryFile.includes(secret), `${secret} in memory.jsonl`);
       for (const [id, own] of [['mem/events', SECRETS[1]], ['mem/tower-again', SECRETS[2]]]) {
         for (const step of trajectory(id).steps) {
-          const section = memorySection(step.prompt.system);
+          // These tasks ran with memory: every step's prompt has the section.
+          const section = /** @type {string} */ (memorySection(step.prompt.system));
           for (const secret of [...SECRETS, ...CONDITIONS]) assert.ok(!section.includes(secret), `${secret} in ${id} step ${step.step}`);
           const prompt = `${step.prompt.system}\n${step.prompt.user}`;
           for (const secret of SECRETS.filter((s) => s !== own)) assert.ok(!prompt.includes(secret), `${secret} in ${id}`);
@@ -144,11 +153,11 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
   });
 
   describe('--memory-sweep 0..1 with the replay agent', () => {
-    let out;
-    let result;
+    /** @type {string} */ let out;
+    /** @type {import('../types.mjs').RunnerResult} */ let result;
 
     before(async () => {
-      const events = (id) => ({
+      const events = (/** @type {string} */ id) => ({
         id,
         intent: `Find the events in Tokyo (${id}).`,
         start_urls: [sites.url('events', '/index.html')],
@@ -169,7 +178,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
       const second = JSON.parse(readFileSync(join(out, 'k1', 'trajectories', `${taskFileStem('sweep/two')}.json`), 'utf8'));
       assert.deepEqual(second.run.memory.tasks, ['sweep/one']);
       const rows = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).by_memory;
-      assert.deepEqual(rows.map((r) => [r.k, r.policy, r.tasks, r.task_sr[3]]), [[0, '', 2, 1], [1, 'recent', 2, 1]]);
+      assert.deepEqual(rows.map((/** @type {import('../types.mjs').Json} */ r) => [r.k, r.policy, r.tasks, r.task_sr[3]]), [[0, '', 2, 1], [1, 'recent', 2, 1]]);
       assert.match(result.stdout, /^\| K=0 \(off\) \| 2 \| 100\.00 \(100\.00\) \|/m);
       assert.match(result.stdout, /^\| K=1 recent \| 2 \| 100\.00 \(100\.00\) \|/m);
       assert.ok(result.stdout.includes(`report: ${join(out, 'report.html')}`));
@@ -177,15 +186,15 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
   });
 
   describe('a fake model that reads its memory', () => {
-    let out;
-    let result;
+    /** @type {string} */ let out;
+    /** @type {import('../types.mjs').RunnerResult} */ let result;
 
     before(async () => {
       // Click the Tokyo link, then answer with what memory showed: the first past
       // task's intent, or "none".
       fake.script(
         ...Array.from({ length: 6 }, () => ({
-          text: (request) => {
+          text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
             if (request.text.includes('PREVIOUS ACTION: None')) {
               const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
               return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
@@ -196,6 +205,7 @@ describe('procedural memory through the runner', { timeout: 360_000 }, () => {
           usage: { input_tokens: 10, output_tokens: 5 },
         })),
       );
+      /** @param {string} id @param {string} intent */
       const events = (id, intent) => ({
         id,
         intent,

@@ -12,6 +12,10 @@ import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function filesUnder(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -20,18 +24,18 @@ function filesUnder(dir) {
 }
 
 describe('the runner with a model provider', { timeout: 180_000 }, () => {
-  let sites;
-  let fake;
-  let dir;
-  let out;
-  let result;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
 
   before(async () => {
     sites = await startSites({ names: ['events'] });
     fake = await startFakeProviders();
     // The fake agent reads the page from the prompt and clicks the Tokyo link.
     fake.script({
-      text: (request) => {
+      text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
         const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
         return `The Tokyo link is [${id}]. In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
       },
@@ -86,7 +90,7 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
   test('a model endpoint that keeps failing (503 after every try) is an infrastructure error, retried', async () => {
     fake.reset();
     const clicks = {
-      text: (request) => {
+      text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
         const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
         return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
       },

@@ -27,7 +27,8 @@ export function startRunner(args, { env = {}, onLine } = {}) {
   child.stdout.setEncoding('utf8').on('data', (d) => {
     stdout += d;
     const lines = (partial + d).split('\n');
-    partial = lines.pop();
+    // split gives at least one element: the unfinished tail (maybe empty).
+    partial = /** @type {string} */ (lines.pop());
     lines.forEach((line) => onLine?.(line));
   });
   child.stderr.on('data', (d) => (stderr += d));
@@ -48,6 +49,9 @@ export function runRunner(args, env = {}) {
   return startRunner(args, { env }).done;
 }
 
-/** The JSON lines of a results.jsonl file. */
+/**
+ * The JSON lines of a results.jsonl file.
+ * @param {string} file
+ */
 export const readLines = (file) =>
   readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));

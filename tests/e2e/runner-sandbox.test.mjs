@@ -15,7 +15,7 @@ import { freePortBase, processRunning } from './free-ports.mjs';
 import { hopbenchBin } from './native.mjs';
 import { repoRoot } from './paths.mjs';
 
-const answers = async (url) => {
+const answers = async (/** @type {string} */ url) => {
   try {
     const reply = await fetch(url, { signal: AbortSignal.timeout(2_000) });
     return reply.status;
@@ -24,8 +24,11 @@ const answers = async (url) => {
   }
 };
 
+/**
+ * @param {number} base
+ */
 async function started(base) {
-  const lines = [];
+  /** @type {string[]} */ const lines = [];
   return startSandbox(hopbenchBin(), (l) => lines.push(l), ['--port-base', String(base)]).then(
     (sandbox) => ({ sandbox, lines }),
     (error) => {
@@ -64,9 +67,9 @@ test('another program on the ports is an error naming the port, not a sandbox to
     socket.resume();
     socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi');
   });
-  await new Promise((resolve) => foreign.listen(base + 3, '127.0.0.1', resolve));
+  await /** @type {Promise<void>} */ (new Promise((resolve) => foreign.listen(base + 3, '127.0.0.1', () => resolve())));
   try {
-    await assert.rejects(started(base), (error) => {
+    await assert.rejects(started(base), (/** @type {Error} */ error) => {
       assert.match(error.message, /the sandbox stopped before it was ready \(exit status 1\)/);
       assert.match(error.message, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${base + 3}: the port is already in use`));
       return true;
@@ -104,7 +107,7 @@ test("the keeper starts a killed sandbox again and names the outage to tasks tha
   const base = await freePortBase();
   const home = `http://127.0.0.1:${base}/`;
   const { sandbox: first } = await started(base);
-  const said = [];
+  /** @type {string[]} */ const said = [];
   const keeper = keepSandbox(first, () => started(base).then((s) => s.sandbox), (line) => said.push(line));
   try {
     const before = Date.now();

@@ -12,18 +12,22 @@ import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
+/** @param {string} action */
 const reply = (action) => `In summary, the next action I will perform is \`\`\`${action}\`\`\``;
 
 describe('the runner with --sites', { timeout: 240_000 }, () => {
-  let sites;
-  let fake;
-  let dir;
-  let tasks;
-  let outside;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let tasks;
+  /** @type {string} */ let outside;
 
   const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path === '/index.html');
 
-  /** One runner run of the fence task; returns its exit status and step 1's record. */
+  /**
+   * One runner run of the fence task; returns its exit status and step 1's record.
+   * @param {string} sitesOption
+   */
   async function run(sitesOption) {
     sites.requests.length = 0;
     fake.reset();

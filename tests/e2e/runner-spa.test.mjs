@@ -20,11 +20,11 @@ import { startSites } from './sites.mjs';
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
 
 describe('the runner on a single-page site', { timeout: 180_000 }, () => {
-  let sites;
-  let dir;
-  let out;
-  let run;
-  let task;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let run;
+  /** @type {import('../types.mjs').Json} the task file, parsed */ let task;
 
   before(async () => {
     sites = await startSites({ names: ['spa'] });
@@ -59,7 +59,7 @@ describe('the runner on a single-page site', { timeout: 180_000 }, () => {
     const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem(task.id)}.json`), 'utf8'));
     const shown = '/?city=Paris&cat=music';
     assert.deepEqual(
-      trajectory.steps.map((s) => s.observation.url),
+      trajectory.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.observation.url),
       [
         sites.url('spa', '/'),
         sites.url('spa', '/?city=Paris'),

@@ -12,16 +12,17 @@ import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
 describe('per-task timeout, parallel runs and shards', { timeout: 240_000 }, () => {
-  let sites;
-  let held;
-  let dir;
-  let tasks;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {ReturnType<import('../types.mjs').Sites['hold']>} */ let held;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let tasks;
 
   before(async () => {
     sites = await startSites({ names: ['wiki', 'events'] });
     dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-timeout-'));
     tasks = join(dir, 'tasks');
     mkdirSync(tasks);
+    /** @param {string} name @param {object} body */
     const write = (name, body) => writeFileSync(join(tasks, `${name}.json`), JSON.stringify(body));
     // Hop 1 is done on the start page's link; the events page it then opens never
     // answers (held below), so the run cannot end by itself.

@@ -12,25 +12,26 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { taskFileStem } from '../../runner/paths.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
-import { startSites } from './sites.mjs';
+import { portOfServer, startSites } from './sites.mjs';
 
 /** http://127.0.0.1:<port>/ for a port nothing listens on (taken, then released). */
 async function freePortUrl() {
   const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve())));
+  const port = portOfServer(server);
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}/`;
 }
 
 describe('the headless runner', { timeout: 240_000 }, () => {
-  let sites;
-  let dir;
-  let tasksDir;
-  let out;
-  let first;
-  let deadUrl;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {string} */ let dir;
+  /** @type {string} */ let tasksDir;
+  /** @type {string} */ let out;
+  /** @type {import('../types.mjs').RunnerResult} */ let first;
+  /** @type {Awaited<ReturnType<typeof freePortUrl>>} */ let deadUrl;
 
+  /** @param {string} name @param {object} body */
   const task = (name, body) => writeFileSync(join(tasksDir, `${name}.json`), JSON.stringify(body, null, 1));
 
   before(async () => {
@@ -141,7 +142,7 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     assert.deepEqual(summary.counts, { tasks: 4, pass: 2, fail: 0, error: 2 });
     // 1 hop: events PASS, unreachable and no-reference ERROR -> 1/3 hops, 1/3 tasks;
     // 2-4 hops: tower 2/2; overall hops 3/5, tasks 2/4.
-    const rows = summary.buckets.map((b) => [b.bucket, b.tasks, b.tasks_passed, b.hops_completed, b.hops_total]);
+    const rows = summary.buckets.map((/** @type {import('../types.mjs').Json} */ b) => [b.bucket, b.tasks, b.tasks_passed, b.hops_completed, b.hops_total]);
     assert.deepEqual(rows, [
       ['one_hop', 3, 1, 1, 3],
       ['two_to_four', 1, 1, 2, 2],

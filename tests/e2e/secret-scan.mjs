@@ -7,10 +7,13 @@
 
 import { readFile } from 'node:fs/promises';
 
-/** The page's HTML plus every form field's current value (not part of the HTML). */
+/**
+ * The page's HTML plus every form field's current value (not part of the HTML).
+ * @param {import('../types.mjs').Page} page
+ */
 export function pageText(page) {
   return page.evaluate(() => {
-    const values = [...document.querySelectorAll('input, textarea, select')].map((f) => f.value);
+    const values = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input, textarea, select'))].map((f) => f.value);
     return `${document.documentElement.outerHTML}\n${values.join('\n')}`;
   });
 }
@@ -20,20 +23,28 @@ export function pageText(page) {
  * without `settings.agent`, `settingsAgent` (where the key must be, so the scan is
  * known to see it), and `indexedDb`: every record of every store of every database,
  * blobs read as text.
+ * @param {import('../types.mjs').Page} extPage
  */
 export function storageDump(extPage) {
   return extPage.evaluate(async () => {
     const local = await chrome.storage.local.get(null);
     const settingsAgent = JSON.stringify(local['settings.agent'] ?? null);
     delete local['settings.agent'];
+    /**
+     * @template T
+     * @param {IDBRequest<T>} r
+     * @returns {Promise<T>}
+     */
     const request = (r) => new Promise((ok, fail) => {
       r.onsuccess = () => ok(r.result);
       r.onerror = () => fail(r.error);
     });
+    /** @param {unknown} value */
     const asText = (value) => JSON.stringify(value, (_k, v) => (v instanceof Blob ? `[blob ${v.type}]` : v));
     const dbTexts = [];
     for (const { name } of await indexedDB.databases()) {
-      const db = await request(indexedDB.open(name));
+      // Every database indexedDB.databases() lists has a name.
+      const db = await request(indexedDB.open(/** @type {string} */ (name)));
       for (const storeName of db.objectStoreNames) {
         const records = await request(db.transaction(storeName).objectStore(storeName).getAll());
         for (const record of records) {
@@ -54,13 +65,21 @@ export function storageDump(extPage) {
   });
 }
 
-/** Clicks `selector` on `page`, which downloads a file; returns the file's text. */
+/**
+ * Clicks `selector` on `page`, which downloads a file; returns the file's text.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} selector
+ */
 export async function downloadedText(page, selector) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
   return { name: download.suggestedFilename(), text: await readFile(await download.path(), 'utf8') };
 }
 
-/** The names of the places (`{name: text}`) whose text contains `secret`. */
+/**
+ * The names of the places (`{name: text}`) whose text contains `secret`.
+ * @param {string} secret
+ * @param {Record<string, unknown>} places
+ */
 export function placesHolding(secret, places) {
   return Object.entries(places)
     .filter(([, text]) => String(text).includes(secret))

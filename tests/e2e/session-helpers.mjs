@@ -1,29 +1,15 @@
-// Helpers for the session, action and hop e2e tests: protocol messages sent from an
-// extension page (as the popup would), element references taken with a Playwright CDP
-// session, and finding the Playwright page of a session tab.
+// Helpers for the session, action and hop e2e tests: task texts, element references
+// taken with a Playwright CDP session, and finding the Playwright page of a session tab
+// (sending the protocol messages is the driver's: runner/driver.mjs).
 
-/** Sends `messages[constructorName](...args)` from an extension page; returns the reply. */
-export function send(extPage, constructorName, ...args) {
-  return extPage.evaluate(
-    async ([name, constructorArgs]) => {
-      const messages = await import('./messages.js');
-      return chrome.runtime.sendMessage(messages[name](...constructorArgs));
-    },
-    [constructorName, args],
-  );
-}
+import { sendOk } from '../../runner/driver.mjs';
 
-/** Like `send`, but throws unless the reply is ok. */
-export async function sendOk(extPage, constructorName, ...args) {
-  const reply = await send(extPage, constructorName, ...args);
-  if (reply?.ok !== true) {
-    throw new Error(`${constructorName} failed: ${JSON.stringify(reply)}`);
-  }
-  return reply;
-}
-
-/** A task in our format whose start URLs are `startUrls`. */
+/**
+ * A task in our format whose start URLs are `startUrls`.
+ * @param {{ id?: string, startUrls: string[], hops?: object[], finalAnswer?: object }} task
+ */
 export function taskText({ id = 'e2e/task', startUrls, hops = [], finalAnswer }) {
+  /** @type {Record<string, unknown>} */
   const task = {
     id,
     intent: 'e2e test task',
@@ -34,12 +20,22 @@ export function taskText({ id = 'e2e/task', startUrls, hops = [], finalAnswer })
   return JSON.stringify(task);
 }
 
-/** Starts a session on `startUrls`; returns the START_SESSION reply. */
+/**
+ * Starts a session on `startUrls`; returns the START_SESSION reply.
+ * @param {import('../types.mjs').Page} extPage
+ * @param {string[]} startUrls
+ * @param {{ id?: string, hops?: object[], finalAnswer?: object }} [extra]
+ */
 export function startSession(extPage, startUrls, extra = {}) {
   return sendOk(extPage, 'startSession', { taskText: taskText({ startUrls, ...extra }) });
 }
 
-/** Waits for the Playwright page whose URL satisfies `predicate` (a session tab). */
+/**
+ * Waits for the Playwright page whose URL satisfies `predicate` (a session tab).
+ * @param {import('../types.mjs').BrowserContext} context
+ * @param {(url: string) => boolean} predicate
+ * @param {number} [timeoutMs]
+ */
 export async function waitForPage(context, predicate, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -58,6 +54,8 @@ export async function waitForPage(context, predicate, timeoutMs = 10_000) {
 /**
  * The element reference the observation would produce for `selector` in the page's
  * main frame: DOM.getDocument → DOM.querySelector → DOM.describeNode.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} selector
  */
 export async function elementRef(page, selector) {
   const cdp = await page.context().newCDPSession(page);
@@ -72,7 +70,11 @@ export async function elementRef(page, selector) {
   }
 }
 
-/** Reference to an element found by a page expression (e.g. inside a shadow root). */
+/**
+ * Reference to an element found by a page expression (e.g. inside a shadow root).
+ * @param {import('../types.mjs').Page} page
+ * @param {string} expression
+ */
 export async function elementRefByExpression(page, expression) {
   const cdp = await page.context().newCDPSession(page);
   try {
@@ -85,7 +87,11 @@ export async function elementRefByExpression(page, expression) {
   }
 }
 
-/** Text of an element, for reading the state pages display. */
+/**
+ * Text of an element, for reading the state pages display.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} selector
+ */
 export function textOf(page, selector) {
   return page.locator(selector).textContent();
 }

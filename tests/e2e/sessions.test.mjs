@@ -4,21 +4,26 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, send, sendOk, startSession, waitForPage } from './session-helpers.mjs';
-import { startSites } from './sites.mjs';
+import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
+import { elementRef, startSession, waitForPage } from './session-helpers.mjs';
+import { portOfServer, startSites } from './sites.mjs';
 
 describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let personPage;
-  let session;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let personPage;
+  /** @type {import('../types.mjs').Json} START_SESSION's session */ let session;
 
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   * @param {object} [extra]
+   */
   const act = (action, element, extra = {}) => sendOk(popup, 'act', { action, element, ...extra });
   const tabs = async () => (await sendOk(popup, 'listSessionTabs')).tabs;
-  const current = async () => (await tabs()).find((t) => t.current);
-  const url = (path) => sites.url('widgets', path);
+  const current = async () => (await tabs()).find((/** @type {import('../types.mjs').Json} */ t) => t.current);
+  const url = (/** @type {string} */ path) => sites.url('widgets', path);
 
   before(async () => {
     sites = await startSites({ names: ['widgets'] });
@@ -36,11 +41,11 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
 
   test('a session opens its own window with one tab per start URL, the first current', async () => {
     const list = await tabs();
-    assert.deepEqual(list.map((t) => [t.index, t.url, t.current]), [
+    assert.deepEqual(list.map((/** @type {import('../types.mjs').Json} */ t) => [t.index, t.url, t.current]), [
       [0, url('/index.html'), true],
       [1, url('/next.html'), false],
     ]);
-    const popupWindow = await popup.evaluate(async () => (await chrome.tabs.getCurrent()).windowId);
+    const popupWindow = await popup.evaluate(async () => /** @type {chrome.tabs.Tab} */ (await chrome.tabs.getCurrent()).windowId);
     assert.notEqual(session.windowId, popupWindow);
     assert.equal(session.step, 0);
   });
@@ -140,11 +145,11 @@ describe('sessions, tab and navigation actions', { timeout: 120_000 }, () => {
 });
 
 describe('a session whose start page is still loading', { timeout: 60_000 }, () => {
-  let ext;
-  let popup;
-  let server;
-  let release;
-  const held = new Promise((resolve) => { release = resolve; });
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('node:http').Server} */ let server;
+  /** @type {() => void} */ let release;
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
 
   before(async () => {
     // One page answers at once; the other is held until the test lets it go, so its
@@ -154,7 +159,7 @@ describe('a session whose start page is still loading', { timeout: 60_000 }, () 
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<title>${req.url}</title><p>${req.url}</p>`);
     });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve())));
     ext = await launchExtension();
     popup = await ext.openExtensionPage('popup.html');
   });
@@ -163,14 +168,14 @@ describe('a session whose start page is still loading', { timeout: 60_000 }, () 
     release();
     await ext?.close();
     server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve) ?? resolve());
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
   });
 
   test('lists the URL the tab is loading, not an empty one', async () => {
-    const base = `http://127.0.0.1:${server.address().port}`;
+    const base = `http://127.0.0.1:${portOfServer(server)}`;
     const { session } = await startSession(popup, [`${base}/fast`, `${base}/slow`]);
     const { tabs } = await sendOk(popup, 'listSessionTabs', { sessionId: session.id });
-    assert.deepEqual(tabs.map((t) => t.url), [`${base}/fast`, `${base}/slow`]);
+    assert.deepEqual(tabs.map((/** @type {import('../types.mjs').Json} */ t) => t.url), [`${base}/fast`, `${base}/slow`]);
     release();
     await sendOk(popup, 'endSession', { sessionId: session.id });
   });

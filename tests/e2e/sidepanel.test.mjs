@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { repoRoot } from './paths.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const IMAGES = join(repoRoot, 'docs', 'images');
@@ -19,13 +18,13 @@ const WIDTH = 360;
 const HEIGHT = 640;
 
 describe('the side panel at 360 px', { timeout: 180_000 }, () => {
-  let ext;
-  let sites;
-  let panel;
-  let runId;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let panel;
+  /** @type {string} */ let runId;
 
   const status = () => panel.locator('#status').textContent();
-  const shoot = (name) => panel.screenshot({ path: join(IMAGES, `panel-${name}.png`) });
+  const shoot = (/** @type {string} */ name) => panel.screenshot({ path: join(IMAGES, `panel-${name}.png`) });
 
   before(async () => {
     mkdirSync(IMAGES, { recursive: true });
@@ -41,16 +40,16 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   });
 
   test('idle: the picker shows the chosen task with its intent, hops and sites', async () => {
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Choose a task'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Choose a task'));
     await panel.locator('#import-files').setInputFiles({
       name: 'three-hops.json',
       mimeType: 'application/json',
       buffer: Buffer.from(threeHopTask(sites)),
     });
-    await panel.waitForFunction(() => document.querySelector('#task').value === 'imported:three-hops.json');
+    await panel.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#task')).value === 'imported:three-hops.json');
     await panel.selectOption('#agent', 'replay');
-    assert.match(await panel.locator('#task-intent').textContent(), /^Starting from the wiki, read the Tokyo Tower article/);
-    assert.match(await panel.locator('#task-facts').textContent(), /^3 hops · 127\.0\.0\.1:\d+/);
+    assert.match(/** @type {string} */ (await panel.locator('#task-intent').textContent()), /^Starting from the wiki, read the Tokyo Tower article/);
+    assert.match(/** @type {string} */ (await panel.locator('#task-facts').textContent()), /^3 hops · 127\.0\.0\.1:\d+/);
     assert.equal(await panel.locator('#run').isEnabled(), true);
     await shoot('idle');
   });
@@ -60,19 +59,19 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
     const held = sites.hold('wiki', '/Tokyo_Tower.html');
     await panel.locator('#run').dblclick();
     await held.arrived;
-    runId = await panel.evaluate(async () => (await chrome.storage.local.get('runs.current'))['runs.current']);
+    runId = await panel.evaluate(async () => /** @type {string} */ ((await chrome.storage.local.get('runs.current'))['runs.current']));
     assert.ok(runId, 'Run started a run');
-    await panel.waitForFunction(() => !document.getElementById('pause').hidden);
+    await panel.waitForFunction(() => !/** @type {HTMLElement} */ (document.getElementById('pause')).hidden);
     await panel.locator('#pause').click();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Pausing'));
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Pausing'));
     assert.equal(await status(), 'Pausing: step 1 finishes first · 0 of 3 hops');
     held.release();
-    await panel.waitForFunction(() => document.getElementById('status').textContent.startsWith('Paused'), null, { timeout: 20_000 });
+    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith('Paused'), null, { timeout: 20_000 });
     assert.equal(await status(), 'Paused before step 2 · 1 of 3 hops');
     assert.equal(await panel.locator('#pause').textContent(), 'Resume');
 
     const popup = await ext.openExtensionPage('popup.html');
-    await popup.waitForFunction(() => document.getElementById('run-status').textContent.includes('step'));
+    await popup.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('run-status')).textContent.includes('step'));
     assert.equal(await popup.locator('#run-status').textContent(), await status(), 'the popup and the panel say the same');
     await popup.close();
 
@@ -88,7 +87,8 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   test('mid-run: the hop queue is above the fold, before the task, and the step reads in words', async () => {
     await panel.waitForSelector('.step[data-step="1"] img.step-thumb[src^="data:image/"]');
     const layout = await panel.evaluate(() => {
-      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      /** @param {string} selector a part the panel always shows */
+      const box = (selector) => /** @type {Element} */ (document.querySelector(selector)).getBoundingClientRect();
       return { queue: box('.hop-queue'), intent: box('.task-card .intent'), height: innerHeight, width: document.documentElement.scrollWidth };
     });
     assert.ok(layout.queue.bottom <= layout.height, `the hop queue ends at ${layout.queue.bottom} px, below the fold (${layout.height} px)`);
@@ -96,9 +96,9 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
     assert.ok(layout.width <= WIDTH, `nothing is wider than the panel (${layout.width} px)`);
     const step = await readStep(1);
     assert.equal(step.words, "Clicked link 'Tokyo Tower'");
-    assert.match(step.result, /^Reached <a> "Tokyo Tower" as real input\.$/);
+    assert.match(/** @type {string} */ (step.result), /^Reached <a> "Tokyo Tower" as real input\.$/);
     assert.equal(step.hop, 'Completed hop 1 (Read about the Tokyo Tower).');
-    assert.match(step.action, /^click \[\d+\]$/);
+    assert.match(/** @type {string} */ (step.action), /^click \[\d+\]$/);
     await shoot('mid-run');
   });
 
@@ -116,7 +116,7 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
       ["Clicked link 'Tokyo Tower'", "Clicked link 'the events site'", "Clicked link 'Events in Tokyo'"],
     );
     for (const s of steps) assert.doesNotMatch(`${s.result} ${s.hop}`, /[{}]/, 'results are words, not JSON');
-    assert.match(await panel.locator('#bar .verdict').textContent(), /^PASS3 of 3 hops; all hops completed/);
+    assert.match(/** @type {string} */ (await panel.locator('#bar .verdict').textContent()), /^PASS3 of 3 hops; all hops completed/);
     assert.equal(await panel.locator('#new-run').isVisible(), true);
     await panel.evaluate(() => window.scrollTo(0, 0));
     await shoot('finished');
@@ -132,9 +132,12 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
     assert.deepEqual(ext.errors, [], ext.describeErrors());
   });
 
+  /** @param {number} n */
   function readStep(n) {
     return panel.evaluate((number) => {
-      const li = document.querySelector(`.step[data-step="${number}"]`);
+      // The step is listed by the time a test reads it.
+      const li = /** @type {Element} */ (document.querySelector(`.step[data-step="${number}"]`));
+      /** @param {string} selector */
       const text = (selector) => li.querySelector(selector)?.textContent ?? null;
       return { words: text('.step-words'), result: text('.step-result'), hop: text('.step-hop'), action: text('.step-action') };
     }, n);

@@ -7,15 +7,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
-import { launchExtension } from './harness.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, waitForRunEnd } from './run-helpers.mjs';
-import { sendOk } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /** The fake model's reply for one action, in the chain-of-thought format. */
-const reply = (action) => `I will do as the page says. In summary, the next action I will perform is \`\`\`${action}\`\`\``;
+const reply = (/** @type {string} */ action) => `I will do as the page says. In summary, the next action I will perform is \`\`\`${action}\`\`\``;
 
-/** `[id]` of the line `role 'name'` in the prompt (the observation the model got). */
+/**
+ * `[id]` of the line `role 'name'` in the prompt (the observation the model got).
+ * @param {string} text
+ * @param {string} role
+ * @param {string} name
+ */
 function idOf(text, role, name) {
   const id = new RegExp(`\\[(\\d+)\\] ${role} '${name}'`).exec(text)?.[1];
   if (!id) throw new Error(`no ${role} '${name}' in the prompt:\n${text}`);
@@ -23,12 +27,12 @@ function idOf(text, role, name) {
 }
 
 describe('the site fence', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let fake;
-  let popup;
-  let outside; // the third origin: http://127.0.0.1:<alpha's port>
-  let taskText;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {string} */ let outside; // the third origin: http://127.0.0.1:<alpha's port>
+  /** @type {string} */ let taskText;
 
   // Pages, not icons: a page that loads asks for /favicon.ico too.
   const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path !== '/favicon.ico');
@@ -58,6 +62,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await sites?.close();
   });
 
+  /** @param {string} runId */
   async function stepsOf(runId) {
     return (await sendOk(popup, 'getRun', { runId, withSteps: true })).steps;
   }
@@ -84,13 +89,13 @@ describe('the site fence', { timeout: 240_000 }, () => {
   test('a clicked link and a link opening a new tab are stopped before their request', async () => {
     fake.reset();
     fake.script(
-      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Outside page')}]`) },
+      { text: (/** @type {import('../types.mjs').FakeRequest} */ request) => reply(`click [${idOf(request.text, 'link', 'Outside page')}]`) },
       // The blocked link left Chrome's error page in the tab; the page is one step back.
       { text: reply('go_back') },
-      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Outside in a new tab')}]`) },
+      { text: (/** @type {import('../types.mjs').FakeRequest} */ request) => reply(`click [${idOf(request.text, 'link', 'Outside in a new tab')}]`) },
       // The new tab (blocked) became current; closing it returns to the first tab.
       { text: reply('close_tab') },
-      { text: (request) => reply(`click [${idOf(request.text, 'link', 'Inside page')}]`) },
+      { text: (/** @type {import('../types.mjs').FakeRequest} */ request) => reply(`click [${idOf(request.text, 'link', 'Inside page')}]`) },
       { text: reply('stop [done]') },
     );
     const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });
@@ -132,7 +137,9 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await latePage.waitForURL(/from=new-tab/);
     await latePage.waitForLoadState('load');
     assert.equal(await latePage.locator('h1').textContent(), 'Alpha');
-    const fences = await popup.evaluate(async () => (await chrome.storage.session.get('hopbench.fences'))['hopbench.fences']);
+    /** @type {Record<string, { replayed: string[] }>} the worker's fence state, by tab */
+    const fences = await popup.evaluate(async () =>
+      /** @type {Record<string, { replayed: string[] }>} */ ((await chrome.storage.session.get('hopbench.fences'))['hopbench.fences']));
     const replayed = Object.values(fences).flatMap((f) => f.replayed);
     assert.ok(replayed.some((r) => r.endsWith('from=new-tab')), `the second click was blocked, then replayed: ${JSON.stringify(fences)}`);
     await page.goto(`${outside}/index.html?from=person`);
@@ -169,21 +176,22 @@ describe('the site fence', { timeout: 240_000 }, () => {
     assert.equal(outsideRequests().length, 1);
     const { settings } = (await sendOk(popup, 'exportRun', { runId })).trajectory;
     assert.equal(settings.sites.mode, 'task');
-    assert.ok(settings.sites.origins.some((o) => o.origin === outside && o.reasons.includes('added in Settings')));
+    assert.ok(settings.sites.origins.some((/** @type {import('../types.mjs').Json} */ o) => o.origin === outside && o.reasons.includes('added in Settings')));
   });
 
   test('Settings → Sites names a bad line and keeps good ones', async () => {
     const options = await ext.openExtensionPage('options.html');
-    await options.waitForFunction(() => document.getElementById('settings').dataset.state === 'ready');
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
     assert.equal(await options.locator('#sites-fence').isChecked(), true);
     assert.equal(await options.locator('#sites-allow').inputValue(), `# the other test site\n${outside}`);
     const save = async () => {
       await options.evaluate(() => {
-        document.getElementById('save-status').dataset.state = 'idle';
+        /** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state = 'idle';
       });
       await options.click('#save');
-      await options.waitForFunction(() => ['saved', 'error'].includes(document.getElementById('save-status').dataset.state));
-      return options.locator('#save-status').textContent();
+      await options.waitForFunction(() => ['saved', 'error'].includes(String(/** @type {HTMLElement} */ (document.getElementById('save-status')).dataset.state)));
+      // An element's text is never null (only a document's is).
+      return /** @type {Promise<string>} */ (options.locator('#save-status').textContent());
     };
     await options.fill('#sites-allow', 'https://ok.example.com\n*.example.com');
     assert.match(await save(), /Not saved:sites\.allow: line 2: wildcards are not supported \("\*\.example\.com"\): list each origin/);

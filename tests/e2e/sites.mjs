@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 
 export const sitesRoot = resolve(fileURLToPath(new URL('./sites/', import.meta.url)));
 
+/** @type {Record<string, string>} */
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -42,10 +43,19 @@ const TEMPLATED = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt']);
  */
 export async function startSites({ names, root = sitesRoot } = {}) {
   const wanted = names ?? readdirSync(root).filter((n) => statSync(join(root, n)).isDirectory());
+  /** @type {Map<string, import('node:http').Server>} */
   const servers = new Map();
+  /** @type {Ports} */
   const ports = new Map();
+  /** @type {Map<string, { arrive: () => void, released: Promise<void> }>} */
   const holds = new Map();
+  /** @type {{ site: string, path: string }[]} */
   const requests = [];
+  /**
+   * @param {string} name
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
   const handle = (name, req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     requests.push({ site: name, path });
@@ -58,12 +68,12 @@ export async function startSites({ names, root = sitesRoot } = {}) {
   try {
     for (const name of wanted) {
       const server = createServer((req, res) => handle(name, req, res));
-      await new Promise((ok, fail) => {
+      await /** @type {Promise<void>} */ (new Promise((ok, fail) => {
         server.once('error', fail);
-        server.listen(0, '127.0.0.1', ok);
-      });
+        server.listen(0, '127.0.0.1', () => ok());
+      }));
       servers.set(name, server);
-      ports.set(name, server.address().port);
+      ports.set(name, portOfServer(server));
     }
   } catch (error) {
     await closeAll(servers);
@@ -71,17 +81,29 @@ export async function startSites({ names, root = sitesRoot } = {}) {
   }
   return {
     ports,
+    /** @param {string} name @param {string} [host] */
     origin: (name, host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}`,
+    /** @param {string} name @param {string} [path] @param {string} [host] */
     url: (name, path = '/', host = '127.0.0.1') => `http://${host}:${portOf(ports, name)}${path}`,
     requests,
-    /** `text` with its {{origin:NAME}} placeholders filled (task files over these sites). */
+    /**
+     * `text` with its {{origin:NAME}} placeholders filled (task files over these sites).
+     * @param {string} text
+     */
     fill: (text) => fill(text, ports),
-    /** Holds the next response for `path` (no query) on site `name` until release(). */
+    /**
+     * Holds the next response for `path` (no query) on site `name` until release().
+     * @param {string} name
+     * @param {string} path
+     */
     hold(name, path) {
       portOf(ports, name);
-      let arrive;
-      let release;
-      const arrived = new Promise((resolve) => (arrive = resolve));
+      /** @type {() => void} */
+      let arrive = () => {};
+      /** @type {() => void} */
+      let release = () => {};
+      const arrived = new Promise((resolve) => (arrive = () => resolve(undefined)));
+      /** @type {Promise<void>} */
       const released = new Promise((resolve) => (release = resolve));
       holds.set(`${name}${path}`, { arrive, released });
       return { arrived, release };
@@ -90,24 +112,48 @@ export async function startSites({ names, root = sitesRoot } = {}) {
   };
 }
 
+/** @typedef {Map<string, number>} Ports the port of each site, by name */
+
+/**
+ * The port a listening server got (listen(0) picks a free one).
+ * @param {import('node:net').Server} server
+ */
+export function portOfServer(server) {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server is not listening on a port');
+  return address.port;
+}
+
+/**
+ * @param {Ports} ports
+ * @param {string} name
+ */
 function portOf(ports, name) {
   const port = ports.get(name);
   if (port === undefined) throw new Error(`no test site named ${name} (have: ${[...ports.keys()]})`);
   return port;
 }
 
+/** @param {Map<string, import('node:http').Server>} servers */
 function closeAll(servers) {
   return Promise.all(
     [...servers.values()].map(
       (s) =>
-        new Promise((ok) => {
+        /** @type {Promise<void>} */ (new Promise((ok) => {
           s.closeAllConnections?.();
           s.close(() => ok());
-        }),
+        })),
     ),
   );
 }
 
+/**
+ * @param {string} root
+ * @param {string} name
+ * @param {Ports} ports
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ */
 function serve(root, name, ports, req, res) {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   let path = decodeURIComponent(url.pathname);
@@ -116,6 +162,7 @@ function serve(root, name, ports, req, res) {
   const file = normalize(join(siteDir, path));
   // Refuse anything that escapes the site's folder (../ tricks).
   if (!file.startsWith(siteDir + sep)) return send(res, 403, 'forbidden', '.txt');
+  /** @type {string | Buffer} */
   let body;
   try {
     body = readFileSync(file);
@@ -127,14 +174,24 @@ function serve(root, name, ports, req, res) {
   return send(res, 200, body, ext);
 }
 
+/**
+ * @param {string} text
+ * @param {Ports} ports
+ */
 function fill(text, ports) {
-  return text.replace(/\{\{(origin|alt-origin):([a-z0-9_-]+)\}\}/g, (whole, kind, site) => {
+  return text.replace(/\{\{(origin|alt-origin):([a-z0-9_-]+)\}\}/g, (whole, /** @type {string} */ kind, /** @type {string} */ site) => {
     const port = ports.get(site);
     if (port === undefined) return whole; // Left visible so a broken link is obvious.
     return `http://${kind === 'origin' ? '127.0.0.1' : 'localhost'}:${port}`;
   });
 }
 
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {string | Buffer} body
+ * @param {string} ext
+ */
 function send(res, status, body, ext) {
   res.writeHead(status, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-store' });
   res.end(body);

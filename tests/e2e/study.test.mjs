@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { importExports } from '../../runner/import-exports.mjs';
 import { seedOf, studyOrder } from '../../extension/study-order.js';
-import { launchExtension } from './harness.mjs';
+import { launchExtension } from '../../runner/driver.mjs';
 import { repoRoot } from './paths.mjs';
 import { downloadedText } from './secret-scan.mjs';
 import { waitForPage } from './session-helpers.mjs';
@@ -19,14 +19,13 @@ import { startSites } from './sites.mjs';
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
 
 describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, () => {
-  let ext;
-  let sites;
-  let study;
-  let files;
-  let dir;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let study;
+  /** @type {{ name: string, text: string }[]} */ let files;
+  /** @type {string} */ let dir;
 
-  const status = () => study.locator('#status').textContent();
-  const waitStatus = (prefix) => study.waitForFunction((p) => document.getElementById('status').textContent.startsWith(p), prefix, { timeout: 20_000 });
+  const waitStatus = (/** @type {string} */ prefix) => study.waitForFunction((p) => /** @type {HTMLElement} */ (document.getElementById('status')).textContent.startsWith(p), prefix, { timeout: 20_000 });
 
   before(async () => {
     sites = await startSites({ names: ['spa'] });
@@ -51,7 +50,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     await study.locator('#order').selectOption('shuffled');
     await study.locator('#begin-study').click();
     await waitStatus('Open the first task');
-    assert.match(await study.locator('#position').textContent(), /^Task 1 of 2 · P07$/);
+    assert.match(/** @type {string} */ (await study.locator('#position').textContent()), /^Task 1 of 2 · P07$/);
   });
 
   test('the first session: open, Start, answer; then a break with the page closed', async () => {
@@ -67,7 +66,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     await study.close();
     study = await ext.openExtensionPage('study.html');
     await waitStatus('A break, if wanted');
-    assert.match(await study.locator('#position').textContent(), /^Task 2 of 2 · P07$/);
+    assert.match(/** @type {string} */ (await study.locator('#position').textContent()), /^Task 2 of 2 · P07$/);
   });
 
   test('the second session ends with a give-up, and the study is done', async () => {
@@ -88,11 +87,11 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     assert.equal(file.study.seed, seedOf(`${file.study.id}:P07`));
     // The order is the seeded shuffle of the files as chosen: the same for P07 every time.
     assert.deepEqual(file.study.tasks, studyOrder(['a.json', 'b.json'], 'shuffled', file.study.seed));
-    assert.deepEqual(file.runs.map((r) => [r.run.provider, r.run.study.participant, r.run.study.position]), [
+    assert.deepEqual(file.runs.map((/** @type {import('../types.mjs').Json} */ r) => [r.run.provider, r.run.study.participant, r.run.study.position]), [
       ['human', 'P07', 1],
       ['human', 'P07', 2],
     ]);
-    assert.deepEqual(file.runs.map((r) => r.run.taskId), file.study.tasks.map((f) => `e2e-study/${f.replace('.json', '')}`));
+    assert.deepEqual(file.runs.map((/** @type {import('../types.mjs').Json} */ r) => r.run.taskId), file.study.tasks.map((/** @type {import('../types.mjs').Json} */ f) => `e2e-study/${f.replace('.json', '')}`));
     const path = join(dir, exported.name);
     writeFileSync(path, exported.text);
     const out = join(dir, 'people');

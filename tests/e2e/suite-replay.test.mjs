@@ -25,7 +25,7 @@ const PARALLEL = process.env.HOPBENCH_REPLAY_PARALLEL ?? '3';
 // A replay that hangs is reported as that task's ERROR instead of stalling the suite.
 const TASK_TIMEOUT_S = '120';
 
-const readJsonDir = (dir) =>
+const readJsonDir = (/** @type {string} */ dir) =>
   readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()
@@ -43,6 +43,10 @@ const wrong = readJsonDir(join(repoRoot, 'tests', 'fixtures', 'wrong-trajectorie
   return { name, fixture: json, id, task: { ...base, id, reference_trajectory: json.reference_trajectory } };
 });
 
+/**
+ * @param {string[]} args
+ * @returns {Promise<{ status: number | null, output: string }>}
+ */
 function runRunner(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repoRoot, 'runner', 'run.mjs'), ...args], {
@@ -58,15 +62,15 @@ function runRunner(args) {
 }
 
 describe('the bundled suite replayed through the runner and the extension', { timeout: 15 * 60_000 }, () => {
-  let dir;
-  let sandbox;
-  let runner;
+  /** @type {string} */ let dir;
+  /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
+  /** @type {Awaited<ReturnType<typeof runRunner>>} */ let runner;
   const results = new Map();
 
   before(async () => {
     const build = spawnSync('cargo', ['build', '--quiet', '--profile', 'native', '-p', 'hopbench-cli', '--bin', 'hopbench'], { cwd: repoRoot, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`cargo build --profile native --bin hopbench failed:\n${build.stderr}`);
-    const sandboxLines = [];
+    /** @type {string[]} */ const sandboxLines = [];
     sandbox = await startSandbox(NATIVE_BIN, (line) => sandboxLines.push(line)).catch((error) => {
       const busy = sandboxLines.some((l) => l.includes('already in use'))
         ? '\nThe sandbox ports 127.0.0.1:8600-8610 are busy: stop what listens there ' +
@@ -102,14 +106,17 @@ describe('the bundled suite replayed through the runner and the extension', { ti
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The result line of `id`, or a failure carrying the runner's output. */
+  /**
+   * The result line of `id`, or a failure carrying the runner's output.
+   * @param {string} id
+   */
   function resultOf(id) {
     const result = results.get(id);
     assert.ok(result, `${id} has no result line; the runner exited ${runner?.status}:\n${runner?.output}`);
     return result;
   }
 
-  const describeResult = (r) =>
+  const describeResult = (/** @type {import('../types.mjs').Json} */ r) =>
     `${r.verdict}, hops ${r.hops_completed}/${r.hops_total} at steps ${JSON.stringify(r.hop_steps)}, ` +
     `${r.steps} steps; reason: ${r.reason}; error: ${r.error}; answer: ${JSON.stringify(r.answer)}`;
 

@@ -6,17 +6,21 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension } from './harness.mjs';
-import { elementRef, sendOk, startSession, textOf, waitForPage } from './session-helpers.mjs';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
+import { elementRef, startSession, textOf, waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('type as a person types', { timeout: 120_000 }, () => {
-  let ext;
-  let sites;
-  let popup;
-  let session;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {import('../types.mjs').Page} */ let session;
 
-  const spa = (path) => sites.url('spa', path);
+  const spa = (/** @type {string} */ path) => sites.url('spa', path);
+  /**
+   * @param {{ kind: string, [field: string]: unknown }} action
+   * @param {{ targetId: null, backendNodeId: number }} [element]
+   */
   const act = async (action, element) => {
     const reply = await sendOk(popup, 'act', { action, element });
     assert.equal(reply.result.error, undefined, JSON.stringify(reply.result));
@@ -58,13 +62,15 @@ describe('type as a person types', { timeout: 120_000 }, () => {
   test('putting the value into the box + Enter lists results instead (what type used to do)', async () => {
     const ways = {
       // Page script setting the property, then an input event.
-      'value property': (el) => {
+      'value property': (/** @type {HTMLInputElement} */ el) => {
         el.value = 'Taiko Drums';
         el.dispatchEvent(new Event('input', { bubbles: true }));
       },
       // The prototype's setter + a synthetic input event: hopbench's former `type`.
-      'native setter': (el) => {
-        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, 'Taiko Drums');
+      'native setter': (/** @type {HTMLInputElement} */ el) => {
+        // An input's value always has its accessor pair on the prototype.
+        const { set } = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value'));
+        /** @type {(this: HTMLInputElement, v: string) => void} */ (set).call(el, 'Taiko Drums');
         el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: 'Taiko Drums' }));
       },
     };
@@ -118,14 +124,14 @@ describe('type as a person types', { timeout: 120_000 }, () => {
     const page = await waitForPage(ext.context, (u) => u === sites.url('widgets', '/frames.html'));
     const { session: info } = await sendOk(popup, 'getProgress');
     const { observation } = await sendOk(popup, 'observeTab', info.currentTabId, { mode: 'text' });
-    const frameOf = (host) => page.frames().find((f) => new URL(f.url()).hostname === host && f.url().endsWith('/frame-input.html'));
+    const frameOf = (/** @type {string} */ host) => page.frames().find((f) => new URL(f.url()).hostname === host && f.url().endsWith('/frame-input.html'));
     for (const [name, host, text] of [['Same-site input', '127.0.0.1', 'Kyoto'], ['Cross-site input', 'localhost', 'Nara']]) {
       const id = new RegExp(`\\[(\\d+)\\] textbox '${name}'`).exec(observation.text)?.[1];
       assert.ok(id, `no textbox '${name}' in the observation:\n${observation.text}`);
       const reply = await sendOk(popup, 'act', { actionText: `type [${id}] [${text}] [0]` });
       assert.equal(reply.result.error, undefined, JSON.stringify(reply.result));
       assert.equal(reply.result.effect.typed.value, text, name);
-      assert.equal(await frameOf(host).locator('#frame-state').textContent(), `keys: ${text.length}, value: ${text}`, name);
+      assert.equal(await /** @type {import('playwright-core').Frame} */ (frameOf(host)).locator('#frame-state').textContent(), `keys: ${text.length}, value: ${text}`, name);
     }
   });
 

@@ -25,6 +25,11 @@ export async function workerControl(extPage) {
   await cdp.send('ServiceWorker.enable');
   const ours = () => [...versions.values()].find((v) => v.scriptURL.startsWith(prefix));
 
+  /**
+   * @param {() => boolean} predicate
+   * @param {string} what
+   * @param {number} [timeoutMs]
+   */
   async function waitFor(predicate, what, timeoutMs = STOP_TIMEOUT_MS) {
     const deadline = Date.now() + timeoutMs;
     while (!predicate()) {

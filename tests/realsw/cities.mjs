@@ -3,6 +3,12 @@
 // tasks can ask MMInA-style questions ("Which city has a red tower, Tokyo or Paris?")
 // whose answer is on one article and whose next hop is another site.
 
+/**
+ * @typedef {{ title: string, tower: string, colour: [number, number, number], summary: string,
+ *   history: string, landmarks: string }} City
+ */
+
+/** @type {readonly City[]} */
 export const CITIES = Object.freeze([
   {
     title: 'Tokyo',
@@ -31,10 +37,10 @@ export const CITIES = Object.freeze([
 ]);
 
 /** The article path of a title in both sites: spaces become underscores. */
-export const articlePath = (title) => title.replaceAll(' ', '_');
+export const articlePath = (/** @type {string} */ title) => title.replaceAll(' ', '_');
 
 /** The encyclopedia's sections of a city, in order, with their anchor ids. */
-export const sections = (city) => [
+export const sections = (/** @type {{ history: string, landmarks: string }} */ city) => [
   { id: 'History', heading: 'History', text: city.history },
   { id: 'Landmarks', heading: 'Landmarks', text: city.landmarks },
 ];

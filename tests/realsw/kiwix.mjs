@@ -37,8 +37,13 @@ export const KIWIX_HOST = 'kiwix.localhost';
 export const BOOK = 'cities';
 const ROOT = '/kiwix';
 
+/** @param {string} text */
 const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/**
+ * @param {import('./cities.mjs').City} city
+ * @param {string} wikiOrigin
+ */
 function articleHtml(city, wikiOrigin) {
   const others = CITIES.filter((c) => c !== city);
   const picture = `../I/${articlePath(city.tower)}.png`;
@@ -70,7 +75,11 @@ function welcomeHtml() {
 `;
 }
 
-/** Writes the HTML tree and packs it with zimwriterfs into `<dir>/cities.zim`. */
+/**
+ * Writes the HTML tree and packs it with zimwriterfs into `<dir>/cities.zim`.
+ * @param {string} dir
+ * @param {{ wikiOrigin: string }} options
+ */
 export function buildZim(dir, { wikiOrigin }) {
   const html = join(dir, 'html');
   mkdirSync(join(html, 'A'), { recursive: true });
@@ -96,7 +105,10 @@ export function buildZim(dir, { wikiOrigin }) {
   return zim;
 }
 
-/** Builds the ZIM in `dir` and serves it on a free port of 127.0.0.1. */
+/**
+ * Builds the ZIM in `dir` and serves it on a free port of 127.0.0.1.
+ * @param {{ dir: string, wikiOrigin: string }} options
+ */
 export async function startKiwix({ dir, wikiOrigin }) {
   const zim = buildZim(dir, { wikiOrigin });
   const port = await freePort();
@@ -110,6 +122,7 @@ export async function startKiwix({ dir, wikiOrigin }) {
     port,
     base,
     welcome: `${base}/${BOOK}/A/Main_Page`,
+    /** @param {string} title */
     article: (title) => `${base}/${BOOK}/A/${articlePath(title)}`,
     output: server.output,
     stop: server.stop,

@@ -22,23 +22,24 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchExtension } from '../e2e/harness.mjs';
-import { observe } from '../e2e/observe-helpers.mjs';
-import { sendOk, taskText, waitForPage } from '../e2e/session-helpers.mjs';
+import { launchExtension, observe, sendOk } from '../../runner/driver.mjs';
+import { taskText, waitForPage } from '../e2e/session-helpers.mjs';
 import { describeTier } from './packages.mjs';
 import { startRealSites } from './real-sites.mjs';
 import { findElement } from './scripted-model.mjs';
 
+/** @type {[string, string]} */
 const SEARCH_BOX = ['searchbox', 'Search Citywiki'];
 /** The suggestions list's entries as a person sees them. */
-const suggestionsOf = (page) => page.locator('.suggestions-result:visible').allInnerTexts();
+const suggestionsOf = (/** @type {import('../types.mjs').Page} */ page) => page.locator('.suggestions-result:visible').allInnerTexts();
 /** The search script has run: it removes the full-text fallback button. */
-const searchScriptLoaded = (page) => page.waitForSelector('#mw-searchButton', { state: 'detached', timeout: 15_000 });
+const searchScriptLoaded = (/** @type {import('../types.mjs').Page} */ page) => page.waitForSelector('#mw-searchButton', { state: 'detached', timeout: 15_000 });
 
 await describeTier("real-software tier: typing into MediaWiki's search box, extension and Playwright", { timeout: 180_000 }, () => {
-  let sites;
-  let ext;
-  let popup;
+  /** @type {Awaited<ReturnType<typeof startRealSites>>} */ let sites;
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Page} */ let popup;
+  /** @type {{ enterUrl?: string, suggestions?: string[] }} what the Playwright tests saw */
   const playwright = {};
 
   before(async () => {

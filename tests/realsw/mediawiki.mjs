@@ -30,6 +30,9 @@ export const MEDIAWIKI_CODE = '/usr/share/mediawiki';
 export const SITE_NAME = 'Citywiki';
 const ROUTER = resolve(fileURLToPath(new URL('./mediawiki-router.php', import.meta.url)));
 
+/**
+ * @param {import('./cities.mjs').City} city
+ */
 function cityWikitext(city) {
   const others = CITIES.filter((c) => c !== city).map((c) => `* [[${c.title}]]`).join('\n');
   const body = sections(city).map((s) => `== ${s.heading} ==\n${s.text}`).join('\n\n');
@@ -41,7 +44,13 @@ function mainPageWikitext() {
   return `Welcome to ${SITE_NAME}, a wiki about a few cities.\n\n${list}\n`;
 }
 
-/** Runs a maintenance script against the wiki whose settings are `config`. */
+/**
+ * Runs a maintenance script against the wiki whose settings are `config`.
+ * @param {string} config
+ * @param {string} script
+ * @param {string[]} args
+ * @param {string} [input]
+ */
 function maintenance(config, script, args, input) {
   const result = spawnSync('php', [join(MEDIAWIKI_CODE, 'maintenance', script), ...args], {
     cwd: MEDIAWIKI_CODE,
@@ -55,7 +64,11 @@ function maintenance(config, script, args, input) {
   return result.stdout;
 }
 
-/** install.php into `dir` for a wiki served at `origin`; returns the settings file. */
+/**
+ * install.php into `dir` for a wiki served at `origin`; returns the settings file.
+ * @param {string} dir
+ * @param {string} origin
+ */
 export function installWiki(dir, origin) {
   const config = join(dir, 'LocalSettings.php');
   mkdirSync(join(dir, 'cache'), { recursive: true });
@@ -82,7 +95,10 @@ $wgShowExceptionDetails = true;
   return config;
 }
 
-/** Installs a wiki in `dir` and serves it on a free port of 127.0.0.1. */
+/**
+ * Installs a wiki in `dir` and serves it on a free port of 127.0.0.1.
+ * @param {{ dir: string }} options
+ */
 export async function startMediaWiki({ dir }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -94,6 +110,7 @@ export async function startMediaWiki({ dir }) {
     port,
     origin,
     mainPage: `${origin}/wiki/Main_Page`,
+    /** @param {string} title */
     article: (title) => `${origin}/wiki/${articlePath(title)}`,
     output: server.output,
     stop: server.stop,

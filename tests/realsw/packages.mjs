@@ -34,8 +34,14 @@ export const PACKAGES = Object.freeze([
 export const INSTALL_COMMAND =
   `apt-get install -y --no-install-recommends ${PACKAGES.map((p) => p.name).join(' ')}`;
 
+/** @param {string} program */
 const onPath = (program) => run('sh', ['-c', `command -v ${program}`]).status === 0;
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
 function run(command, args, options = {}) {
   return spawnSync(command, args, { encoding: 'utf8', ...options });
 }
@@ -72,6 +78,7 @@ async function install() {
   // in ~50 more packages (imagemagick, ...) that the tier does not use.
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const lock = ['-o', 'DPkg::Lock::Timeout=300'];
+  /** @type {[string, string[]][]} */
   const steps = [
     ['update', ['-q', ...lock, 'update']],
     ['install', ['-y', '-q', ...lock, '--no-install-recommends', 'install', ...names]],
@@ -94,6 +101,9 @@ async function install() {
  * `describe(name, options, body)` when the packages are there; otherwise the reason is
  * printed ("realsw: skipped: ...") and a single skipped test of that name stands for the
  * suite, so node's totals count it as skipped (a skipped describe counts as nothing).
+ * @param {string} name
+ * @param {import('node:test').TestOptions} options
+ * @param {() => void} body
  */
 export async function describeTier(name, options, body) {
   const packages = await ensurePackages();

@@ -10,12 +10,19 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   return c >>> 0;
 });
 
+/**
+ * @param {Buffer} bytes
+ */
 function crc32(bytes) {
   let c = 0xffffffff;
   for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
+/**
+ * @param {string} type
+ * @param {Buffer} data
+ */
 function chunk(type, data) {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
@@ -51,7 +58,11 @@ export function png(width, height, colour) {
   ]);
 }
 
-/** A tower (a triangle on a sky) in `rgb`: the articles' pictures. */
+/**
+ * A tower (a triangle on a sky) in `rgb`: the articles' pictures.
+ * @param {[number, number, number]} rgb
+ * @param {number} [size]
+ */
 export function towerPicture(rgb, size = 96) {
   return png(size, size, (x, y) => {
     const half = (y / size) * (size / 3);

@@ -10,6 +10,7 @@ import { startMediaWiki } from './mediawiki.mjs';
 
 export async function startRealSites() {
   const dir = mkdtempSync(join(tmpdir(), 'hopbench-realsw-'));
+  /** @type {{ stop: () => Promise<void> }[]} */
   const started = [];
   const stop = async () => {
     for (const server of started.reverse()) await server.stop();

@@ -16,6 +16,7 @@ import { startRealSites } from './real-sites.mjs';
  * Status, Location and body of one request, redirects not followed. Node's resolver
  * knows no `*.localhost` name (Chromium maps them all to loopback), so node asks the
  * same server at 127.0.0.1 with the browser's Host header.
+ * @param {string} url
  */
 async function get(url) {
   const target = new URL(url);
@@ -26,8 +27,8 @@ async function get(url) {
 }
 
 await describeTier('real-software tier: the URLs of kiwix-serve and MediaWiki', { timeout: 180_000 }, () => {
-  let sites;
-  let browser;
+  /** @type {Awaited<ReturnType<typeof startRealSites>>} */ let sites;
+  /** @type {Awaited<ReturnType<typeof launchPlain>>} */ let browser;
 
   before(async () => {
     sites = await startRealSites();
@@ -103,7 +104,7 @@ await describeTier('real-software tier: the URLs of kiwix-serve and MediaWiki', 
     const opensearch = JSON.parse((await get(`${origin}/api.php?action=opensearch&search=San&format=json`)).body);
     assert.deepEqual(opensearch, ['San', ['San Francisco'], [''], [`${origin}/wiki/San_Francisco`]]);
     const rest = JSON.parse((await get(`${origin}/rest.php/v1/search/title?q=Tok&limit=5`)).body);
-    assert.deepEqual(rest.pages.map((p) => p.title), ['Tokyo']);
+    assert.deepEqual(rest.pages.map((/** @type {import('../types.mjs').Json} */ p) => p.title), ['Tokyo']);
   });
 
   test("MediaWiki's search box shows suggestions while typing; Enter on typed text opens the article", async () => {

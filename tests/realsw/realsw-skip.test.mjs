@@ -16,8 +16,8 @@ const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
 const aptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).stdout.trim();
 
 describe('real-software tier: a machine without the packages skips the tier and says why', { timeout: 120_000 }, () => {
-  let bin;
-  let run;
+  /** @type {string} */ let bin;
+  /** @type {(args: string[]) => import('node:child_process').SpawnSyncReturns<string>} */ let run;
 
   before(() => {
     bin = mkdtempSync(join(tmpdir(), 'hopbench-realsw-path-'));

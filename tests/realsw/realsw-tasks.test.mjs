@@ -17,11 +17,11 @@ import { startScriptedModel } from './scripted-model.mjs';
 import { fill, writeTasks } from './task-files.mjs';
 
 await describeTier('real-software tier: MMInA tasks on Kiwix and MediaWiki', { timeout: 600_000 }, () => {
-  let sites;
-  let model;
-  let dir;
-  let result;
-  let lines;
+  /** @type {Awaited<ReturnType<typeof startRealSites>>} */ let sites;
+  /** @type {Awaited<ReturnType<typeof startScriptedModel>>} */ let model;
+  /** @type {string} */ let dir;
+  /** @type {import('../types.mjs').RunnerResult} */ let result;
+  /** @type {import('../types.mjs').Json[]} */ let lines;
 
   before(async () => {
     sites = await startRealSites();

@@ -19,7 +19,11 @@ import { startFakeProviders } from '../e2e/fake-providers.mjs';
 
 const ELEMENT_STEP = /^(click|hover|type) (\S+) (?:'([^']*)'|"([^"]*)")(.*)$/;
 
-/** `{ action, role, name, rest }` for an element step, or `{ action: text }`. */
+/**
+ * `{ action, role, name, rest }` for an element step, or `{ action: text }`.
+ * @param {string} step
+ * @returns {{ action: string, role?: string, name?: string, rest?: string }}
+ */
 export function parseStep(step) {
   const match = ELEMENT_STEP.exec(step);
   if (!match) return { action: step };
@@ -27,7 +31,12 @@ export function parseStep(step) {
   return { action: verb, role, name: single ?? double, rest };
 }
 
-/** The id of the first observation line `[id] <role> '<name>'` (or "<name>"). */
+/**
+ * The id of the first observation line `[id] <role> '<name>'` (or "<name>").
+ * @param {string} observation
+ * @param {string} role
+ * @param {string | undefined} name
+ */
 export function findElement(observation, role, name) {
   for (const raw of observation.split('\n')) {
     const line = raw.replace(/^\t+/, '');
@@ -41,12 +50,17 @@ export function findElement(observation, role, name) {
   return null;
 }
 
-/** Observation, URL and objective of the request's last user turn. */
+/**
+ * Observation, URL and objective of the request's last user turn.
+ * @param {import('../types.mjs').Json} body a chat request as parsed from JSON
+ */
 export function readTurn(body) {
-  const user = [...(body?.messages ?? [])].reverse().find((m) => m.role === 'user');
+  const user = [...(body?.messages ?? [])].reverse().find((/** @type {import('../types.mjs').Json} */ m) => m.role === 'user');
+  /** @type {string} */
   const content = typeof user?.content === 'string'
     ? user.content
-    : (user?.content ?? []).filter((p) => p.type === 'text').map((p) => p.text).join('\n');
+    : (user?.content ?? []).filter((/** @type {import('../types.mjs').Json} */ p) => p.type === 'text').map((/** @type {import('../types.mjs').Json} */ p) => p.text).join('\n');
+  /** @param {string} label */
   const at = (label) => content.indexOf(`\n${label}: `);
   const [url, objective, previous] = [at('URL'), at('OBJECTIVE'), at('PREVIOUS ACTION')];
   if (!content.startsWith('OBSERVATION:\n') || url < 0 || objective < url || previous < objective) {
@@ -59,9 +73,14 @@ export function readTurn(body) {
   };
 }
 
-/** The system prompt's reply rule decides the format: chain of thought or the action alone. */
+/**
+ * The system prompt's reply rule decides the format: chain of thought or the action alone.
+ * @param {import('../types.mjs').Json} body
+ * @param {string} reasoning
+ * @param {string} action
+ */
 function reply(body, reasoning, action) {
-  const system = (body?.messages ?? []).find((m) => m.role === 'system');
+  const system = (body?.messages ?? []).find((/** @type {import('../types.mjs').Json} */ m) => m.role === 'system');
   const text = typeof system?.content === 'string' ? system.content : JSON.stringify(system?.content ?? '');
   const fenced = `\`\`\`${action}\`\`\``;
   return text.includes('In summary, the next action I will perform is')
@@ -80,8 +99,14 @@ export async function startScriptedModel(scripts) {
   /** @type {{ task: string, step: number, url: string, action: string }[]} every action answered */
   const actions = [];
 
+  /** @param {import('../types.mjs').FakeRequest} record */
   const answer = (record) => {
     const turn = readTurn(record.body);
+    /**
+     * @param {string | null} task
+     * @param {number} step
+     * @param {string} problem
+     */
     const fail = (task, step, problem) => {
       problems.push({ task, step, problem, url: turn?.url ?? '', observation: turn?.observation ?? '' });
       return { text: reply(record.body, 'The script cannot go on.', `stop [fake model: ${problem}]`) };
@@ -92,7 +117,8 @@ export async function startScriptedModel(scripts) {
       return fail(null, 0, `${matching.length} scripts match the objective (keys: ${scripts.map((s) => s.key).join(' | ')})`);
     }
     const [script] = matching;
-    const index = served.get(script.task);
+    // Every script's task was put in `served` above.
+    const index = /** @type {number} */ (served.get(script.task));
     served.set(script.task, index + 1);
     const step = index + 1;
     if (index >= script.steps.length) return fail(script.task, step, `the script has only ${script.steps.length} steps`);

@@ -5,14 +5,18 @@
 
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { portOfServer } from '../e2e/sites.mjs';
 
-/** A port on 127.0.0.1 that was free a moment ago (the OS picks it). */
+/**
+ * A port on 127.0.0.1 that was free a moment ago (the OS picks it).
+ * @returns {Promise<number>}
+ */
 export function freePort() {
   return new Promise((ok, fail) => {
     const probe = createServer();
     probe.once('error', fail);
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
+      const port = portOfServer(probe);
       probe.close(() => ok(port));
     });
   });
@@ -21,10 +25,15 @@ export function freePort() {
 /**
  * Spawns `command args` and resolves once `readyUrl` answers any HTTP status.
  * @returns {Promise<{ pid: number, output: () => string, stop: () => Promise<void> }>}
+ * @param {string} label
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ readyUrl: string, env?: Record<string, string>, cwd?: string, timeoutMs?: number }} options
  */
 export async function startServer(label, command, args, { readyUrl, env, cwd, timeoutMs = 20_000 }) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  /** @param {Buffer | string} chunk */
   const keep = (chunk) => {
     // The last 20 kB are enough to say why a server failed.
     output = (output + chunk).slice(-20_000);
@@ -33,7 +42,8 @@ export async function startServer(label, command, args, { readyUrl, env, cwd, ti
   child.stderr.on('data', keep);
   const exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
   const handle = {
-    pid: child.pid,
+    // Spawned: a child that failed to start would have no pid, and no server answers.
+    pid: /** @type {number} */ (child.pid),
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -56,6 +66,9 @@ export async function startServer(label, command, args, { readyUrl, env, cwd, ti
   }
 }
 
+/**
+ * @param {string} url
+ */
 async function answers(url) {
   try {
     await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(2_000) });

@@ -7,16 +7,27 @@ import { fileURLToPath } from 'node:url';
 
 export const TEMPLATES = resolve(fileURLToPath(new URL('./tasks/', import.meta.url)));
 
-/** Replaces `{{kiwix}}` and `{{wiki}}`; an unknown placeholder is an error, not a URL. */
+/**
+ * Replaces `{{kiwix}}` and `{{wiki}}`; an unknown placeholder is an error, not a URL.
+ * @param {string} text
+ * @param {{ kiwix: string, wiki: string }} urls
+ */
 export function fill(text, { kiwix, wiki }) {
-  return text.replace(/\{\{(\w+)\}\}/g, (whole, name) => {
-    const value = { kiwix, wiki }[name];
+  /** @type {Record<string, string>} */
+  const urls = { kiwix, wiki };
+  return text.replace(/\{\{(\w+)\}\}/g, (whole, /** @type {string} */ name) => {
+    const value = urls[name];
     if (value === undefined) throw new Error(`unknown placeholder ${whole} in: ${text.slice(0, 80)}`);
     return value;
   });
 }
 
-/** Writes each case's task file under `dir`, keeping MMInA's <domain>/<i>.json layout. */
+/**
+ * Writes each case's task file under `dir`, keeping MMInA's <domain>/<i>.json layout.
+ * @param {string} dir
+ * @param {readonly { file: string }[]} cases
+ * @param {{ kiwix: string, wiki: string }} urls
+ */
 export function writeTasks(dir, cases, urls) {
   for (const { file } of cases) {
     const target = join(dir, file);

@@ -3,12 +3,17 @@
 
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { FAKE_KEY, startFakeProviders } from '../e2e/fake-providers.mjs';
 
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+P+/HgAFhAJ/wlseKgAAAABJRU5ErkJggg==';
 
-/** One valid request per API, each with an image, as hopbench builds them. */
+/** @typedef {[string, { headers: Record<string, string>, body: import('../types.mjs').Json }]} Request URL and init */
+
+/**
+ * One valid request per API, each with an image, as hopbench builds them.
+ * @type {Record<string, (base: string, key?: string) => Request>}
+ */
 const REQUESTS = {
   openai: (base, key = FAKE_KEY) => [`${base}/chat/completions`, {
     headers: { authorization: `Bearer ${key}` },
@@ -37,6 +42,10 @@ const REQUESTS = {
   }],
 };
 
+/**
+ * @param {Request} request
+ * @param {{ signal?: AbortSignal }} [options]
+ */
 async function post([url, { headers, body }], { signal } = {}) {
   const res = await fetch(url, {
     method: 'POST',
@@ -48,6 +57,7 @@ async function post([url, { headers, body }], { signal } = {}) {
   return { status: res.status, headers: res.headers, text, json: text ? safeJson(text) : null };
 }
 
+/** @param {string} text */
 function safeJson(text) {
   try {
     return JSON.parse(text);
@@ -57,7 +67,7 @@ function safeJson(text) {
 }
 
 describe('fake providers', () => {
-  let fake;
+  /** @type {import('../types.mjs').FakeProviders} */ let fake;
   before(async () => {
     fake = await startFakeProviders();
   });
@@ -75,11 +85,13 @@ describe('fake providers', () => {
       fake.script({ text: `hi from ${api}`, usage: { input_tokens: 7, output_tokens: 3 } });
       const reply = await post(REQUESTS[api](fake.baseUrl(api)));
       assert.equal(reply.status, 200, reply.text);
-      const text = {
+      /** @type {Record<string, () => import('../types.mjs').Json>} */
+      const textOf = {
         openai: () => reply.json.choices[0].message.content,
         anthropic: () => reply.json.content[0].text,
         gemini: () => reply.json.candidates[0].content.parts[0].text,
-      }[api]();
+      };
+      const text = textOf[api]();
       assert.equal(text, `hi from ${api}`);
       const [record] = fake.requests;
       assert.deepEqual(record.problems, []);

@@ -63,7 +63,9 @@ describe('run messages', () => {
       'override max_steps has an invalid value 0',
       'override observation_mode has an invalid value "pixels"',
     ]);
-    assert.equal(isStartRun(startRun({ taskText: '{}', overrides: { keep_window: 'no' } })), false);
+    // A string where a boolean belongs: what the guard must refuse.
+    const notABoolean = /** @type {boolean} */ (/** @type {unknown} */ ('no'));
+    assert.equal(isStartRun(startRun({ taskText: '{}', overrides: { keep_window: notABoolean } })), false);
   });
 });
 

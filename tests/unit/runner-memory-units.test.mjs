@@ -18,6 +18,7 @@ test('memory options: K, the policy, the sweep, and what they refuse', () => {
   const two = parseArgs(['--tasks', 't', '--memory', '2', '--memory-policy', 'similar']);
   assert.deepEqual([two.memory, two.memoryPolicy], [2, 'similar']);
   assert.deepEqual(parseArgs(['--tasks', 't', '--memory-sweep', '0..3']).memorySweep, { from: 0, to: 3 });
+  /** @type {[string[], RegExp][]} */
   const bad = [
     [['--memory', '11'], /--memory takes whole numbers from 0 to 10/],
     [['--memory', '-1'], /--memory takes whole numbers/],

@@ -46,6 +46,7 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
   assert.equal(parseArgs(['--tasks', 't', '--sites', 'task']).sites, 'task');
   assert.equal(parseArgs([], { tasks: 'tasks' }).tasks, 'tasks');
   assert.deepEqual(parseArgs(['--help']), { help: true });
+  /** @type {[string[], RegExp][]} */
   const bad = [
     [[], /--tasks PATH is required/],
     [['--tasks', 't', '--provider', 'ollama'], /--provider must be one of/],
@@ -89,19 +90,21 @@ test('options: browser endpoints set the lanes; the observation format', () => {
 
 test('the API key: read from the named variable, an unset named variable is an error', () => {
   const env = { MY_KEY: 'sk-secret-123456', OPENAI_API_KEY: '' };
+  /** @param {{ apiKeyEnv?: string }} extra */
   const opts = (extra) => ({ provider: 'openai', ...extra });
   assert.equal(readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).key, 'sk-secret-123456');
-  assert.match(readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).note, /\$MY_KEY/);
-  assert.doesNotMatch(readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).note, /sk-secret/);
+  assert.match(/** @type {string} */ (readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).note), /\$MY_KEY/);
+  assert.doesNotMatch(/** @type {string} */ (readApiKey(opts({ apiKeyEnv: 'MY_KEY' }), env, DEFAULT_KEY_ENV).note), /sk-secret/);
   assert.equal(readApiKey(opts({}), env, DEFAULT_KEY_ENV).key, undefined);
-  assert.throws(() => readApiKey(opts({ apiKeyEnv: 'NOPE' }), env, DEFAULT_KEY_ENV), (e) => /the variable named there is not set/.test(e.message) && !e.message.includes('NOPE'));
+  assert.throws(() => readApiKey(opts({ apiKeyEnv: 'NOPE' }), env, DEFAULT_KEY_ENV), (/** @type {Error} */ e) => /the variable named there is not set/.test(e.message) && !e.message.includes('NOPE'));
   const redact = makeRedactor('sk-secret-123456');
   assert.equal(redact('401: bad key sk-secret-123456.'), '401: bad key [redacted].');
 });
 
 test('shards take every n-th task; repeated ids are named', () => {
   const tasks = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, file: `${id}.json` }));
-  const ids = (list) => list.map((t) => t.id);
+  /** @param {{ id: string }[]} list */
+  const ids = (list) => list.map((/** @type {import('../types.mjs').Json} */ t) => t.id);
   assert.deepEqual(ids(selectShard(tasks, { index: 1, count: 2 })), ['a', 'c', 'e']);
   assert.deepEqual(ids(selectShard(tasks, { index: 2, count: 2 })), ['b', 'd']);
   assert.deepEqual(ids(selectShard(tasks, null)), ['a', 'b', 'c', 'd', 'e']);
@@ -117,6 +120,7 @@ test('resuming: recorded tasks are skipped except infrastructure errors, which r
     ['d', { verdict: 'FAIL', errorKind: null, attempt: 1 }],
     ['e', { verdict: 'ERROR', errorKind: 'infrastructure', attempt: 1 }],
   ]);
+  /** @param {'infrastructure' | 'all' | 'none'} mode */
   const plan = (mode) => {
     const p = planRuns(tasks, recorded, mode);
     return [p.runs.map((r) => `${r.task.id}${r.attempt}`), p.errorsToRetry];
@@ -127,6 +131,7 @@ test('resuming: recorded tasks are skipped except infrastructure errors, which r
 });
 
 test('error kinds: lines of older runners are read by their message', () => {
+  /** @param {string} message */
   const error = (message) => ({ verdict: 'ERROR', error: message });
   // The messages of the crash this was built for (issue 16), written before error_kind.
   assert.equal(errorKindOf(error('the run did not start: page.evaluate: Target page, context or browser has been closed')), 'infrastructure');
@@ -140,14 +145,15 @@ test('error kinds: lines of older runners are read by their message', () => {
 
 test('model endpoint failures are infrastructure; the settings and the agent are not', () => {
   const unreachable = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (network): fetch failed' };
-  assert.match(modelEndpointFailure(unreachable, null), /^the model endpoint could not be reached: /);
+  assert.match(/** @type {string} */ (modelEndpointFailure(unreachable, null)), /^the model endpoint could not be reached: /);
   const badKey = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (auth): 401' };
   assert.equal(modelEndpointFailure(badKey, null), null);
+  /** @param {string} kind */
   const failed = (kind) => ({ action: null, model_error: { error: { kind, message: `HTTP 503 (${kind})` } } });
   const acted = { action: { text: 'click [3]' }, model_error: null };
   const stopped = { status: 'finished', cause: 'early_stop', reason: 'Early stop: the last 3 steps gave no action (the last: the model call failed (server): 503)' };
   const endpointDown = { steps: [acted, failed('server'), failed('server'), failed('rate_limited')] };
-  assert.match(modelEndpointFailure(stopped, endpointDown), /kept failing \(rate_limited, server\) on the last 3 steps/);
+  assert.match(/** @type {string} */ (modelEndpointFailure(stopped, endpointDown)), /kept failing \(rate_limited, server\) on the last 3 steps/);
   // A malformed reply among them: the model answered, so the early stop is the agent's.
   const malformed = { action: null, model_error: null, note: 'malformed reply' };
   assert.equal(modelEndpointFailure(stopped, { steps: [acted, failed('server'), malformed, failed('server')] }), null);
@@ -205,7 +211,9 @@ test('media data URLs become files beside the JSON, named by the task stem', () 
     media: { m1: { id: 'm1', mime: 'image/png', dataUrl: png }, m2: jpg, m3: png },
     note: 'data:text/plain;base64,aGk=',
   };
-  const { value, files } = extractMedia(exported, 'suite~2Ft');
+  const { value: extracted, files } = extractMedia(exported, 'suite~2Ft');
+  // The export's shape with its media written out: what the assertions read.
+  const value = /** @type {import('../types.mjs').Json} */ (extracted);
   assert.deepEqual(value.media, { m1: { id: 'm1', mime: 'image/png', file: 'suite~2Ft-1.png' }, m2: 'suite~2Ft-2.jpg', m3: 'suite~2Ft-1.png' });
   assert.equal(value.note, 'data:text/plain;base64,aGk=');
   assert.deepEqual(files.map((f) => [f.name, f.bytes.toString()]), [['suite~2Ft-1.png', 'PNGDATA'], ['suite~2Ft-2.jpg', 'JPG']]);
@@ -258,6 +266,7 @@ test('settings: only what the options set goes to the extension, which fills in 
 });
 
 test('a task that did not pass while the sandbox was down is that outage\'s infrastructure error', () => {
+  /** @param {number} since */
   const outage = (since) => (since < 1000 ? 'the sandbox stopped during the task (signal SIGKILL)' : null);
   const failed = { startedAt: 500, line: resultLine({ task, error: 'start URL unreachable: http://127.0.0.1:8600/ (ECONNREFUSED)', errorKind: 'run', elapsedMs: 5 }) };
   blameOutage(failed, outage);

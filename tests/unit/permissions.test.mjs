@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoRoot } from './paths.mjs';
+import { repoRoot } from '../e2e/paths.mjs';
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'manifest.json'), 'utf8'));
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');

@@ -2,10 +2,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startSites } from './sites.mjs';
+import { startSites } from '../e2e/sites.mjs';
 
 describe('test sites server', () => {
-  let sites;
+  /** @type {import('../types.mjs').Sites} */ let sites;
   before(async () => {
     sites = await startSites({ names: ['alpha', 'beta'] });
   });
