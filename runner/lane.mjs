@@ -36,7 +36,11 @@ const DEATH_SETTLE_MS = 2_000;
 /** Thrown by `guard` when the lane died while the call was pending. */
 export class LaneDied extends Error {}
 
-/** @typedef {import('./browser.mjs').LaunchedBrowser} LaunchedBrowser */
+/**
+ * What a lane needs of its browser, launched (browser.mjs) or reached where it runs
+ * (remote-browser.mjs).
+ * @typedef {Pick<import('./browser.mjs').LaunchedBrowser, 'context' | 'extensionId' | 'extensionUrl' | 'close'>} LaunchedBrowser
+ */
 /** @typedef {import('./extension.mjs').Driver} Driver */
 /** @typedef {(driver: Driver, first: boolean) => Promise<void>} Setup */
 
@@ -100,13 +104,14 @@ export class Lane {
     /** @type {LaunchedBrowser} */
     let browser;
     try {
-      const onContext = (context) => context.on('close', () => died(this.#browserGone()));
+      const onContext = (/** @type {import('playwright-core').BrowserContext} */ context) =>
+        context.on('close', () => died(this.#browserGone()));
       browser = this.endpoint
         ? await connectWithExtension({ endpoint: this.endpoint, extensionDir: distDir, onContext })
         : await launchWithExtension({
           extensionDir: distDir,
           chromiumPath,
-          profileDir: this.#profile,
+          profileDir: this.#profile ?? undefined,
           onContext,
           callerHandlesSignals: true,
         });

@@ -46,7 +46,7 @@ export async function connectWithExtension({ endpoint, extensionDir, onContext }
   try {
     browser = await chromium.connectOverCDP(endpoint, { timeout: CONNECT_TIMEOUT_MS });
   } catch (error) {
-    throw new Error(`cannot reach the browser at ${endpoint}: ${firstLine(error)}`);
+    throw new Error(`cannot reach the browser at ${endpoint}: ${firstLine(error)}`, { cause: error });
   }
   try {
     // The default context is the browser's own profile, where an extension loaded
@@ -91,6 +91,10 @@ export function builtExtension(extensionDir) {
  * Opens one of the extension's pages (which also wakes its worker) and reads its
  * version. A browser without it, or with another version, is refused with what to do:
  * the runner's messages follow its own build.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {(path: string) => string} extensionUrl
+ * @param {string} endpoint
+ * @param {{ id: string, version: string }} expected
  */
 async function checkExtension(context, extensionUrl, endpoint, expected) {
   const page = await context.newPage();
@@ -116,6 +120,7 @@ async function checkExtension(context, extensionUrl, endpoint, expected) {
   }
 }
 
+/** @param {unknown} error */
 function firstLine(error) {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n')[0].trim();

@@ -72,7 +72,7 @@ async function browserRecord(endpoint) {
     const page = await context.newPage();
     await page.goto(`chrome-extension://${builtExtension(distDir).id}/popup.html`);
     const taskIds = await page.evaluate(async () => {
-      const messages = await import('./messages.js');
+      const messages = await import(/** @type {string} */ ('./messages.js'));
       const reply = await chrome.runtime.sendMessage(messages.listRuns());
       return reply.runs.map((/** @type {{ task: { id: string } }} */ r) => r.task.id);
     });

@@ -69,13 +69,15 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
 
 test('options: browser endpoints set the lanes; the observation format', () => {
   const ws1 = 'ws://127.0.0.1:9222/devtools/browser/a';
+  /** @type {[string[], RegExp][]} */
+  let bad;
   const two = parseArgs(['--tasks', 't', '--browser-endpoint', ws1, '--browser-endpoint=http://10.0.0.2:9222']);
   assert.deepEqual(two.browserEndpoints, [ws1, 'http://10.0.0.2:9222']);
   assert.equal(two.parallel, 2, 'one lane per browser');
   assert.deepEqual(parseArgs(['--tasks', 't']).browserEndpoints, []);
   assert.equal(parseArgs(['--tasks', 't', '--observation-format', 'compact']).observationFormat, 'compact');
   assert.equal(parseArgs(['--tasks', 't']).observationFormat, undefined, 'the extension default (MMInA) unless asked');
-  const bad = [
+  bad = [
     [['--tasks', 't', '--browser-endpoint', ws1, '--parallel', '3'], /--parallel 3 with 1 --browser-endpoint/],
     [['--tasks', 't', '--browser-endpoint', 'localhost:9222'], /--browser-endpoint: .*ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//],
     [['--tasks', 't', '--browser-endpoint', 'not a url'], /--browser-endpoint: "not a url" is not a URL/],
