@@ -15,8 +15,6 @@ use crate::task::Task;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Agent {
-    /// Read as task files are (see `deserialize_embedded`: one copy of its serde code).
-    #[serde(deserialize_with = "crate::task::deserialize_embedded")]
     pub(super) task: Task,
     /// The OBJECTIVE line, fixed for the run.
     pub(super) objective: String,
