@@ -63,13 +63,18 @@ impl Event {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
 enum EventType {
     Navigation,
     Answer,
     PageText,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(EventType, "EventType", {
+    Navigation = "navigation",
+    Answer = "answer",
+    PageText = "page_text",
+});
 
 /// An `Event` object as written: `type` names the body's variant.
 #[derive(Deserialize)]

@@ -14,6 +14,7 @@ pub mod evaluator;
 pub mod event;
 pub mod fence;
 pub mod import;
+mod json_path;
 pub mod judge;
 pub mod memory;
 pub mod metrics;

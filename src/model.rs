@@ -8,13 +8,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::serde_flat::need;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Role {
     User,
     Assistant,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(Role, "Role", {
+    User = "user",
+    Assistant = "assistant",
+});
 
 /// One piece of a message: text, or an image as base64 bytes with its MIME type
 /// (the three APIs all take base64 parts; none can fetch our local pages' images).
@@ -34,12 +40,16 @@ impl Part {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
 enum PartType {
     Text,
     Image,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(PartType, "PartType", {
+    Text = "text",
+    Image = "image",
+});
 
 /// A `Part` object as written: `type` names the variant.
 #[derive(Deserialize)]

@@ -52,13 +52,19 @@ pub enum Action {
 }
 
 /// Direction of a `scroll` action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ScrollDirection {
     Up,
     Down,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(ScrollDirection, "ScrollDirection", {
+    Up = "up",
+    Down = "down",
+});
 
 impl ScrollDirection {
     /// The canonical lower-case word (`up` / `down`).
@@ -72,7 +78,7 @@ impl ScrollDirection {
 
 /// The twelve action names, without arguments. Used for error messages and
 /// for grouping actions (e.g. metrics per kind).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ActionKind {
@@ -89,6 +95,22 @@ pub enum ActionKind {
     GoForward,
     Stop,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(ActionKind, "ActionKind", {
+    Click = "click",
+    Hover = "hover",
+    Type = "type",
+    Press = "press",
+    Scroll = "scroll",
+    NewTab = "new_tab",
+    TabFocus = "tab_focus",
+    CloseTab = "close_tab",
+    Goto = "goto",
+    GoBack = "go_back",
+    GoForward = "go_forward",
+    Stop = "stop",
+});
 
 impl ActionKind {
     /// Every kind, in the order the grammar is usually listed.

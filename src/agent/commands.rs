@@ -76,7 +76,7 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// Why a run ended, for the driver's run status and for metrics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FinishCause {
@@ -98,3 +98,15 @@ pub enum FinishCause {
     /// refused key, unknown model or URL, refused origin, unusable settings).
     ModelUnavailable,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(FinishCause, "FinishCause", {
+    Answered = "answered",
+    AllHopsDone = "all_hops_done",
+    EarlyStop = "early_stop",
+    ReplayEnded = "replay_ended",
+    ReplayFailed = "replay_failed",
+    Stopped = "stopped",
+    Interrupted = "interrupted",
+    ModelUnavailable = "model_unavailable",
+});

@@ -7,7 +7,7 @@ use super::error::AgentError;
 use crate::memory::MemorySettings;
 
 /// How the model is asked to answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PromptStyle {
     /// Reason first, then end with "In summary, the next action I will perform is ```...```".
@@ -16,9 +16,15 @@ pub enum PromptStyle {
     Direct,
 }
 
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(PromptStyle, "PromptStyle", {
+    Cot = "cot",
+    Direct = "direct",
+});
+
 /// What the model gets besides the accessibility-tree text; the same names as the
 /// extension's observation modes (`extension/observe-settings.js`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ObservationMode {
     #[serde(rename = "text")]
@@ -34,6 +40,14 @@ pub enum ObservationMode {
     Som,
 }
 
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(ObservationMode, "ObservationMode", {
+    Text = "text",
+    TextImages = "text+images",
+    TextScreenshot = "text+screenshot",
+    Som = "som",
+});
+
 impl ObservationMode {
     /// The name the extension uses for this mode.
     pub fn name(self) -> &'static str {
@@ -47,7 +61,7 @@ impl ObservationMode {
 }
 
 /// Which agent runs the steps.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentKind {
     /// One prompt per step: the model reads the page and writes the action (MMInA's).
@@ -57,6 +71,12 @@ pub enum AgentKind {
     /// as a lettered choice per section of candidates, action selection.
     Modular,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(AgentKind, "AgentKind", {
+    Prompt = "prompt",
+    Modular = "modular",
+});
 
 impl AgentKind {
     pub fn name(self) -> &'static str {
@@ -68,7 +88,7 @@ impl AgentKind {
 }
 
 /// How the modular agent picks one of several grounded actions.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SelectMode {
     /// Ask the model to choose among the viable actions (one more call).
@@ -78,9 +98,15 @@ pub enum SelectMode {
     FirstViable,
 }
 
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(SelectMode, "SelectMode", {
+    Model = "model",
+    FirstViable = "first_viable",
+});
+
 /// What the modular agent's grounding call sees besides the lettered choices (SeeAct's
 /// grounding variants).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GroundingMode {
     /// The choices as text only: each candidate's observation line.
@@ -90,6 +116,12 @@ pub enum GroundingMode {
     /// screenshot or labelled images), so the model can match the plan to what it sees.
     Visual,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(GroundingMode, "GroundingMode", {
+    Textual = "textual",
+    Visual = "visual",
+});
 
 impl GroundingMode {
     pub fn name(self) -> &'static str {

@@ -8,9 +8,12 @@ use serde_json::Value;
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
 use crate::model::ModelReply;
+use crate::serde_flat::need;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// Read through one flat struct (`crate::serde_flat`): every agent call reads one.
+#[serde(try_from = "EventFields")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AgentEvent {
     /// The result of `observe`.
@@ -96,6 +99,97 @@ impl AgentEvent {
             AgentEvent::StopRequested { .. } => "stop_requested",
             AgentEvent::Interrupted { .. } => "interrupted",
         }
+    }
+}
+
+enum EventKind {
+    Observed,
+    ModelReplied,
+    ModelFailed,
+    Judged,
+    Acted,
+    StopRequested,
+    Interrupted,
+}
+
+crate::serde_flat::unit_enum_deserialize!(EventKind, "EventKind", {
+    Observed = "observed",
+    ModelReplied = "model_replied",
+    ModelFailed = "model_failed",
+    Judged = "judged",
+    Acted = "acted",
+    StopRequested = "stop_requested",
+    Interrupted = "interrupted",
+});
+
+/// An `AgentEvent` object as written: `kind` names the variant, each variant takes
+/// the fields it has. `error` is a `ModelFailure` for `model_failed` and a message
+/// for `acted`, so it is read as a JSON value and then as the variant's type.
+#[derive(Deserialize)]
+struct EventFields {
+    kind: EventKind,
+    step: Option<u32>,
+    text: Option<String>,
+    url: Option<String>,
+    images: Option<Vec<ObservedImage>>,
+    screenshot: Option<Picture>,
+    reply: Option<ModelReply>,
+    attempts: Option<Vec<Value>>,
+    call: Option<u32>,
+    error: Option<Value>,
+    judgements: Option<Vec<Judgement>>,
+    effect: Option<Value>,
+    progress: Option<Progress>,
+    reason: Option<String>,
+}
+
+impl TryFrom<EventFields> for AgentEvent {
+    type Error = String;
+
+    fn try_from(f: EventFields) -> Result<AgentEvent, String> {
+        let step = || need(f.step, "step");
+        // A field with `#[serde(default)]` in the variant: missing or null is empty.
+        let error_as = |error: Option<Value>| -> Result<Option<String>, String> {
+            serde_json::from_value(error.unwrap_or(Value::Null)).map_err(|e| e.to_string())
+        };
+        Ok(match f.kind {
+            EventKind::Observed => AgentEvent::Observed {
+                step: step()?,
+                text: need(f.text, "text")?,
+                url: need(f.url, "url")?,
+                images: f.images.unwrap_or_default(),
+                screenshot: f.screenshot,
+            },
+            EventKind::ModelReplied => AgentEvent::ModelReplied {
+                step: step()?,
+                reply: need(f.reply, "reply")?,
+                attempts: f.attempts.unwrap_or_default(),
+                call: f.call.unwrap_or_default(),
+            },
+            EventKind::ModelFailed => AgentEvent::ModelFailed {
+                step: step()?,
+                error: serde_json::from_value(need(f.error, "error")?)
+                    .map_err(|e| e.to_string())?,
+                attempts: f.attempts.unwrap_or_default(),
+                call: f.call.unwrap_or_default(),
+            },
+            EventKind::Judged => AgentEvent::Judged {
+                step: step()?,
+                judgements: f.judgements.unwrap_or_default(),
+            },
+            EventKind::Acted => AgentEvent::Acted {
+                step: step()?,
+                effect: f.effect.unwrap_or_default(),
+                error: error_as(f.error)?,
+                progress: f.progress,
+            },
+            EventKind::StopRequested => AgentEvent::StopRequested {
+                reason: need(f.reason, "reason")?,
+            },
+            EventKind::Interrupted => AgentEvent::Interrupted {
+                reason: need(f.reason, "reason")?,
+            },
+        })
     }
 }
 

@@ -15,7 +15,7 @@ mod events;
 mod lines;
 mod machine;
 mod memory;
-mod modular;
+pub(crate) mod modular;
 mod objective;
 pub mod prompt;
 mod record;

@@ -11,12 +11,11 @@ use crate::action::Action;
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
 use crate::memory::MemoryStep;
+use crate::serde_flat::need;
 use crate::task::Task;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Agent {
-    /// Read as task files are (see `deserialize_embedded`: one copy of its serde code).
-    #[serde(deserialize_with = "crate::task::deserialize_embedded")]
     pub(super) task: Task,
     /// The OBJECTIVE line, fixed for the run.
     pub(super) objective: String,
@@ -54,6 +53,8 @@ pub struct Agent {
 /// Which event the machine waits for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "snake_case")]
+// Read through one flat struct (`crate::serde_flat`): the phase is in every stored run.
+#[serde(try_from = "PhaseFields")]
 pub enum Phase {
     /// `observe` was issued; waiting for `observed`.
     Observing,
@@ -68,6 +69,49 @@ pub enum Phase {
         reason: String,
         answer: Option<String>,
     },
+}
+
+enum PhaseName {
+    Observing,
+    Thinking,
+    Judging,
+    Acting,
+    Finished,
+}
+
+crate::serde_flat::unit_enum_deserialize!(PhaseName, "PhaseName", {
+    Observing = "observing",
+    Thinking = "thinking",
+    Judging = "judging",
+    Acting = "acting",
+    Finished = "finished",
+});
+
+/// A `Phase` object as written: `name` names the variant; the rest is `finished`'s.
+#[derive(Deserialize)]
+struct PhaseFields {
+    name: PhaseName,
+    cause: Option<FinishCause>,
+    reason: Option<String>,
+    answer: Option<String>,
+}
+
+impl TryFrom<PhaseFields> for Phase {
+    type Error = String;
+
+    fn try_from(f: PhaseFields) -> Result<Phase, String> {
+        Ok(match f.name {
+            PhaseName::Observing => Phase::Observing,
+            PhaseName::Thinking => Phase::Thinking,
+            PhaseName::Judging => Phase::Judging,
+            PhaseName::Acting => Phase::Acting,
+            PhaseName::Finished => Phase::Finished {
+                cause: need(f.cause, "cause")?,
+                reason: need(f.reason, "reason")?,
+                answer: f.answer,
+            },
+        })
+    }
 }
 
 impl Phase {

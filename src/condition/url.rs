@@ -4,7 +4,7 @@ use super::url_parts::{percent_decode, UrlParts};
 use serde::{Deserialize, Serialize};
 
 /// Which part of the URL a pattern applies to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum UrlPart {
@@ -23,8 +23,18 @@ pub enum UrlPart {
     Fragment,
 }
 
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(UrlPart, "UrlPart", {
+    Url = "url",
+    Host = "host",
+    Path = "path",
+    Query = "query",
+    Param = "param",
+    Fragment = "fragment",
+});
+
 /// How a pattern is compared with the chosen part.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MatchOp {
@@ -33,6 +43,14 @@ pub enum MatchOp {
     Prefix,
     Regex,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(MatchOp, "MatchOp", {
+    Contains = "contains",
+    Equals = "equals",
+    Prefix = "prefix",
+    Regex = "regex",
+});
 
 /// Holds when the pattern (if any) matches and every token appears in the URL.
 ///

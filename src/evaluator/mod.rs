@@ -59,12 +59,8 @@ pub struct Outcome {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HopQueue {
-    // Read as task files are (`crate::task::deserialize_embedded`: one copy of the
-    // task types' serde code in the wasm).
-    #[serde(deserialize_with = "crate::task::deserialize_embedded")]
     hops: Vec<Hop>,
-    // `default`: deserialize_with alone would make a missing field an error.
-    #[serde(default, deserialize_with = "crate::task::deserialize_embedded")]
+    #[serde(default)]
     final_answer: Option<FinalAnswer>,
     completions: Vec<HopCompletion>,
     answer: Option<AnswerRecord>,

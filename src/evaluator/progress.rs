@@ -24,13 +24,18 @@ pub struct HopStatus {
     pub state: HopState,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
 enum HopStateName {
     Done,
     Current,
     Waiting,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(HopStateName, "HopStateName", {
+    Done = "done",
+    Current = "current",
+    Waiting = "waiting",
+});
 
 /// A `HopStatus` object as written: `state` names the variant, `step` and `time_ms`
 /// belong to `done`.

@@ -8,7 +8,7 @@ use super::{Format, ImportError};
 use crate::condition::{Condition, FieldError};
 use crate::event::Event;
 use crate::judge::NoJudge;
-use crate::task::{FinalAnswer, Hop, Task, TaskError, TaskSource};
+use crate::task::{read_json, FinalAnswer, Hop, Task, TaskSource};
 use std::path::Path;
 
 /// MMInA's subset folders (`mmina/<domain>/<i>.json`).
@@ -25,9 +25,7 @@ pub(crate) const MMINA_DOMAINS: [&str; 6] = [
 const AND: &str = " |AND| ";
 
 pub(crate) fn import_config(text: &str, file: &Path, format: Format) -> Result<Task, ImportError> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let raw: RawConfig = serde_path_to_error::deserialize(de)
-        .map_err(|e| ImportError::from_task_error(file, TaskError::from_path_error(e)))?;
+    let raw: RawConfig = read_json(text).map_err(|e| ImportError::from_task_error(file, e))?;
     let mut notes = Vec::new();
     let mut errors = Vec::new();
     check_placeholders(&raw, &mut errors);

@@ -10,7 +10,7 @@ mod error;
 mod eval;
 mod intent;
 mod procedure;
-mod raw;
+pub(crate) mod raw;
 mod walk;
 
 pub use error::ImportError;

@@ -12,7 +12,7 @@ use crate::task::Task;
 
 /// How the run was judged. Only runs that went their own way to an end are kept:
 /// stopped or broken runs say nothing about the task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MemoryVerdict {
     #[serde(rename = "PASS")]
@@ -20,6 +20,12 @@ pub enum MemoryVerdict {
     #[serde(rename = "FAIL")]
     Fail,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(MemoryVerdict, "MemoryVerdict", {
+    Pass = "PASS",
+    Fail = "FAIL",
+});
 
 impl MemoryVerdict {
     pub fn as_str(self) -> &'static str {

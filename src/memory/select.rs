@@ -10,7 +10,7 @@ use crate::task::Task;
 /// K = 2 best and longer histories to add noise.
 pub const MAX_MEMORY_K: u32 = 10;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MemoryPolicy {
@@ -20,6 +20,12 @@ pub enum MemoryPolicy {
     /// The `k` records whose intent and sites are closest to the task's.
     Similar,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(MemoryPolicy, "MemoryPolicy", {
+    Recent = "recent",
+    Similar = "similar",
+});
 
 impl MemoryPolicy {
     pub fn name(self) -> &'static str {

@@ -37,10 +37,34 @@ struct RegistryData {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+// Read through its fields written out: `flatten` buffers every entry through serde's
+// `Content` first, which costs the wasm a copy of the reading code.
+#[serde(from = "EntryFields")]
 struct Entry {
     id: u32,
     #[serde(flatten)]
     element: ElementRef,
+}
+
+/// An `Entry` as written: its id beside the element's fields.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryFields {
+    id: u32,
+    target_id: Option<String>,
+    backend_node_id: i64,
+}
+
+impl From<EntryFields> for Entry {
+    fn from(f: EntryFields) -> Entry {
+        Entry {
+            id: f.id,
+            element: ElementRef {
+                target_id: f.target_id,
+                backend_node_id: f.backend_node_id,
+            },
+        }
+    }
 }
 
 /// Ids of one tab. Persisted by the glue between observations (the worker may stop).

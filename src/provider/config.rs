@@ -5,7 +5,7 @@ use super::url;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProviderKind {
     /// Chat Completions: OpenAI and every server that copies its API.
@@ -15,6 +15,13 @@ pub enum ProviderKind {
     /// Google's Generative Language API (Gemini).
     Gemini,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(ProviderKind, "ProviderKind", {
+    Openai = "openai",
+    Anthropic = "anthropic",
+    Gemini = "gemini",
+});
 
 impl ProviderKind {
     /// The name people know the API by, for messages and hints.

@@ -8,7 +8,7 @@ use super::http_date::parse_retry_after;
 use super::url;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ErrorKind {
@@ -38,6 +38,22 @@ pub enum ErrorKind {
     /// The settings cannot work (no model, no key, bad URL); nothing was sent.
     Config,
 }
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(ErrorKind, "ErrorKind", {
+    RateLimited = "rate_limited",
+    Server = "server",
+    Timeout = "timeout",
+    Network = "network",
+    Auth = "auth",
+    NotFound = "not_found",
+    BadRequest = "bad_request",
+    OriginRejected = "origin_rejected",
+    Malformed = "malformed",
+    Empty = "empty",
+    Cancelled = "cancelled",
+    Config = "config",
+});
 
 impl ErrorKind {
     /// Failures that may pass by themselves; only these are tried again.

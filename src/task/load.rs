@@ -2,6 +2,7 @@
 
 use super::Task;
 use crate::condition::FieldError;
+use serde::de::DeserializeOwned;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -38,18 +39,22 @@ impl TaskError {
         }
     }
 
-    /// Converts a serde error met while reading a typed value, keeping its field path.
-    pub fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> Self {
-        let path = match err.path().to_string() {
+    /// Converts a serde error met while reading a typed value from `text`, naming the
+    /// field it is about (`crate::json_path`; `reread` reads a text the same way).
+    fn from_json_error(
+        text: &str,
+        err: &serde_json::Error,
+        reread: &dyn Fn(&str) -> Option<serde_json::Error>,
+    ) -> Self {
+        let path = match crate::json_path::error_path(text, err, reread) {
             p if p == "." => "(top level)".to_string(),
             p => p,
         };
-        let inner = err.into_inner();
         TaskError::Json {
             path,
-            message: strip_position(&inner.to_string()),
-            line: inner.line(),
-            column: inner.column(),
+            message: strip_position(&err.to_string()),
+            line: err.line(),
+            column: err.column(),
         }
     }
 }
@@ -74,8 +79,7 @@ fn strip_position(message: &str) -> String {
 /// Parses and validates one task in our format. Nothing is returned unless the whole
 /// task is valid, so a caller never holds a half-read task.
 pub fn parse_task(text: &str) -> Result<Task, TaskError> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let task: Task = serde_path_to_error::deserialize(de).map_err(TaskError::from_path_error)?;
+    let task: Task = read_json(text)?;
     let errors = task.validate();
     if errors.is_empty() {
         Ok(task)
@@ -84,15 +88,10 @@ pub fn parse_task(text: &str) -> Result<Task, TaskError> {
     }
 }
 
-/// Reads task parts embedded in a larger value (the agent's stored task, the
-/// tracker's hops) with the same path-tracking deserializer as a task file. Why: each
-/// deserializer a type is read with compiles its own copy of the type's serde code,
-/// and the task types are the largest; with one deserializer they are compiled once
-/// (the wasm is smaller). Errors are serde_json's, as without the tracking.
-pub(crate) fn deserialize_embedded<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    serde_path_to_error::deserialize(deserializer).map_err(serde_path_to_error::Error::into_inner)
+/// Reads a `T` (a task, an import config) from JSON text; an error names the field's
+/// JSON path, as a task file's errors do.
+pub(crate) fn read_json<T: DeserializeOwned>(text: &str) -> Result<T, TaskError> {
+    // No `end()`: text after the value was never checked, and still is not.
+    let read = |text: &str| T::deserialize(&mut serde_json::Deserializer::from_str(text));
+    read(text).map_err(|e| TaskError::from_json_error(text, &e, &|probe| read(probe).err()))
 }

@@ -12,7 +12,7 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use load::deserialize_embedded;
+pub(crate) use load::read_json;
 pub use load::{parse_task, TaskError};
 pub use overview::{overview_from_text, Site, TaskOverview};
 pub use reference::{ElementTarget, ReferenceError, ReferenceStep};

@@ -36,10 +36,46 @@ use crate::model::{Message, ModelReply, ModelRequest, Part, Role, Usage};
 /// Which stage the call in flight belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "stage", rename_all = "snake_case")]
+// Read through one flat struct (`crate::serde_flat`): the stage is in every stored
+// modular step.
+#[serde(try_from = "StageFields")]
 pub enum Stage {
     Planning,
     Grounding { section: usize },
     Selecting,
+}
+
+enum StageName {
+    Planning,
+    Grounding,
+    Selecting,
+}
+
+crate::serde_flat::unit_enum_deserialize!(StageName, "StageName", {
+    Planning = "planning",
+    Grounding = "grounding",
+    Selecting = "selecting",
+});
+
+/// A `Stage` object as written: `stage` names the variant; `section` is grounding's.
+#[derive(Deserialize)]
+struct StageFields {
+    stage: StageName,
+    section: Option<usize>,
+}
+
+impl TryFrom<StageFields> for Stage {
+    type Error = String;
+
+    fn try_from(f: StageFields) -> Result<Stage, String> {
+        Ok(match f.stage {
+            StageName::Planning => Stage::Planning,
+            StageName::Grounding => Stage::Grounding {
+                section: crate::serde_flat::need(f.section, "section")?,
+            },
+            StageName::Selecting => Stage::Selecting,
+        })
+    }
 }
 
 /// What the step's stages have produced so far (part of the stored state).
