@@ -31,7 +31,7 @@ const COMPACT_DROPPED_PROPERTIES: [&str; 5] = [
 ];
 
 /// Properties the compact format prints only when true: false is every widget's normal.
-const COMPACT_DROPPED_WHEN_FALSE: [&str; 4] = ["required", "disabled", "busy", "modal"];
+const COMPACT_DROPPED_WHEN_FALSE: [&str; 5] = ["required", "disabled", "busy", "modal", "selected"];
 
 /// Roles skipped when nameless and without properties (children move up a level).
 /// `image` is Chromium 156's spelling of `img`; `none` is what ignored nodes carry.
@@ -92,6 +92,9 @@ pub struct Walker<'p, 'i, 'a> {
     props: String,
     /// The compact format's whitespace-collapsed name, reused from line to line.
     collapsed: String,
+    /// Compact: the byte range of the last line when it is a text line, so a field
+    /// right after its own label (`From`, then `combobox 'From'`) says it once.
+    last_text_line: Option<(usize, usize)>,
 }
 
 /// Per-node facts the walk passes down.
@@ -124,6 +127,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             recent: [(0, 0); 3],
             props: String::new(),
             collapsed: String::new(),
+            last_text_line: None,
         }
     }
 
@@ -264,7 +268,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         };
         let (has_props, ax_src, interactive) = self.collect_props(node, role, is_image);
         let src = ax_src.or(snapshot_src);
-        if src.is_some() && ax_src.is_none() {
+        if src.is_some() && ax_src.is_none() && !self.options.compact() {
             self.props.push_str(" url: ");
             self.props.push_str(src.unwrap_or_default());
         }
@@ -278,17 +282,30 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             return false;
         }
         // Compact: a page's or frame's root repeats the tab's title or its iframe's
-        // name, and a nameless container (`main ''`, `form ''`) says nothing an agent
-        // reads or acts on.
+        // name, a nameless container (`main ''`, `form ''`) says nothing an agent reads
+        // or acts on, and an element to read (a heading, a cell) whose name a line
+        // just above already says (a card's link, then its heading) is said once.
+        // Images stay for their pictures; their repeated name is left out below.
+        let repeated = self.options.compact() && !name.is_empty() && self.seen_recently(name);
         if self.options.compact()
             && !interactive
-            && (role == "RootWebArea" || (name.is_empty() && !has_props))
+            && (role == "RootWebArea"
+                || (name.is_empty() && !has_props)
+                || (repeated && !is_image && role != "StaticText"))
         {
             return false;
         }
+        let shown_name = if repeated && is_image && !interactive {
+            ""
+        } else {
+            name
+        };
         let Some(backend) = backend else {
             return false;
         };
+        if self.options.compact() && role != "StaticText" {
+            self.drop_label_line(name);
+        }
         if self.lines > 0 {
             self.text.push('\n');
         }
@@ -301,16 +318,22 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             }
             self.text.push_str(name);
             self.remember_line(line_start);
+            self.last_text_line = Some((line_start, self.text.len()));
             return true;
         }
+        self.last_text_line = None;
         let id = self.registry.id_for(&target.input.target_id, backend);
         if !self.options.compact() {
             for _ in 0..at.depth {
                 self.text.push('\t');
             }
         }
-        let _ = write!(self.text, "[{id}] {role} ");
-        push_py_repr(&mut self.text, name);
+        let _ = write!(self.text, "[{id}] {role}");
+        // Compact leaves out an empty name's quotes; MMInA's format prints `''`.
+        if !(self.options.compact() && shown_name.is_empty()) {
+            self.text.push(' ');
+            push_py_repr(&mut self.text, shown_name);
+        }
         self.text.push_str(&self.props);
         self.remember_line(line_start);
         if let (Some(rect), true) = (bounds, in_view) {
@@ -377,6 +400,12 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             let Some(value) = &prop.value.value else {
                 continue;
             };
+            // Compact: an image's URL is kept for the picture, not printed (the model
+            // cannot open it; in `text+images` the picture itself carries the id).
+            if self.options.compact() && is_image && name == "url" {
+                src = Some(prop.value.text()).filter(|s| !s.is_empty());
+                continue;
+            }
             if self.options.compact()
                 && COMPACT_DROPPED_WHEN_FALSE.contains(&name)
                 && matches!(value, super::input::AxScalar::Bool(false))
@@ -397,6 +426,25 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             }
         }
         (any, src, interactive)
+    }
+
+    /// Compact: removes the text line just written when it is `name` alone (a label
+    /// followed by the element it names).
+    fn drop_label_line(&mut self, name: &str) {
+        let Some((start, end)) = self.last_text_line.take() else {
+            return;
+        };
+        if name.is_empty() || end != self.text.len() || self.text.get(start..end) != Some(name) {
+            return;
+        }
+        // The newline before it goes too; the element's line takes its place.
+        self.text.truncate(start.saturating_sub(1));
+        self.lines -= 1;
+        for range in &mut self.recent {
+            if range.0 >= start {
+                *range = (0, 0);
+            }
+        }
     }
 
     /// Counts the line that starts at `line_start` and ends the text, and keeps it

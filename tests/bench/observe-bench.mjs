@@ -1,8 +1,10 @@
 // ./build.sh bench: how long an observation takes compared with the bare CDP fetch
-// of the accessibility tree, how big it is in characters and cl100k tokens, and how
-// big the wasm core is and how long the service worker takes to get it ready (the
-// median of several worker starts, with where the time goes). Prints figures;
-// asserts nothing.
+// of the accessibility tree, on test pages, a generated 3k-element page and every
+// sandbox site; how many cl100k tokens its text is in MMInA's format and in the compact
+// one; the harness's time per step (observe, act, settle) replaying the bundled 10-hop
+// task; how big the wasm core is and how long the service worker takes to get it
+// ready (the median of several worker starts, with where the time goes). Prints
+// figures; asserts nothing.
 //
 // The bare fetch and the whole observation both run in the extension's service
 // worker, so they pay the same chrome.debugger transport.
@@ -17,10 +19,18 @@ import { distDir } from '../e2e/paths.mjs';
 import { sitesRoot, startSites } from '../e2e/sites.mjs';
 import { lineWith } from '../e2e/observe-helpers.mjs';
 import { startSession } from '../e2e/session-helpers.mjs';
+import { copyBundledTasks } from '../e2e/bundled-tasks.mjs';
+import { freePortBase, SANDBOX_SITES } from '../e2e/free-ports.mjs';
+import { hopbenchBin } from '../e2e/native.mjs';
+import { runRunner } from '../e2e/runner-process.mjs';
+import { startSandbox } from '../../runner/sandbox.mjs';
 import { workerControl } from '../e2e/worker-control.mjs';
 import { generatedPage } from './generate-page.mjs';
 
 const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
+/** Replays of the 10-hop task for the per-step figures. */
+const STEP_RUNS = Number(process.env.HOPBENCH_BENCH_STEP_RUNS ?? 3);
+const TEN_HOPS = 'sb-46-new-york-holiday';
 
 /** @param {number[]} values */
 const median = (values) => {
@@ -83,8 +93,12 @@ async function measure(ext, extPage, tabId) {
   const full = [];
   /** @type {number[]} */
   const visuals = [];
+  /** @type {number[]} */
+  const compact = [];
   /** @type {import('../../runner/extension.mjs').ExtensionData} */
   let last = {};
+  /** @type {import('../../runner/extension.mjs').ExtensionData} */
+  let lastCompact = {};
   let nodes = 0;
   for (let i = 0; i < RUNS; i++) {
     const fetched = await timeAxFetch(ext, tabId);
@@ -94,8 +108,19 @@ async function measure(ext, extPage, tabId) {
     last = await observe(extPage, tabId, { mode: 'text+images' });
     full.push(last.timings.totalMs);
     visuals.push(last.timings.visualsMs);
+    lastCompact = await observe(extPage, tabId, { mode: 'text', format: 'compact' });
+    compact.push(lastCompact.timings.totalMs);
   }
-  return { nodes, fetch: median(fetches), text: median(text), full: median(full), visuals: median(visuals), last };
+  return {
+    nodes,
+    fetch: median(fetches),
+    text: median(text),
+    full: median(full),
+    visuals: median(visuals),
+    compact: median(compact),
+    last,
+    lastCompact,
+  };
 }
 
 /**
@@ -181,24 +206,75 @@ function row(cells, widths) {
   return cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
 }
 
+/**
+ * The harness's time per step without a model: the bundled 10-hop task replayed by the
+ * runner, as a batch runs it, `STEP_RUNS` times; each step's record splits its time
+ * into observing, acting and settling, and says which signal ended the settle.
+ * @param {number} base the sandbox's port base
+ */
+async function stepTimings(base) {
+  const dir = mkdtempSync(join(tmpdir(), 'hopbench-bench-steps-'));
+  try {
+    const tasks = join(dir, 'tasks');
+    mkdirSync(tasks);
+    copyBundledTasks([TEN_HOPS], tasks, base);
+    /** @type {{ observe: number, act: number, settle: number, by: string }[]} */
+    const steps = [];
+    for (let run = 0; run < STEP_RUNS; run += 1) {
+      const out = join(dir, `out-${run}`);
+      const done = await runRunner(['--tasks', tasks, '--out', out]);
+      if (done.status !== 0) throw new Error(`the replay of ${TEN_HOPS} failed:\n${done.stdout}\n${done.stderr}`);
+      const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', `${TEN_HOPS}.json`), 'utf8'));
+      for (const step of trajectory.steps) {
+        const t = step.timings;
+        if (t.settle_ms === null || t.settle_ms === undefined) continue; // stop: nothing to settle
+        steps.push({ observe: t.observe_ms, act: t.act_ms, settle: t.settle_ms, by: t.settled_by });
+      }
+    }
+    const p90 = (/** @type {number[]} */ values) => {
+      const sorted = [...values].sort((x, y) => x - y);
+      return sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)];
+    };
+    const figure = (/** @type {number[]} */ values) => `median ${median(values).toFixed(0)} ms, p90 ${p90(values).toFixed(0)} ms`;
+    const by = steps.reduce((/** @type {Record<string, number>} */ counts, s) => ({ ...counts, [s.by]: (counts[s.by] ?? 0) + 1 }), {});
+    console.log(`\nharness time per step (${TEN_HOPS} replayed ${STEP_RUNS}x, ${steps.length} steps with an action, no model):`);
+    console.log(`  observe        ${figure(steps.map((s) => s.observe))}`);
+    console.log(`  act            ${figure(steps.map((s) => s.act))}`);
+    console.log(`  settle         ${figure(steps.map((s) => s.settle))}`);
+    console.log(`  act + settle   ${figure(steps.map((s) => s.act + s.settle))}`);
+    console.log(`  settle ended by: ${Object.entries(by).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const generatedRoot = makeGeneratedSite();
   const generated = await startSites({ root: generatedRoot, names: ['generated'] });
   const small = await startSites({ names: ['obs-page', 'obs-kiwix'] });
+  const base = await freePortBase();
+  const sandbox = await startSandbox(hopbenchBin(), () => undefined, ['--port-base', String(base)]);
   const ext = await launchExtension();
   try {
     const pages = [
       ['generated (3k elements)', generated.url('generated', '/')],
       ['obs-page', small.url('obs-page', '/')],
       ['obs-kiwix (OOPIF)', small.url('obs-kiwix', '/')],
+      ...Array.from({ length: SANDBOX_SITES }, (_, i) => [`sandbox site ${i + 1}`, `http://127.0.0.1:${base + i}/`]),
     ];
     const extPage = await ext.openExtensionPage('popup.html');
     // The worker's first start, with the browser: what the popup shows after a launch.
     const firstStart = (await sendOk(extPage, 'getCoreStatus')).initMs;
-    const widths = [24, 8, 10, 10, 12, 8, 7, 7, 8, 7];
+    const widths = [24, 8, 8, 8, 11, 10, 6, 7, 8, 8, 7];
     console.log(`\nobservation benchmark: median of ${RUNS} runs; ratio = whole observation (text+images) / bare getFullAXTree;`);
-    console.log('img ms = the images part of a text+images observation (taking, scaling and labelling them)\n');
-    console.log(row(['page', 'AX nodes', 'fetch ms', 'text ms', 'text+img ms', 'img ms', 'ratio', 'images', 'chars', 'tokens'], widths));
+    console.log('tokens (cl100k): the text in MMInA\'s format and in the compact one; c/m = compact / MMInA\n');
+    console.log(
+      row(['page', 'AX nodes', 'fetch ms', 'text ms', 'text+img ms', 'compact ms', 'ratio', 'images', 'tokens m', 'tokens c', 'c/m'], widths),
+    );
+    /** @type {number[]} */
+    const tokenRatios = [];
+    /** @type {number[]} */
+    const ratios = [];
     for (const [name, url] of pages) {
       // In a session, as an agent run observes: the debugger stays attached between
       // observations (a tab outside every session is left after each one).
@@ -207,10 +283,13 @@ async function main() {
       await waitLoaded(extPage, tabId);
       const m = await measure(ext, extPage, tabId);
       const tokens = encode(m.last.text).length;
+      const compactTokens = encode(m.lastCompact.text).length;
+      tokenRatios.push(compactTokens / tokens);
+      ratios.push(m.full / m.fetch);
       console.log(
         row(
-          [name, m.nodes, m.fetch.toFixed(1), m.text.toFixed(1), m.full.toFixed(1), m.visuals.toFixed(1), (m.full / m.fetch).toFixed(2),
-            m.last.images.length, m.last.text.length, tokens],
+          [name, m.nodes, m.fetch.toFixed(1), m.text.toFixed(1), m.full.toFixed(1), m.compact.toFixed(1), (m.full / m.fetch).toFixed(2),
+            m.last.images.length, tokens, compactTokens, (compactTokens / tokens).toFixed(2)],
           widths,
         ),
       );
@@ -222,6 +301,11 @@ async function main() {
       if (!lineWith(m.last.text, 'RootWebArea')) throw new Error(`${name}: observation has no root line`);
       await sendOk(extPage, 'endSession', { sessionId: session.id });
     }
+    console.log(
+      `\ncompact / MMInA tokens: worst ${Math.max(...tokenRatios).toFixed(2)}, median ${median(tokenRatios).toFixed(2)}; ` +
+        `observation / bare fetch: worst ${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}`,
+    );
+    await stepTimings(base);
     const wasm = readFileSync(join(distDir, 'pkg', 'hopbench_bg.wasm'));
     console.log(`\nwasm core: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KiB gzipped`);
     const starts = await timeWorkerStarts(extPage);
@@ -240,6 +324,7 @@ async function main() {
     await ext.close();
     await generated.close();
     await small.close();
+    await sandbox.stop();
     rmSync(generatedRoot, { recursive: true, force: true });
   }
 }

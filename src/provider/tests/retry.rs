@@ -81,6 +81,19 @@ fn retry_after_seconds_and_the_three_date_forms() {
     let date_ms = 784_111_777_000; // Sun, 06 Nov 1994 08:49:37 GMT
     assert_eq!(parse_retry_after("120", 0), Some(120_000));
     assert_eq!(parse_retry_after(" 1.5 ", 0), Some(1_500));
+    assert_eq!(parse_retry_after("2.", 0), Some(2_000));
+    assert_eq!(parse_retry_after(".25", 0), Some(250));
+    assert_eq!(
+        parse_retry_after("0.0015", 0),
+        Some(2),
+        "the fourth decimal rounds"
+    );
+    assert_eq!(parse_retry_after("0.0014", 0), Some(1));
+    assert_eq!(
+        parse_retry_after("99999999999999999999999", 0),
+        Some(86_400_000),
+        "at most a day, without overflowing"
+    );
     for form in [
         "Sun, 06 Nov 1994 08:49:37 GMT",
         "Sunday, 06-Nov-94 08:49:37 GMT",
@@ -101,6 +114,9 @@ fn retry_after_seconds_and_the_three_date_forms() {
         "",
         "-5",
         "soon",
+        ".",
+        "1.2.3",
+        "1e3",
         "Sun, 32 Nov 1994 08:49:37 GMT",
         "Sun, 06 Foo 1994 08:49:37 GMT",
     ] {
