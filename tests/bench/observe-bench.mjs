@@ -24,6 +24,8 @@ import { freePortBase, SANDBOX_SITES } from '../e2e/free-ports.mjs';
 import { hopbenchBin } from '../e2e/native.mjs';
 import { runRunner } from '../e2e/runner-process.mjs';
 import { startSandbox } from '../../runner/sandbox.mjs';
+import { missingPackages } from '../realsw/packages.mjs';
+import { startRealSites } from '../realsw/real-sites.mjs';
 import { workerControl } from '../e2e/worker-control.mjs';
 import { generatedPage } from './generate-page.mjs';
 
@@ -254,6 +256,10 @@ async function main() {
   const small = await startSites({ names: ['obs-page', 'obs-kiwix'] });
   const base = await freePortBase();
   const sandbox = await startSandbox(hopbenchBin(), () => undefined, ['--port-base', String(base)]);
+  // Real software when its Debian packages are here (the realsw tier installs them).
+  const missing = missingPackages();
+  const real = missing.length === 0 ? await startRealSites() : null;
+  if (!real) console.log(`(no real pages: missing ${missing.map((p) => p.name).join(', ')}; ./build.sh test installs them)`);
   const ext = await launchExtension();
   try {
     const pages = [
@@ -261,6 +267,14 @@ async function main() {
       ['obs-page', small.url('obs-page', '/')],
       ['obs-kiwix (OOPIF)', small.url('obs-kiwix', '/')],
       ...Array.from({ length: SANDBOX_SITES }, (_, i) => [`sandbox site ${i + 1}`, `http://127.0.0.1:${base + i}/`]),
+      ...(real
+        ? [
+          ['kiwix-serve: Tokyo', real.kiwix.article('Tokyo')],
+          ['kiwix-serve: Paris', real.kiwix.article('Paris')],
+          ['MediaWiki: Tokyo', real.wiki.article('Tokyo')],
+          ['MediaWiki: Paris', real.wiki.article('Paris')],
+        ]
+        : []),
     ];
     const extPage = await ext.openExtensionPage('popup.html');
     // The worker's first start, with the browser: what the popup shows after a launch.
@@ -325,6 +339,7 @@ async function main() {
     await generated.close();
     await small.close();
     await sandbox.stop();
+    await real?.stop();
     rmSync(generatedRoot, { recursive: true, force: true });
   }
 }
