@@ -87,9 +87,15 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   /** @type {'infrastructure' | 'run' | null} */
   let errorKind = null;
   try {
+    let hopsReported = 0;
     run = await pollUntilEnded(lane, driver, runId, startedAt + timeoutMs, (view) => {
       lastSeen = view;
-      onProgress(progressOf(view));
+      // Steps can be faster than the poll: a hop completed between two polls still
+      // gets its line, at the step that completed it.
+      for (const missed of skippedHops(view, hopsReported)) onProgress(missed);
+      const now = progressOf(view);
+      hopsReported = Math.max(hopsReported, now.hop);
+      onProgress(now);
     });
     if (run.status === 'running') {
       error = `timed out after ${Math.round(timeoutMs / 1000)} s (per-task timeout, --task-timeout)`;
@@ -165,6 +171,26 @@ async function died(lane, runId, lastSeen, death, elapsedMs) {
 /** @param {ExtensionData} run */
 function progressOf(run) {
   return { hop: run.progress?.done ?? 0, hops: run.progress?.total ?? 0, step: run.step ?? 0 };
+}
+
+/**
+ * The hops done since `reported` other than the last one done (which the current
+ * progress line shows), each at the step that completed it.
+ * @param {ExtensionData} run
+ * @param {number} reported
+ * @returns {{hop: number, hops: number, step: number}[]}
+ */
+export function skippedHops(run, reported) {
+  const done = run.progress?.done ?? 0;
+  const hops = run.progress?.total ?? 0;
+  /** @type {{ state?: string, step?: number }[]} */
+  const list = run.progress?.hops ?? [];
+  const missed = [];
+  for (let hop = reported + 1; hop < done; hop += 1) {
+    const status = list[hop - 1];
+    if (status?.state === 'done' && typeof status.step === 'number') missed.push({ hop, hops, step: status.step });
+  }
+  return missed;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Unit tests of the runner's pure parts (no browser): file stems, options, shards,
 // result lines, media extraction.
 
+import { skippedHops } from '../../runner/task-run.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -283,4 +284,26 @@ test('a task that did not pass while the sandbox was down is that outage\'s infr
   const later = { startedAt: 2000, line: resultLine({ task, error: 'start URL unreachable', errorKind: 'run', elapsedMs: 5 }) };
   blameOutage(later, outage);
   assert.equal(later.line.error_kind, 'run');
+});
+
+test('progress: hops done between two polls still get their line, at their own step', () => {
+  const run = {
+    step: 3,
+    progress: {
+      done: 3,
+      total: 4,
+      hops: [
+        { state: 'done', step: 1 },
+        { state: 'done', step: 2 },
+        { state: 'done', step: 3 },
+        { state: 'current' },
+      ],
+    },
+  };
+  assert.deepEqual(skippedHops(run, 0), [
+    { hop: 1, hops: 4, step: 1 },
+    { hop: 2, hops: 4, step: 2 },
+  ]);
+  assert.deepEqual(skippedHops(run, 2), [], 'hop 3 is the current progress line itself');
+  assert.deepEqual(skippedHops({ step: 0, progress: null }, 0), []);
 });
