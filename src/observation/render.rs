@@ -286,7 +286,11 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         // or acts on, and an element to read (a heading, a cell) whose name a line
         // just above already says (a card's link, then its heading) is said once.
         // Images stay for their pictures; their repeated name is left out below.
-        let repeated = self.options.compact() && !name.is_empty() && self.seen_recently(name);
+        // Text was checked against the same lines just above.
+        let repeated = self.options.compact()
+            && role != "StaticText"
+            && !name.is_empty()
+            && self.seen_recently(name);
         if self.options.compact()
             && !interactive
             && (role == "RootWebArea"

@@ -2,10 +2,9 @@
 // popup shows the core version, and core calls cross the wasm boundary.
 
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { extensionIdFromManifest } from './extension-id.mjs';
 import { launchExtension } from '../../runner/driver.mjs';
+import { builtExtension } from '../../runner/remote-browser.mjs';
 import { cargoPackageVersion, distDir } from './paths.mjs';
 
 /**
@@ -40,7 +39,7 @@ describe('extension loads', { timeout: 60_000 }, () => {
   });
 
   test('service worker runs under the id derived from the manifest key', () => {
-    const expectedId = extensionIdFromManifest(join(distDir, 'manifest.json'));
+    const expectedId = builtExtension(distDir).id;
     assert.equal(ext.extensionId, expectedId, `worker URL was ${ext.worker.url()}`);
     assert.equal(ext.worker.url(), ext.extensionUrl('background.js'));
   });
