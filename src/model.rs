@@ -84,6 +84,19 @@ pub struct Message {
     pub parts: Vec<Part>,
 }
 
+/// Why a temperature cannot be sent, if it cannot: models take a number from 0 up.
+pub fn temperature_problem(temperature: f32) -> Option<String> {
+    if temperature.is_finite() && temperature >= 0.0 {
+        return None;
+    }
+    // Written as JSON writes it (shortest form, e.g. -0.1): f32's own `Display`
+    // would be a second float formatter in the wasm for this one message.
+    let shown = serde_json::to_string(&temperature).unwrap_or_default();
+    Some(format!(
+        "temperature must be a number from 0 up (got {shown})"
+    ))
+}
+
 /// Everything a provider needs besides its own settings (URL, model, key).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -208,11 +208,8 @@ impl AgentConfig {
     pub fn check(&self) -> Result<(), AgentError> {
         let problem = if self.max_steps == 0 {
             Some("max_steps must be at least 1".to_string())
-        } else if !self.temperature.is_finite() || self.temperature < 0.0 {
-            Some(format!(
-                "temperature must be a number from 0 up (got {})",
-                self.temperature
-            ))
+        } else if let Some(problem) = crate::model::temperature_problem(self.temperature) {
+            Some(problem)
         } else if self.max_tokens == 0 {
             Some("max_tokens must be at least 1".to_string())
         } else if !(1..=100).contains(&self.modular.candidates) {

@@ -209,7 +209,9 @@ fn client_from_borders(
     let styles = styles?;
     let px = |i: usize| -> Option<f64> {
         let text = string_at(snapshot, *styles.get(i)?);
-        text.trim_end_matches("px").trim().parse().ok()
+        // serde_json reads the number (computed styles are always `2px`, `0.5px`):
+        // `f64`'s own `FromStr` would add core's float parser and tables to the wasm.
+        serde_json::from_str(text.trim_end_matches("px").trim()).ok()
     };
     let (left, top) = (px(0)?, px(1)?);
     Some(Rect {

@@ -23,9 +23,32 @@ fn parse_seconds(value: &str) -> Option<u64> {
     if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return None;
     }
-    let seconds: f64 = value.parse().ok()?;
-    // Bounded so the cast cannot saturate silently: a day is more than anyone waits.
-    Some((seconds.min(86_400.0) * 1000.0).round() as u64)
+    // Read as whole seconds and a fraction by hand: `f64`'s `FromStr` brings core's
+    // float parser and its power tables (~16 KiB) into the wasm for this one header.
+    let (whole, fraction) = value.split_once('.').unwrap_or((value, ""));
+    if fraction.contains('.') || (whole.is_empty() && fraction.is_empty()) {
+        return None;
+    }
+    // Bounded so nothing overflows: a day is more than anyone waits.
+    const DAY_MS: u64 = 86_400_000;
+    let mut ms: u64 = 0;
+    for digit in whole.bytes() {
+        ms = (ms * 10 + u64::from(digit - b'0')).min(DAY_MS);
+    }
+    ms *= 1000;
+    // Milliseconds from the first three fraction digits, rounded half up by the fourth.
+    let mut scale = 100;
+    for (i, digit) in fraction.bytes().enumerate() {
+        let digit = u64::from(digit - b'0');
+        if i < 3 {
+            ms += digit * scale;
+            scale /= 10;
+        } else {
+            ms += u64::from(digit >= 5);
+            break;
+        }
+    }
+    Some(ms.min(DAY_MS))
 }
 
 /// Unix milliseconds of an HTTP date in any of the three forms.
@@ -76,4 +99,33 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let doy = (153 * mp + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_retry_after;
+
+    #[test]
+    fn seconds_are_read_whole_and_with_a_fraction() {
+        let wait = |v: &str| parse_retry_after(v, 0);
+        assert_eq!(wait("7"), Some(7_000));
+        assert_eq!(wait(" 120 "), Some(120_000));
+        assert_eq!(wait("1.5"), Some(1_500));
+        assert_eq!(wait(".25"), Some(250));
+        assert_eq!(wait("2."), Some(2_000));
+        assert_eq!(
+            wait("0.0015"),
+            Some(2),
+            "rounded half up at the fourth digit"
+        );
+        assert_eq!(wait("0.0014"), Some(1));
+        assert_eq!(
+            wait("99999999999999999999999"),
+            Some(86_400_000),
+            "capped at a day"
+        );
+        for bad in [".", "1.2.3", "-1", "1e3", "soon"] {
+            assert_eq!(wait(bad), None, "{bad}");
+        }
+    }
 }

@@ -112,11 +112,8 @@ fn check_request(request: &ModelRequest) -> Result<(), CallError> {
     if request.max_tokens == 0 {
         return Err(CallError::config("max tokens must be at least 1"));
     }
-    if !request.temperature.is_finite() || request.temperature < 0.0 {
-        return Err(CallError::config(format!(
-            "temperature must be a number from 0 up (got {})",
-            request.temperature
-        )));
+    if let Some(problem) = crate::model::temperature_problem(request.temperature) {
+        return Err(CallError::config(problem));
     }
     for part in request.messages.iter().flat_map(|m| &m.parts) {
         if let Part::Image { mime, .. } = part {
