@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const WORKER_TIMEOUT_MS = 15_000;
+/** How Playwright's launch error names a browser that crashed (its process log). */
+const CRASH_SIGNAL = /process did exit: exitCode=null, signal=(SIGSEGV|SIGABRT|SIGBUS|SIGILL|SIGTRAP|SIGFPE)\b/;
 
 /** Flags from the platform notes: without them Chromium tries to reach the internet,
  * which this machine refuses. */
@@ -77,21 +79,38 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
     );
   }
   const ownsProfile = profileDir === undefined;
-  const userDataDir = profileDir ?? newProfileDir();
+  let userDataDir = profileDir ?? newProfileDir();
   const removeProfile = () => ownsProfile && rmSync(userDataDir, { recursive: true, force: true });
   /** @type {import('playwright-core').BrowserContext | undefined} */
   let context;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: chromiumArgs(extensionDir),
-      // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
-      // browser, so target=_blank and window.open behave as they do for real users
-      // (they need the user activation only trusted input carries).
-      ignoreDefaultArgs: ['--disable-popup-blocking'],
-      ...(callerHandlesSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
-    });
+    const launch = () =>
+      chromium.launchPersistentContext(userDataDir, {
+        executablePath: chromiumPath,
+        headless: true,
+        args: chromiumArgs(extensionDir),
+        // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
+        // browser, so target=_blank and window.open behave as they do for real users
+        // (they need the user activation only trusted input carries).
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
+        ...(callerHandlesSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
+      });
+    try {
+      context = await launch();
+    } catch (error) {
+      // Chromium that crashes while it starts (seen on a loaded machine: SIGSEGV before
+      // its first page) is started once more, on a fresh profile when the profile is
+      // ours; a second failure is the error. Anything else (a browser stopped by a
+      // signal we or the person sent, no extension worker) is not retried.
+      const crash = CRASH_SIGNAL.exec(error instanceof Error ? error.message : '');
+      if (!crash) throw error;
+      console.error(`Chromium crashed while starting (${crash[1]}); starting it once more`);
+      if (ownsProfile) {
+        removeProfile();
+        userDataDir = newProfileDir();
+      }
+      context = await launch();
+    }
     onContext?.(context);
     const worker = await findServiceWorker(context);
     const extensionId = new URL(worker.url()).host;

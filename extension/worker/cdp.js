@@ -19,10 +19,30 @@ const PROTOCOL_VERSION = '1.3';
 const CHILD_KEY = (/** @type {number} */ tabId) => `cdp.children.${tabId}`;
 
 /**
+ * Tabs this worker attached to (and set auto-attach in) and has not seen detached:
+ * attaching again is then a no-op, so the two round trips are skipped on every
+ * observation and action. Memory only: a restarted worker attaches once again, which
+ * tolerates "already attached".
+ * @type {Set<number>}
+ */
+const attachedTabs = new Set();
+
+/**
+ * The child sessions as stored, kept in memory too so that each observation need not
+ * read storage; every change goes through updateChildren or forgetChildren.
+ * @type {Map<number, ChildSession[]>}
+ */
+const childCache = new Map();
+
+/**
  * Attaches to a tab (idempotent) and auto-attaches its out-of-process frames.
  * @param {number} tabId
  */
 export async function attach(tabId) {
+  if (attachedTabs.has(tabId)) {
+    await childWrites;
+    return;
+  }
   try {
     await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
   } catch (error) {
@@ -39,11 +59,13 @@ export async function attach(tabId) {
   // setAutoAttach; wait until the listener has stored them, so the caller's next
   // childSessions() already lists every out-of-process iframe.
   await childWrites;
+  attachedTabs.add(tabId);
 }
 
 /** @param {number} tabId */
 export async function detach(tabId) {
-  await chrome.storage.session.remove(CHILD_KEY(tabId));
+  attachedTabs.delete(tabId);
+  await forgetChildren(tabId);
   try {
     await chrome.debugger.detach({ tabId });
   } catch (error) {
@@ -87,8 +109,19 @@ function messageOf(error) {
  * @returns {Promise<ChildSession[]>}
  */
 export async function childSessions(tabId) {
+  const cached = childCache.get(tabId);
+  if (cached) return cached;
   const stored = await chrome.storage.session.get(CHILD_KEY(tabId));
-  return /** @type {ChildSession[] | undefined} */ (stored[CHILD_KEY(tabId)]) ?? [];
+  const children = /** @type {ChildSession[] | undefined} */ (stored[CHILD_KEY(tabId)]) ?? [];
+  // A write may have landed while storage was read; it filled the cache first.
+  if (!childCache.has(tabId)) childCache.set(tabId, children);
+  return childCache.get(tabId) ?? children;
+}
+
+/** @param {number} tabId */
+function forgetChildren(tabId) {
+  childCache.delete(tabId);
+  return chrome.storage.session.remove(CHILD_KEY(tabId));
 }
 
 /**
@@ -105,6 +138,7 @@ let childWrites = Promise.resolve();
 function updateChildren(tabId, change) {
   const write = childWrites.then(async () => {
     const children = change(await childSessions(tabId));
+    childCache.set(tabId, children);
     await chrome.storage.session.set({ [CHILD_KEY(tabId)]: children });
   });
   // The queue continues after a failed write; the caller still sees the failure.
@@ -145,7 +179,8 @@ export function registerCdpListeners() {
   });
   chrome.debugger.onDetach.addListener((source) => {
     if (source.tabId !== undefined) {
-      chrome.storage.session.remove(CHILD_KEY(source.tabId)).catch((error) =>
+      attachedTabs.delete(source.tabId);
+      forgetChildren(source.tabId).catch((error) =>
         console.error('hopbench: clearing iframe sessions failed:', error),
       );
     }

@@ -10,14 +10,13 @@
 // focus that loads nothing costs one short quiet window.
 
 import { send } from './cdp.js';
+import { isPageWork } from './page-requests.js';
+import { wakeable } from './wakeable.js';
 
 /** How long after the focus (or the last request) a new request still counts. */
 export const FOCUS_QUIET_MS = 60;
 /** The longest the typing waits for what the focus loads. */
 export const FOCUS_LOADS_MAX_MS = 1500;
-
-// Long-lived connections never finish (as in settle.js).
-const IGNORED_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
 
 /**
  * Starts watching the tab's requests (call before focusing); `wait()` after the focus
@@ -30,20 +29,23 @@ export async function watchFocusLoads(tabId) {
   const inflight = new Set();
   let requests = 0;
   let lastActivity = performance.now();
+  const waiting = wakeable();
   /**
    * @param {chrome.debugger.DebuggerSession} source
    * @param {string} method
-   * @param {{ requestId?: string, type?: string } | undefined} params
+   * @param {{ requestId?: string, type?: string, initiator?: { type?: string } } | undefined} params
    */
   const onEvent = (source, method, params) => {
     if (source.tabId !== tabId) return;
     const key = `${source.sessionId ?? ''}/${params?.requestId}`;
-    if (method === 'Network.requestWillBeSent' && !IGNORED_TYPES.has(params?.type ?? '')) {
+    if (method === 'Network.requestWillBeSent' && isPageWork(params)) {
       inflight.add(key);
       requests += 1;
       lastActivity = performance.now();
+      waiting.wake();
     } else if ((method === 'Network.loadingFinished' || method === 'Network.loadingFailed') && inflight.delete(key)) {
       lastActivity = performance.now();
+      waiting.wake();
     }
   };
   chrome.debugger.onEvent.addListener(onEvent);
@@ -60,10 +62,13 @@ export async function watchFocusLoads(tabId) {
         for (;;) {
           const now = performance.now();
           if (now - started >= FOCUS_LOADS_MAX_MS) return { requests, ms: Math.round(now - started), timedOut: true };
-          if (inflight.size === 0 && now - Math.max(lastActivity, started) >= FOCUS_QUIET_MS) {
+          const quietFor = now - Math.max(lastActivity, started);
+          if (inflight.size === 0 && quietFor >= FOCUS_QUIET_MS) {
             return { requests, ms: Math.round(now - started), timedOut: false };
           }
-          await new Promise((resolve) => setTimeout(resolve, 15));
+          // Until the quiet window ends, the next request event or the limit.
+          const limit = FOCUS_LOADS_MAX_MS - (now - started);
+          await waiting.sleep(inflight.size > 0 ? limit : Math.min(FOCUS_QUIET_MS - quietFor, limit));
         }
       } finally {
         chrome.debugger.onEvent.removeListener(onEvent);

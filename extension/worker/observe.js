@@ -38,18 +38,24 @@ export const REGISTRY_KEY = (/** @type {number} */ tabId) => `observe.registry.$
  */
 export async function observeTab(tabId, options = {}) {
   const t0 = performance.now();
+  // The trees are read from the start; nothing of them depends on the settings, which
+  // are read meanwhile (a storage read that would otherwise come first).
+  const attached = attach(tabId);
+  const gatheredP = attached.then(() => gatherTab(tabId, { attached: true }));
+  // Not left unhandled if the settings are refused; awaited (and throwing) below.
+  gatheredP.catch(() => undefined);
   /** @type {ObservationSettings} */
   const settings = { ...(await loadObservationSettings()), ...definedOnly(options) };
   const problems = settingsProblems(settings);
   if (problems.length > 0) throw new Error(`cannot observe tab ${tabId}: ${problems.join('; ')}`);
-  await attach(tabId);
+  await attached;
   // A screenshot the mode needs anyway is taken while the trees are read.
   const needsShot = settings.mode === 'text+screenshot' || settings.mode === 'som';
   const screenshotP = needsShot ? captureScreenshot(tabId) : undefined;
   // Not left unhandled while the gather runs; it is awaited (and throws) below.
   screenshotP?.catch(() => undefined);
   const [gathered, tabInfo, registryJson] = await Promise.all([
-    gatherTab(tabId, { attached: true }),
+    gatheredP,
     tabsLine(tabId, options.tabIds),
     loadRegistry(tabId),
   ]);

@@ -1,9 +1,11 @@
 // Calls into the action content script (content/act.js) in a tab's frames.
 //
-// The script is injected on demand, per call, into exactly the frames named: never a
-// manifest content script, so tabs outside a session are never touched. Injecting
-// again is cheap and harmless (the script keeps one instance per document), and it
-// covers documents that replaced the previous one since the last call.
+// The script is injected on demand into exactly the frames named: never a manifest
+// content script, so tabs outside a session are never touched. A call first runs the
+// function; only frames that answer that the script is not there (a document that
+// replaced the previous one since the last call) get it injected, and are called
+// again. Most calls find it (a step's calls go to the document it already acted on or
+// watched), so they cost one round trip to the renderer instead of two.
 
 const ACT_SCRIPT = 'content/act.js';
 
@@ -27,10 +29,36 @@ const ACT_SCRIPT = 'content/act.js';
  * @returns {Promise<FrameResult<N>[]>}
  */
 export async function callActScript(tabId, name, args, where = { frameIds: [0] }) {
-  const target = { tabId, ...where };
+  const first = await runIn({ tabId, ...where }, name, args);
+  const missing = first.filter((r) => r.missing).map((r) => r.frameId);
+  if (missing.length === 0) return first;
+  const target = { tabId, frameIds: missing };
   // injectImmediately: do not wait for document_idle; an action on a still-loading
   // page should act on what is there, as a person would.
   await chrome.scripting.executeScript({ target, files: [ACT_SCRIPT], injectImmediately: true });
+  const again = new Map((await runIn(target, name, args)).map((r) => [r.frameId, r]));
+  return first.map((r) => again.get(r.frameId) ?? r);
+}
+
+/**
+ * Injects the act script into a frame whose document is known to be new (a load just
+ * completed), without calling anything: its mutation watch starts at once.
+ * @param {number} tabId
+ * @param {number} frameId
+ */
+export async function injectActScript(tabId, frameId) {
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [ACT_SCRIPT], injectImmediately: true });
+}
+
+/**
+ * One executeScript of the act function; `missing` marks frames without the script.
+ * @param {chrome.scripting.InjectionTarget} target
+ * @template {ActName} N
+ * @param {N} name
+ * @param {Parameters<ActApi[N]>} args
+ * @returns {Promise<(FrameResult<N> & { missing?: boolean })[]>}
+ */
+async function runIn(target, name, args) {
   const results = await chrome.scripting.executeScript({
     target,
     injectImmediately: true,
@@ -38,9 +66,9 @@ export async function callActScript(tabId, name, args, where = { frameIds: [0] }
     // Chrome does not report errors thrown by injected functions (crbug.com/1271527),
     // so the function returns them as data.
     func: async (/** @type {string} */ fnName, /** @type {unknown[]} */ fnArgs) => {
+      const api = globalThis.__hopbenchAct;
+      if (!api) return { ok: false, missing: true, error: 'the act script is not in this frame' };
       try {
-        const api = globalThis.__hopbenchAct;
-        if (!api) throw new Error('the act script is not in this frame');
         // The worker names a function of ActApi and passes its arguments.
         const functions = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (api));
         return { ok: true, value: /** @type {Awaited<ReturnType<ActApi[N]>>} */ (await functions[fnName](...fnArgs)) };

@@ -200,7 +200,10 @@ async function act(ctx, cmd) {
   });
   // Where the act's time went: the record splits it into acting and settling, and
   // says which signal ended the wait (settle.js).
-  if (result.settle) stepInfo(ctx.record, cmd.step).settle = { ms: result.settle.ms, endedBy: result.settle.endedBy };
+  if (result.settle) {
+    const { ms, endedBy, signalMs } = result.settle;
+    stepInfo(ctx.record, cmd.step).settle = { ms, endedBy, signalMs };
+  }
   return {
     kind: 'acted',
     step: cmd.step,
@@ -267,6 +270,9 @@ async function record(ctx, cmd) {
       act_ms: info.timings.act_ms === undefined ? null : Math.max(0, info.timings.act_ms - (info.settle?.ms ?? 0)),
       settle_ms: info.settle?.ms ?? null,
       settled_by: info.settle?.endedBy ?? null,
+      // When the page's last signal came (ms after the action); settle_ms minus this
+      // is what the quiet windows cost.
+      settle_signal_ms: info.settle?.signalMs ?? null,
     },
   };
   await recordStep(ctx.record.runId, cmd.step, stored);

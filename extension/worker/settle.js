@@ -23,7 +23,9 @@
 
 import { attach, childSessions, send } from './cdp.js';
 import { isPageChange, onPageChangeReports, pageOf } from './page-changes.js';
-import { callActScriptIn } from './page-script.js';
+import { callActScriptIn, injectActScript } from './page-script.js';
+import { isPageWork } from './page-requests.js';
+import { wakeable } from './wakeable.js';
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 5000;
 /**
@@ -36,10 +38,13 @@ export const WINDOWS = Object.freeze({
   quick: Object.freeze({ networkQuietMs: 40, domQuietMs: 40 }),
   typing: Object.freeze({ networkQuietMs: 150, domQuietMs: 150 }),
 });
-const POLL_MS = 10;
-
-// Long-lived connections never finish; waiting for them would always time out.
-const IGNORED_RESOURCE_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
+/**
+ * Both windows once a navigation's load event was the last signal. By then the document
+ * is parsed, its subresources are in and its load handlers have run; what they start
+ * (a request, a mutation, a 0 ms timer's work) shows within a few ms, so waiting the
+ * action's whole window again after the load would only add time to every page change.
+ */
+export const AFTER_LOAD_MS = 20;
 
 /**
  * @typedef {import('./page-changes.js').ChangeDetails} ChangeDetails
@@ -52,7 +57,9 @@ const IGNORED_RESOURCE_TYPES = new Set(['WebSocket', 'EventSource', 'Ping']);
  * @typedef {{ ms: number, totalMs: number, waitedFor: string[], endedBy: EndedBy,
  *   windows: Windows, navigations: Navigation[], requests: number, timedOut: boolean,
  *   pending?: { requests: number, navigations: number[], domQuiet: boolean }, note?: string,
- *   sinceArmedMs: number }} Settle
+ *   sinceArmedMs: number, signalMs: number | null }} Settle `signalMs`: when the last
+ *   signal (load event, request end, URL change) came, after the action; the rest of
+ *   `ms` went to the quiet windows and the DOM check. `null`: nothing came.
  * @typedef {{ finish(options?: { timeoutMs?: number, domTabId?: number,
  *   windows?: Windows }): Promise<Settle> }} Settler
  */
@@ -87,22 +94,25 @@ export async function beginSettle(tabId) {
   let lastActivity = started;
   /** @type {Exclude<EndedBy, 'dom' | 'timeout'>} */
   let lastKind = 'nothing';
+  // The wait in finish() sleeps until its window ends or a signal comes.
+  const waiting = wakeable();
   /** @param {Exclude<EndedBy, 'nothing' | 'dom' | 'timeout'>} kind */
   const touch = (kind) => {
     lastActivity = performance.now();
     lastKind = kind;
+    waiting.wake();
   };
 
   /**
    * @param {chrome.debugger.DebuggerSession} source
    * @param {string} method
-   * @param {{ requestId?: string, type?: string } | undefined} params
+   * @param {{ requestId?: string, type?: string, initiator?: { type?: string } } | undefined} params
    */
   const onCdpEvent = (source, method, params) => {
     if (source.tabId === undefined || !watched.has(source.tabId)) return;
     const key = `${source.sessionId ?? ''}/${params?.requestId}`;
     if (method === 'Network.requestWillBeSent') {
-      if (IGNORED_RESOURCE_TYPES.has(params?.type ?? '')) return;
+      if (!isPageWork(params)) return;
       inflight.add(key);
       requestsSeen += 1;
       touch('network');
@@ -143,7 +153,7 @@ export async function beginSettle(tabId) {
     // Start the new document's mutation watch now, so its DOM-quiet window runs
     // during the network-quiet window instead of after it.
     if (/^https?:/.test(d.url)) {
-      callActScriptIn(d.tabId, 0, 'quietFor', [0, 0]).catch((error) =>
+      injectActScript(d.tabId, 0).catch((error) =>
         // Replaced again already, or not scriptable: the final check covers it.
         console.debug('hopbench: early DOM watch not started:', /** @type {Error} */ (error).message),
       );
@@ -194,15 +204,17 @@ export async function beginSettle(tabId) {
       try {
         for (;;) {
           const now = performance.now();
-          const netQuiet = inflight.size === 0 && pendingNavigations.size === 0 &&
-            now - Math.max(lastActivity, actionDone) >= windows.networkQuietMs;
           if (now >= deadline) break;
-          if (!netQuiet) {
-            await sleep(POLL_MS);
+          const window = windowsAfter(windows, lastKind, lastActivity > actionDone);
+          const busy = inflight.size > 0 || pendingNavigations.size > 0;
+          const quietFor = now - Math.max(lastActivity, actionDone);
+          if (busy || quietFor < window.networkQuietMs) {
+            // In flight: until the next signal. Else until the window ends (or a signal).
+            await waiting.sleep(Math.min(busy ? deadline - now : window.networkQuietMs - quietFor, deadline - now));
             continue;
           }
           const before = lastActivity;
-          dom = await domQuiet(domTabId, windows.domQuietMs, deadline - performance.now());
+          dom = await domQuiet(domTabId, window.domQuietMs, deadline - performance.now());
           // Settled only if the network stayed quiet while the DOM check ran.
           if (lastActivity === before && inflight.size === 0 && pendingNavigations.size === 0) break;
         }
@@ -230,8 +242,25 @@ export async function beginSettle(tabId) {
           : {}),
         ...(dom.note ? { note: dom.note } : {}),
         sinceArmedMs: Math.round(sinceStart()),
+        signalMs: lastActivity > actionDone ? Math.round(lastActivity - actionDone) : null,
       };
     },
+  };
+}
+
+/**
+ * The windows that apply now: the action's, or the shorter ones once a load event
+ * was the last signal after the action (AFTER_LOAD_MS).
+ * @param {Windows} windows
+ * @param {Exclude<EndedBy, 'dom' | 'timeout'>} lastKind
+ * @param {boolean} activeAfterAction
+ * @returns {Windows}
+ */
+function windowsAfter(windows, lastKind, activeAfterAction) {
+  if (!activeAfterAction || lastKind !== 'load') return windows;
+  return {
+    networkQuietMs: Math.min(windows.networkQuietMs, AFTER_LOAD_MS),
+    domQuietMs: Math.min(windows.domQuietMs, AFTER_LOAD_MS),
   };
 }
 
@@ -292,4 +321,3 @@ async function domQuiet(tabId, quietMs, maxMs) {
   }
 }
 
-const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -51,7 +51,7 @@
 /**
  * What the driver keeps of a step until it is recorded (run-commands.js stepInfo).
  * @typedef {{ startedAt: number, timings: Record<string, number>,
- *   settle?: { ms: number, endedBy: string },
+ *   settle?: { ms: number, endedBy: string, signalMs: number | null },
  *   media: Record<string, unknown> }} StepInfo
  */
 

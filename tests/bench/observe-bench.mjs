@@ -220,7 +220,7 @@ async function stepTimings(base) {
     const tasks = join(dir, 'tasks');
     mkdirSync(tasks);
     copyBundledTasks([TEN_HOPS], tasks, base);
-    /** @type {{ observe: number, act: number, settle: number, by: string }[]} */
+    /** @type {{ observe: number, act: number, settle: number, by: string, signal: number | null }[]} */
     const steps = [];
     for (let run = 0; run < STEP_RUNS; run += 1) {
       const out = join(dir, `out-${run}`);
@@ -230,7 +230,7 @@ async function stepTimings(base) {
       for (const step of trajectory.steps) {
         const t = step.timings;
         if (t.settle_ms === null || t.settle_ms === undefined) continue; // stop: nothing to settle
-        steps.push({ observe: t.observe_ms, act: t.act_ms, settle: t.settle_ms, by: t.settled_by });
+        steps.push({ observe: t.observe_ms, act: t.act_ms, settle: t.settle_ms, by: t.settled_by, signal: t.settle_signal_ms });
       }
     }
     const p90 = (/** @type {number[]} */ values) => {
@@ -245,6 +245,12 @@ async function stepTimings(base) {
     console.log(`  settle         ${figure(steps.map((s) => s.settle))}`);
     console.log(`  act + settle   ${figure(steps.map((s) => s.act + s.settle))}`);
     console.log(`  settle ended by: ${Object.entries(by).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    // The page's own time (until its last signal) and what the quiet windows added.
+    const signalled = steps.filter((s) => typeof s.signal === 'number');
+    if (signalled.length > 0) {
+      console.log(`  settle split (${signalled.length} steps with a signal): last signal ${figure(signalled.map((s) => Number(s.signal)))}; ` +
+        `windows after it ${figure(signalled.map((s) => s.settle - Number(s.signal)))}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
