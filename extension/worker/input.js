@@ -176,10 +176,14 @@ export function mouseMove(tabId, { x, y }) {
  * @param {Point} point
  */
 export async function mouseClick(tabId, point) {
-  await mouseMove(tabId, point);
   const click = { ...point, button: /** @type {const} */ ('left'), clickCount: 1 };
-  await send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...click });
-  await send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...click });
+  // Sent back to back, as keys are (keyboard.js): Chrome queues input events in order,
+  // so the press need not wait for the move's reply, nor the release for the press's.
+  await Promise.all([
+    mouseMove(tabId, point),
+    send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...click }),
+    send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...click }),
+  ]);
 }
 
 /** A wheel turn at a point; scrolls whatever is under it (inner scrollers, iframes). */
