@@ -31,7 +31,7 @@ import { generatedPage } from './generate-page.mjs';
 
 const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
 /** Replays of the 10-hop task for the per-step figures. */
-const STEP_RUNS = Number(process.env.HOPBENCH_BENCH_STEP_RUNS ?? 3);
+const STEP_RUNS = Number(process.env.HOPBENCH_BENCH_STEP_RUNS ?? 5);
 const TEN_HOPS = 'sb-46-new-york-holiday';
 
 /** @param {number[]} values */
@@ -266,8 +266,12 @@ async function main() {
   const missing = missingPackages();
   const real = missing.length === 0 ? await startRealSites() : null;
   if (!real) console.log(`(no real pages: missing ${missing.map((p) => p.name).join(', ')}; ./build.sh test installs them)`);
-  const ext = await launchExtension();
+  /** @type {import('../types.mjs').Extension | undefined} */
+  let ext;
   try {
+    // The step figures first, with no other browser open: a batch lane runs one browser.
+    await stepTimings(base);
+    ext = await launchExtension();
     const pages = [
       ['generated (3k elements)', generated.url('generated', '/')],
       ['obs-page', small.url('obs-page', '/')],
@@ -325,7 +329,6 @@ async function main() {
       `\ncompact / MMInA tokens: worst ${Math.max(...tokenRatios).toFixed(2)}, median ${median(tokenRatios).toFixed(2)}; ` +
         `observation / bare fetch: worst ${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}`,
     );
-    await stepTimings(base);
     const wasm = readFileSync(join(distDir, 'pkg', 'hopbench_bg.wasm'));
     console.log(`\nwasm core: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KiB gzipped`);
     const starts = await timeWorkerStarts(extPage);
@@ -341,7 +344,7 @@ async function main() {
     );
     if (ext.errors.length > 0) console.log(`errors logged during the run:\n${ext.describeErrors()}`);
   } finally {
-    await ext.close();
+    await ext?.close();
     await generated.close();
     await small.close();
     await sandbox.stop();
