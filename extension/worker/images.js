@@ -43,10 +43,14 @@ function context2d(canvas) {
  * Viewport screenshot as a PNG data URL. CDP rather than captureVisibleTab: it takes
  * the observed tab even when another tab is in front. A hidden tab may produce no
  * frame in normal Chrome, so the wait is bounded and the error says why.
+ * `forCrop`: the screenshot is only decoded here to crop images from it, so Chrome
+ * encodes it for speed (a larger PNG, made in a fraction of the time); one the model
+ * or a record receives keeps the compact encoding.
  * @param {number} tabId
+ * @param {{ forCrop?: boolean }} [how]
  * @returns {Promise<string>}
  */
-export async function captureScreenshot(tabId) {
+export async function captureScreenshot(tabId, { forCrop = false } = {}) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   /** @type {Promise<never>} */
@@ -57,7 +61,7 @@ export async function captureScreenshot(tabId) {
     );
   });
   try {
-    const { data } = await Promise.race([captureWithRetries(tabId), timeout]);
+    const { data } = await Promise.race([captureWithRetries(tabId, forCrop), timeout]);
     return `data:image/png;base64,${data}`;
   } finally {
     clearTimeout(timer);
@@ -70,12 +74,13 @@ export async function captureScreenshot(tabId) {
  * re-attached to a worker that was restarted. A frame follows within moments, so a few
  * short waits are tried before giving up (the caller's timeout still bounds the whole).
  * @param {number} tabId
+ * @param {boolean} optimizeForSpeed
  */
-async function captureWithRetries(tabId) {
+async function captureWithRetries(tabId, optimizeForSpeed) {
   const waitsMs = [150, 400, 1000];
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await send(tabId, 'Page.captureScreenshot', { format: 'png' });
+      return await send(tabId, 'Page.captureScreenshot', { format: 'png', optimizeForSpeed });
     } catch (error) {
       if (attempt >= waitsMs.length) throw error;
       await new Promise((resolve) => setTimeout(resolve, waitsMs[attempt]));

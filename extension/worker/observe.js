@@ -51,7 +51,8 @@ export async function observeTab(tabId, options = {}) {
   await attached;
   // A screenshot the mode needs anyway is taken while the trees are read.
   const needsShot = settings.mode === 'text+screenshot' || settings.mode === 'som';
-  const screenshotP = needsShot ? captureScreenshot(tabId) : undefined;
+  // Set-of-marks draws over the screenshot and encodes the result again.
+  const screenshotP = needsShot ? captureScreenshot(tabId, { forCrop: settings.mode === 'som' }) : undefined;
   // Not left unhandled while the gather runs; it is awaited (and throws) below.
   screenshotP?.catch(() => undefined);
   const [gathered, tabInfo, registryJson] = await Promise.all([
@@ -160,7 +161,7 @@ async function visualsFor(settings, tabId, result, viewport, screenshotP) {
     case 'text+images': {
       const { images, notLoaded } = await labelledImages(tabId, /** @type {import('./images.js').ImageItem[]} */ (result.images), {
         maxSide: settings.imageMaxSide,
-        screenshot: () => captureScreenshot(tabId),
+        screenshot: () => captureScreenshot(tabId, { forCrop: true }),
         viewportWidth,
       });
       return { images, notLoaded };
