@@ -205,16 +205,16 @@ export async function beginSettle(tabId) {
         for (;;) {
           const now = performance.now();
           if (now >= deadline) break;
-          const window = windowsAfter(windows, lastKind, lastActivity > actionDone);
+          const current = windowsAfter(windows, lastKind, lastActivity > actionDone);
           const busy = inflight.size > 0 || pendingNavigations.size > 0;
           const quietFor = now - Math.max(lastActivity, actionDone);
-          if (busy || quietFor < window.networkQuietMs) {
+          if (busy || quietFor < current.networkQuietMs) {
             // In flight: until the next signal. Else until the window ends (or a signal).
-            await waiting.sleep(Math.min(busy ? deadline - now : window.networkQuietMs - quietFor, deadline - now));
+            await waiting.sleep(Math.min(busy ? deadline - now : current.networkQuietMs - quietFor, deadline - now));
             continue;
           }
           const before = lastActivity;
-          dom = await domQuiet(domTabId, window.domQuietMs, deadline - performance.now());
+          dom = await domQuiet(domTabId, current.domQuietMs, deadline - performance.now());
           // Settled only if the network stayed quiet while the DOM check ran.
           if (lastActivity === before && inflight.size === 0 && pendingNavigations.size === 0) break;
         }
