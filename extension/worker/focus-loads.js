@@ -10,7 +10,7 @@
 // focus that loads nothing costs one short quiet window.
 
 import { send } from './cdp.js';
-import { isPageWork } from './page-requests.js';
+import { trackRequest } from './page-requests.js';
 import { wakeable } from './wakeable.js';
 
 /** How long after the focus (or the last request) a new request still counts. */
@@ -37,13 +37,9 @@ export async function watchFocusLoads(tabId) {
    */
   const onEvent = (source, method, params) => {
     if (source.tabId !== tabId) return;
-    const key = `${source.sessionId ?? ''}/${params?.requestId}`;
-    if (method === 'Network.requestWillBeSent' && isPageWork(params)) {
-      inflight.add(key);
-      requests += 1;
-      lastActivity = performance.now();
-      waiting.wake();
-    } else if ((method === 'Network.loadingFinished' || method === 'Network.loadingFailed') && inflight.delete(key)) {
+    const change = trackRequest(inflight, source, method, params);
+    if (change === 'started') requests += 1;
+    if (change) {
       lastActivity = performance.now();
       waiting.wake();
     }

@@ -1,5 +1,5 @@
-// Which network requests count as the page's own work when waiting for it to settle
-// (settle.js) or for what a focus loads (focus-loads.js).
+// The page's requests in flight, as the waits for a page to settle (settle.js) and for
+// what a focus loads (focus-loads.js) count them from CDP Network events.
 
 // Long-lived connections never finish; waiting for them would always time out.
 const NEVER_FINISH = new Set(['WebSocket', 'EventSource', 'Ping']);
@@ -16,4 +16,24 @@ export function isPageWork(params) {
   const type = params?.type ?? '';
   if (NEVER_FINISH.has(type)) return false;
   return !(type === 'Other' && params?.initiator?.type === 'other');
+}
+
+/**
+ * Feeds one `chrome.debugger.onEvent` event to `inflight`, the keys of the page's
+ * requests in flight (session and request id: ids repeat across iframe sessions).
+ * @param {Set<string>} inflight
+ * @param {chrome.debugger.DebuggerSession} source
+ * @param {string} method
+ * @param {{ requestId?: string, type?: string, initiator?: { type?: string } } | undefined} params
+ * @returns {'started' | 'ended' | null} what the event changed, if anything
+ */
+export function trackRequest(inflight, source, method, params) {
+  const key = `${source.sessionId ?? ''}/${params?.requestId}`;
+  if (method === 'Network.requestWillBeSent') {
+    if (!isPageWork(params)) return null;
+    inflight.add(key);
+    return 'started';
+  }
+  if ((method === 'Network.loadingFinished' || method === 'Network.loadingFailed') && inflight.delete(key)) return 'ended';
+  return null;
 }

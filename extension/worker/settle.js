@@ -24,7 +24,7 @@
 import { attach, childSessions, send } from './cdp.js';
 import { isPageChange, onPageChangeReports, pageOf } from './page-changes.js';
 import { callActScriptIn, injectActScript } from './page-script.js';
-import { isPageWork } from './page-requests.js';
+import { trackRequest } from './page-requests.js';
 import { wakeable } from './wakeable.js';
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 5000;
@@ -110,15 +110,9 @@ export async function beginSettle(tabId) {
    */
   const onCdpEvent = (source, method, params) => {
     if (source.tabId === undefined || !watched.has(source.tabId)) return;
-    const key = `${source.sessionId ?? ''}/${params?.requestId}`;
-    if (method === 'Network.requestWillBeSent') {
-      if (!isPageWork(params)) return;
-      inflight.add(key);
-      requestsSeen += 1;
-      touch('network');
-    } else if (method === 'Network.loadingFinished' || method === 'Network.loadingFailed') {
-      if (inflight.delete(key)) touch('network');
-    }
+    const change = trackRequest(inflight, source, method, params);
+    if (change === 'started') requestsSeen += 1;
+    if (change) touch('network');
   };
   const isWatchedMainFrame = (/** @type {{ tabId: number, frameId: number }} */ d) => watched.has(d.tabId) && d.frameId === 0;
   const onBefore = (/** @type {chrome.webNavigation.WebNavigationBaseCallbackDetails} */ d) => {
