@@ -32,22 +32,21 @@ export async function callActScript(tabId, name, args, where = { frameIds: [0] }
   const first = await runIn({ tabId, ...where }, name, args);
   const missing = first.filter((r) => r.missing).map((r) => r.frameId);
   if (missing.length === 0) return first;
-  const target = { tabId, frameIds: missing };
-  // injectImmediately: do not wait for document_idle; an action on a still-loading
-  // page should act on what is there, as a person would.
-  await chrome.scripting.executeScript({ target, files: [ACT_SCRIPT], injectImmediately: true });
-  const again = new Map((await runIn(target, name, args)).map((r) => [r.frameId, r]));
+  await injectActScript(tabId, missing);
+  const again = new Map((await runIn({ tabId, frameIds: missing }, name, args)).map((r) => [r.frameId, r]));
   return first.map((r) => again.get(r.frameId) ?? r);
 }
 
 /**
- * Injects the act script into a frame whose document is known to be new (a load just
- * completed), without calling anything: its mutation watch starts at once.
+ * Injects the act script into frames without calling anything: where a document is
+ * known to be new (a load just completed), its mutation watch starts at once.
  * @param {number} tabId
- * @param {number} frameId
+ * @param {number[]} frameIds
  */
-export async function injectActScript(tabId, frameId) {
-  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [ACT_SCRIPT], injectImmediately: true });
+export async function injectActScript(tabId, frameIds) {
+  // injectImmediately: do not wait for document_idle; an action on a still-loading
+  // page should act on what is there, as a person would.
+  await chrome.scripting.executeScript({ target: { tabId, frameIds }, files: [ACT_SCRIPT], injectImmediately: true });
 }
 
 /**

@@ -147,7 +147,7 @@ export async function beginSettle(tabId) {
     // Start the new document's mutation watch now, so its DOM-quiet window runs
     // during the network-quiet window instead of after it.
     if (/^https?:/.test(d.url)) {
-      injectActScript(d.tabId, 0).catch((error) =>
+      injectActScript(d.tabId, [0]).catch((error) =>
         // Replaced again already, or not scriptable: the final check covers it.
         console.debug('hopbench: early DOM watch not started:', /** @type {Error} */ (error).message),
       );
