@@ -42,7 +42,7 @@ export interface ActApi {
   fieldValue(token: string): string | null | undefined;
   unmark(token: string): boolean;
   scroll(direction: 'up' | 'down'): Scrolled;
-  quietFor(quietMs: number, maxMs: number): Promise<{ quiet: boolean; waitedMs: number }>;
+  quietFor(quietMs: number, maxMs: number): Promise<{ quiet: boolean; waitedMs: number; sawMutation: boolean }>;
 }
 
 declare global {

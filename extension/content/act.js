@@ -20,9 +20,14 @@
   const MARK = 'data-hopbench-target';
 
   // --- DOM quiet: last mutation time, watched from injection on -------------------
+  // Until the observer sees a mutation, the injection itself counts as the last one
+  // (what changed before it is unknown); `sawMutation` tells the two apart, so a wait
+  // that only sat out the injection time is not reported as the page changing.
   let lastMutation = performance.now();
+  let sawMutation = false;
   new MutationObserver(() => {
     lastMutation = performance.now();
+    sawMutation = true;
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 
   // --- Finding the marked element -------------------------------------------------
@@ -372,15 +377,16 @@
       const after = inner.scrollTop;
       return { moved: after !== top, scroller: describe(inner), scrollable: true, before: top, after };
     },
-    /** Resolves once no DOM mutation happened for `quietMs`, or after `maxMs`. */
+    /** Resolves once no DOM mutation happened for `quietMs`, or after `maxMs`;
+     * `sawMutation`: the last mutation is one the observer saw, not the injection. */
     quietFor(quietMs, maxMs) {
       const started = performance.now();
       return new Promise((resolve) => {
         const check = () => {
           const now = performance.now();
           const quietSince = now - lastMutation;
-          if (quietSince >= quietMs) return resolve({ quiet: true, waitedMs: now - started });
-          if (now - started >= maxMs) return resolve({ quiet: false, waitedMs: now - started });
+          if (quietSince >= quietMs) return resolve({ quiet: true, waitedMs: now - started, sawMutation });
+          if (now - started >= maxMs) return resolve({ quiet: false, waitedMs: now - started, sawMutation });
           setTimeout(check, Math.min(quietMs - quietSince, maxMs - (now - started)) + 1);
         };
         check();

@@ -49,7 +49,7 @@ export const AFTER_LOAD_MS = 20;
 /**
  * @typedef {import('./page-changes.js').ChangeDetails} ChangeDetails
  * @typedef {{ tabId: number, url: string, change: string, transition: string }} Navigation
- * @typedef {{ checked: boolean, quiet: boolean, waitedMs: number, note?: string }} DomCheck
+ * @typedef {{ checked: boolean, quiet: boolean, waitedMs: number, sawMutation?: boolean, note?: string }} DomCheck
  * @typedef {'nothing' | 'load' | 'url' | 'network' | 'dom' | 'timeout'} EndedBy what ended the
  *   wait: `nothing` (the action caused no navigation, request or mutation), `load` (a
  *   navigation's load event or failure), `url` (a same-document URL change), `network`
@@ -270,8 +270,9 @@ function windowsAfter(windows, lastKind, activeAfterAction) {
 function endedBy(timedOut, dom, lastKind, activeAfterAction) {
   if (timedOut) return 'timeout';
   // The DOM check returns at once when the page was already quiet; more than a
-  // moment means it waited for mutations to stop.
-  if (dom.checked && dom.waitedMs > 5) return 'dom';
+  // moment means it waited, and for mutations to stop only if it saw one (a script
+  // injected just before counts its own injection as the last change).
+  if (dom.checked && dom.waitedMs > 5 && dom.sawMutation) return 'dom';
   return activeAfterAction ? lastKind : 'nothing';
 }
 
@@ -307,7 +308,7 @@ async function domQuiet(tabId, quietMs, maxMs) {
   }
   try {
     const result = await callActScriptIn(tabId, 0, 'quietFor', [quietMs, Math.max(0, maxMs)]);
-    return { checked: true, quiet: result.quiet, waitedMs: result.waitedMs ?? 0 };
+    return { checked: true, quiet: result.quiet, waitedMs: result.waitedMs ?? 0, sawMutation: result.sawMutation };
   } catch (error) {
     // The document was replaced during the check: the navigation listeners saw it, and
     // the loop checks the new document next.
