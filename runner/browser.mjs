@@ -8,6 +8,12 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const WORKER_TIMEOUT_MS = 15_000;
+
+/**
+ * rmSync options for a browser profile: Chromium's helper processes outlive the browser
+ * by a moment and may still write into it (ENOTEMPTY), so the removal is retried.
+ */
+export const PROFILE_REMOVAL = Object.freeze({ recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 /** How Playwright's launch error names a browser that crashed (its process log). */
 const CRASH_SIGNAL = /process did exit: exitCode=null, signal=(SIGSEGV|SIGABRT|SIGBUS|SIGILL|SIGTRAP|SIGFPE)\b/;
 
@@ -80,7 +86,7 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
   }
   const ownsProfile = profileDir === undefined;
   let userDataDir = profileDir ?? newProfileDir();
-  const removeProfile = () => ownsProfile && rmSync(userDataDir, { recursive: true, force: true });
+  const removeProfile = () => ownsProfile && rmSync(userDataDir, PROFILE_REMOVAL);
   /** @type {import('playwright-core').BrowserContext | undefined} */
   let context;
   try {

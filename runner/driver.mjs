@@ -13,10 +13,10 @@
 // Tests can serve local sites on 127.0.0.1 and open them with ext.openPage(url); their
 // errors are collected the same way (filter by ConsoleEntry.url if needed).
 
-import { launchWithExtension, newProfileDir } from './browser.mjs';
+import { PROFILE_REMOVAL, launchWithExtension, newProfileDir } from './browser.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
 
-export { newProfileDir };
+export { PROFILE_REMOVAL, newProfileDir };
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').BrowserContext} BrowserContext */

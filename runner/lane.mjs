@@ -18,7 +18,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchWithExtension } from './browser.mjs';
+import { PROFILE_REMOVAL, launchWithExtension } from './browser.mjs';
 import { connectWithExtension } from './remote-browser.mjs';
 import { openDriver } from './extension.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
@@ -235,7 +235,7 @@ export class Lane {
       try {
         await this.#closeBrowser();
         // Only once the browser is gone: one still shutting down writes into it again.
-        if (this.#profile) rmSync(this.#profile, { recursive: true, force: true });
+        if (this.#profile) rmSync(this.#profile, PROFILE_REMOVAL);
         this.#profile = null;
         this.#dead = null;
         this.#death = null;

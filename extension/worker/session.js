@@ -222,10 +222,16 @@ export function registerSessionListeners() {
       if (session) addTab(session, tab.id);
     }).catch(logFailure('adding a created tab'));
   });
-  chrome.tabs.onActivated.addListener(({ tabId }) => {
-    withSessions((sessions) => {
+  chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
+    withSessions(async (sessions) => {
       const session = sessionOfTab(sessions, tabId);
-      if (session) session.currentTabId = tabId;
+      if (!session) return;
+      // Events wait for the lock, so this one may be stale: windows.create activates
+      // each start tab in turn before openSession makes the first one current. The
+      // window's active tab now is the truth; the event only says to look.
+      const [active] = await chrome.tabs.query({ active: true, windowId });
+      const current = active?.id ?? tabId;
+      if (session.tabIds.includes(current)) session.currentTabId = current;
     }).catch(logFailure('following the active tab'));
   });
   chrome.tabs.onRemoved.addListener((tabId) => {

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
+import { PROFILE_REMOVAL, launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
@@ -66,7 +66,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
   after(async () => {
     await ext?.close();
     await sites?.close();
-    rmSync(profileDir, { recursive: true, force: true });
+    rmSync(profileDir, PROFILE_REMOVAL);
   });
 
   test('ends as "interrupted by browser exit" when the browser is back: no step lost, none repeated', async () => {

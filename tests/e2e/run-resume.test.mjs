@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rmSync } from 'node:fs';
-import { launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
+import { PROFILE_REMOVAL, launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
@@ -119,7 +119,7 @@ describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
   after(async () => {
     await ext?.close();
     await sites?.close();
-    rmSync(profileDir, { recursive: true, force: true });
+    rmSync(profileDir, PROFILE_REMOVAL);
   });
 
   test('ends as error on the next start, keeping the steps it recorded', async () => {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchExtension, newProfileDir, send, sendOk } from '../../runner/driver.mjs';
+import { PROFILE_REMOVAL, launchExtension, newProfileDir, send, sendOk } from '../../runner/driver.mjs';
 import { store } from './run-helpers.mjs';
 
 /**
@@ -71,7 +71,7 @@ describe('trajectory store', { timeout: 120_000 }, () => {
 
   after(async () => {
     await ext?.close();
-    rmSync(profileDir, { recursive: true, force: true });
+    rmSync(profileDir, PROFILE_REMOVAL);
   });
 
   test('a step recorded twice is stored once, and its tokens count once', async () => {

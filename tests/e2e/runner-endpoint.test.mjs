@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { BASE_ARGS, chromiumArgs } from '../../runner/browser.mjs';
+import { BASE_ARGS, PROFILE_REMOVAL, chromiumArgs } from '../../runner/browser.mjs';
 import { builtExtension } from '../../runner/remote-browser.mjs';
 import { startSandbox } from '../../runner/sandbox.mjs';
 import { copyBundledTasks } from './bundled-tasks.mjs';
@@ -57,6 +57,19 @@ function startChromium(dir, name, { plain = false } = {}) {
     });
     child.on('error', reject);
   });
+}
+
+/**
+ * Ends a browser the test started and waits for it to be gone: a profile removed
+ * while Chromium still writes into it fails with ENOTEMPTY.
+ * @param {Started} browser
+ */
+async function stopChromium(browser) {
+  const { child } = browser;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
 }
 
 /**
@@ -106,9 +119,9 @@ describe('the runner on browsers it did not start (--browser-endpoint)', { timeo
   });
 
   after(async () => {
-    for (const b of browsers) if (processRunning(b.pid)) process.kill(b.pid, 'SIGKILL');
+    await Promise.all(browsers.map(stopChromium));
     await sandbox?.stop();
-    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
+    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, PROFILE_REMOVAL);
   });
 
   test('two running browsers share the tasks; both keep running afterwards', async () => {
