@@ -37,9 +37,16 @@ async function refreshCoreStatus() {
 // --- tasks ---------------------------------------------------------------------------
 
 let runRunning = false;
+/**
+ * From Run's click until the worker has answered START_RUN. Meanwhile a storage
+ * change (the previous run's record, say) re-renders the picker from a run that is
+ * not this one; Run must stay disabled through that, or a double click's second
+ * press lands on it and starts a second run.
+ */
+let starting = false;
 
 const picker = setupTaskPicker({
-  isBusy: () => runRunning,
+  isBusy: () => runRunning || starting,
   onError: (text) => showRunError(text),
 });
 
@@ -72,13 +79,22 @@ function run() {
     showRunError(problem ?? 'choose a task first');
     return;
   }
+  starting = true;
   button('run').disabled = true;
   const started = ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }));
   openSidePanel();
-  started.catch((error) => {
-    showRunError(`Cannot run: ${errorText(error)}`);
-    picker.showChoice();
-  });
+  started.then(
+    () => {
+      starting = false;
+      // The run is stored as current before the reply: show it (Run stays disabled).
+      return refreshRun();
+    },
+    (error) => {
+      starting = false;
+      showRunError(`Cannot run: ${errorText(error)}`);
+      picker.showChoice();
+    },
+  ).catch(report('cannot show the run'));
 }
 
 /** @param {string} text */

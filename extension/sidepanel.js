@@ -53,8 +53,11 @@ let stepList = new StepList();
 /** @type {Map<string, string>} */
 const media = new Map();
 
+/** From Run's click until START_RUN's reply: no re-render may enable Run meanwhile. */
+let starting = false;
+
 const picker = setupTaskPicker({
-  isBusy: () => lastRun?.status === 'running' && shown !== dismissed,
+  isBusy: () => starting || (lastRun?.status === 'running' && shown !== dismissed),
   onError: (text) => setupStatus(text, true),
 });
 
@@ -242,16 +245,19 @@ $('run').addEventListener('click', async () => {
     setupStatus(problem ?? 'choose a task first', true);
     return;
   }
+  starting = true;
   button('run').disabled = true;
   setupStatus('Starting…');
   try {
     const { runId } = /** @type {ReplyOf<{ runId: string }>} */ (
       await ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }))
     );
+    starting = false;
     dismissed = null;
     setupStatus('');
     if (runId) refresh();
   } catch (error) {
+    starting = false;
     setupStatus(`Cannot run: ${errorText(error)}`, true);
     picker.showChoice();
   }
