@@ -14,6 +14,7 @@
 // loaded; an image whose bytes are not available, or that is not an <img>, is cropped
 // from the screenshot by the caller.
 
+import { base64ToBytes } from './bytes.js';
 import { childSessions, send } from './cdp.js';
 
 /** Handles made here are released together, per session. */
@@ -74,9 +75,11 @@ export async function pageImages(tabId, items) {
     );
     return new Map(entries);
   } finally {
-    await Promise.all(
-      [...sessions.values()].filter((s) => s !== null).map((sessionId) => cleanUp(tabId, sessionId, enabled.has(sessionId))),
-    );
+    // Sent now, not awaited: later commands to these sessions queue behind them, and
+    // the pictures do not wait a round trip for it. cleanUp logs its own failures.
+    for (const sessionId of sessions.values()) {
+      if (sessionId !== null) void cleanUp(tabId, sessionId, enabled.has(sessionId));
+    }
   }
 }
 
@@ -161,9 +164,7 @@ async function resourceBlob(tabId, sessionId, frameId, url) {
     console.debug(`hopbench: no page bytes for ${url}:`, /** @type {Error} */ (error).message);
     return null;
   }
-  const bytes = content.base64Encoded
-    ? Uint8Array.from(atob(content.content), (c) => c.charCodeAt(0))
-    : new TextEncoder().encode(content.content);
+  const bytes = content.base64Encoded ? base64ToBytes(content.content) : new TextEncoder().encode(content.content);
   return new Blob([bytes], { type: sniffType(bytes) });
 }
 
