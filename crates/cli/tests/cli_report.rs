@@ -225,6 +225,28 @@ fn write_run(dir: &Path, id: &str, stem: &str, trajectory: &Value) {
 }
 
 #[test]
+fn trajectory_page_lists_the_timings_a_step_has_and_leaves_out_the_missing_ones() {
+    let dir = temp_dir("timings");
+    let trajectory = serde_json::json!({
+        "format": "hopbench-trajectory", "version": 2,
+        "steps": [{"step": 1, "timings": {"observe_ms": 41.5, "model_ms": null,
+            "act_ms": 12, "judge_ms": null, "settle_signal_ms": 30}}],
+        "media": {},
+    });
+    write_run(&dir, "timed", "timed", &trajectory);
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("trajectories/timed.html")).unwrap();
+    assert!(
+        page.contains("act_ms 12 · observe_ms 41.5 · settle_signal_ms 30"),
+        "{page}"
+    );
+    assert!(!page.contains("model_ms"), "{page}");
+    assert!(!page.contains("judge_ms"), "{page}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn trajectory_page_shows_the_readers_screenshot_and_every_image_of_each_step() {
     let dir = temp_dir("pictures");
     let trajectory = serde_json::json!({

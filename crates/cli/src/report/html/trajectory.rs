@@ -291,10 +291,13 @@ fn tokens_text(tokens: &Value) -> String {
 }
 
 /// `observe_ms 120 · act_ms 300` from a flat object; anything else as JSON.
+/// `name value · name value` for a flat object. A field without a value (a replay step
+/// has no `model_ms`) is left out rather than shown as a bare name.
 fn fields_text(value: &Value) -> String {
     match value.as_object() {
         Some(map) if map.values().all(|v| !v.is_object() && !v.is_array()) => map
             .iter()
+            .filter(|(_, v)| !v.is_null())
             .map(|(k, v)| format!("{k} {}", plain(v)))
             .collect::<Vec<_>>()
             .join(" · "),
