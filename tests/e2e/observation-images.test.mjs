@@ -51,14 +51,15 @@ describe('observation images and view', { timeout: 120_000 }, () => {
   /** @type {import('../types.mjs').Page} */ let extPage;
   /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let tabId;
   /** @type {Awaited<ReturnType<typeof tabIdOf>>} */ let kiwixTab;
+  /** @type {import('../types.mjs').Page} */ let obsPage;
 
   before(async () => {
     sites = await startSites({ names: ['obs-page', 'obs-kiwix'] });
     ext = await launchExtension();
-    const page = await ext.openPage(sites.url('obs-page', '/'));
+    obsPage = await ext.openPage(sites.url('obs-page', '/'));
     const kiwix = await ext.openPage(sites.url('obs-kiwix', '/'));
     extPage = await ext.openExtensionPage('popup.html');
-    tabId = await tabIdOf(extPage, page.url());
+    tabId = await tabIdOf(extPage, obsPage.url());
     kiwixTab = await tabIdOf(extPage, kiwix.url());
   });
 
@@ -102,6 +103,30 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     assert.ok(near(colours[0], YELLOW), `label: ${colours[0]}`);
     assert.ok(near(colours[1], [227, 242, 253]), `light corner of the SVG: ${colours[1]}`);
     assert.ok(near(colours[2], [21, 101, 192]), `blue circle in the middle: ${colours[2]}`);
+  });
+
+  test('on a scrolled page the SVG is cropped from where it now is on screen', async () => {
+    // The image's rectangle is in viewport coordinates; a crop that mixed them up with
+    // document coordinates (as CDP's screenshot clip reads them) would show what lies
+    // above it.
+    const scrolled = await obsPage.evaluate(() => {
+      const top = /** @type {HTMLElement} */ (document.getElementById('img-blue')).getBoundingClientRect().top;
+      window.scrollTo(0, Math.max(0, top - 30));
+      return window.scrollY;
+    });
+    try {
+      assert.ok(scrolled > 0, `the page scrolled (${scrolled})`);
+      const obs = await observe(extPage, tabId, { mode: 'text+images' });
+      const blue = obs.images.find((/** @type {import('../types.mjs').Json} */ image) => image.name === 'Blue circle');
+      assert.ok(blue, JSON.stringify(obs.images.map((/** @type {import('../types.mjs').Json} */ i) => i.name)));
+      assert.equal(blue.from, 'screenshot');
+      const { width, colours } = await pixels(extPage, blue.dataUrl, [[-3, -3], [45, 45]]);
+      assert.equal(width, 90);
+      assert.ok(near(colours[0], [227, 242, 253]), `light corner of the SVG: ${colours[0]}`);
+      assert.ok(near(colours[1], [21, 101, 192]), `blue circle in the middle: ${colours[1]}`);
+    } finally {
+      await obsPage.evaluate(() => window.scrollTo(0, 0));
+    }
   });
 
   test('large images are scaled down to the longest-side bound', async () => {
