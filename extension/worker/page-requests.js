@@ -19,6 +19,15 @@ export function isPageWork(params) {
 }
 
 /**
+ * A request's key: its session and id (ids repeat across iframe sessions).
+ * @param {chrome.debugger.DebuggerSession} source
+ * @param {{ requestId?: string } | undefined} params
+ */
+export function requestKey(source, params) {
+  return `${source.sessionId ?? ''}/${params?.requestId}`;
+}
+
+/**
  * Feeds one `chrome.debugger.onEvent` event to `inflight`, the keys of the page's
  * requests in flight (session and request id: ids repeat across iframe sessions).
  * @param {Set<string>} inflight
@@ -28,7 +37,7 @@ export function isPageWork(params) {
  * @returns {'started' | 'ended' | null} what the event changed, if anything
  */
 export function trackRequest(inflight, source, method, params) {
-  const key = `${source.sessionId ?? ''}/${params?.requestId}`;
+  const key = requestKey(source, params);
   if (method === 'Network.requestWillBeSent') {
     if (!isPageWork(params)) return null;
     inflight.add(key);

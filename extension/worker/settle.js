@@ -24,7 +24,7 @@
 import { attach, childSessions, send } from './cdp.js';
 import { isPageChange, onPageChangeReports, pageOf } from './page-changes.js';
 import { callActScriptIn, injectActScript } from './page-script.js';
-import { trackRequest } from './page-requests.js';
+import { requestKey, trackRequest } from './page-requests.js';
 import { wakeable } from './wakeable.js';
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 5000;
@@ -86,6 +86,12 @@ export async function beginSettle(tabId) {
   const watched = new Set([tabId]);
   /** @type {Set<string>} */
   const inflight = new Set();
+  /** When each document request in flight started (keys as inflight's). */
+  /** @type {Map<string, number>} */
+  const documentsStarted = new Map();
+  /** The time of each watched tab's last main-frame load event (or load failure). */
+  /** @type {Map<number, number>} */
+  const loadedAt = new Map();
   /** @type {Set<number>} */
   const pendingNavigations = new Set();
   /** @type {Navigation[]} */
@@ -111,7 +117,20 @@ export async function beginSettle(tabId) {
   const onCdpEvent = (source, method, params) => {
     if (source.tabId === undefined || !watched.has(source.tabId)) return;
     const change = trackRequest(inflight, source, method, params);
-    if (change === 'started') requestsSeen += 1;
+    const key = requestKey(source, params);
+    if (change === 'started') {
+      requestsSeen += 1;
+      if (params?.type === 'Document') documentsStarted.set(key, performance.now());
+    }
+    if (change === 'ended' && documentsStarted.has(key)) {
+      const startedAt = documentsStarted.get(key) ?? 0;
+      documentsStarted.delete(key);
+      // A document reported finished after a load event of its tab that came later
+      // than its start: the debugger's events and webNavigation's come on separate
+      // channels, and that load event already said the document was complete. Not a
+      // new signal (a plain page's settle would otherwise end "by the network").
+      if ((loadedAt.get(source.tabId) ?? -Infinity) >= startedAt) return;
+    }
     if (change) touch('network');
   };
   const isWatchedMainFrame = (/** @type {{ tabId: number, frameId: number }} */ d) => watched.has(d.tabId) && d.frameId === 0;
@@ -143,6 +162,7 @@ export async function beginSettle(tabId) {
   const onDone = (/** @type {{ tabId: number, frameId: number, url: string }} */ d) => {
     if (!isWatchedMainFrame(d)) return;
     pendingNavigations.delete(d.tabId);
+    loadedAt.set(d.tabId, performance.now());
     touch('load');
     // Start the new document's mutation watch now, so its DOM-quiet window runs
     // during the network-quiet window instead of after it.
