@@ -28,8 +28,8 @@ export function requestKey(source, params) {
 }
 
 /**
- * Feeds one `chrome.debugger.onEvent` event to `inflight`, the keys of the page's
- * requests in flight (session and request id: ids repeat across iframe sessions).
+ * Feeds one `chrome.debugger.onEvent` event to `inflight`, the keys (requestKey) of
+ * the page's requests in flight.
  * @param {Set<string>} inflight
  * @param {chrome.debugger.DebuggerSession} source
  * @param {string} method

@@ -117,21 +117,29 @@ export async function beginSettle(tabId) {
   const onCdpEvent = (source, method, params) => {
     if (source.tabId === undefined || !watched.has(source.tabId)) return;
     const change = trackRequest(inflight, source, method, params);
-    const key = requestKey(source, params);
+    if (!change) return;
     if (change === 'started') {
       requestsSeen += 1;
-      if (params?.type === 'Document') documentsStarted.set(key, performance.now());
+      if (params?.type === 'Document') documentsStarted.set(requestKey(source, params), performance.now());
+    } else if (endedBeforeItsLoad(requestKey(source, params), source.tabId)) {
+      return;
     }
-    if (change === 'ended' && documentsStarted.has(key)) {
-      const startedAt = documentsStarted.get(key) ?? 0;
-      documentsStarted.delete(key);
-      // A document reported finished after a load event of its tab that came later
-      // than its start: the debugger's events and webNavigation's come on separate
-      // channels, and that load event already said the document was complete. Not a
-      // new signal (a plain page's settle would otherwise end "by the network").
-      if ((loadedAt.get(source.tabId) ?? -Infinity) >= startedAt) return;
-    }
-    if (change) touch('network');
+    touch('network');
+  };
+  /**
+   * Whether the request that ended is a document whose tab had a load event after the
+   * document started: the debugger's events and webNavigation's come on separate
+   * channels, and that load event already said the document was complete, so its
+   * late report is not a new signal (a plain page's settle would otherwise end "by
+   * the network").
+   * @param {string} key
+   * @param {number} tabId
+   */
+  const endedBeforeItsLoad = (key, tabId) => {
+    const startedAt = documentsStarted.get(key);
+    if (startedAt === undefined) return false;
+    documentsStarted.delete(key);
+    return (loadedAt.get(tabId) ?? -Infinity) >= startedAt;
   };
   const isWatchedMainFrame = (/** @type {{ tabId: number, frameId: number }} */ d) => watched.has(d.tabId) && d.frameId === 0;
   const onBefore = (/** @type {chrome.webNavigation.WebNavigationBaseCallbackDetails} */ d) => {
