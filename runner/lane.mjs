@@ -340,7 +340,7 @@ export function sweepStaleProfiles(dir = tmpdir()) {
   for (const name of readdirSync(dir)) {
     const match = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name);
     if (!match || Number(match[1]) === process.pid || processExists(Number(match[1]))) continue;
-    rmSync(join(dir, name), { recursive: true, force: true });
+    rmSync(join(dir, name), PROFILE_REMOVAL);
     removed += 1;
   }
   return removed;
