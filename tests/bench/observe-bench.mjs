@@ -28,6 +28,7 @@ import { missingPackages } from '../realsw/packages.mjs';
 import { startRealSites } from '../realsw/real-sites.mjs';
 import { workerControl } from '../e2e/worker-control.mjs';
 import { generatedPage } from './generate-page.mjs';
+import { SNAPSHOT_PARAMS } from '../../extension/worker/observe-input.js';
 
 const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
 /** Replays of the 10-hop task for the per-step figures. */
@@ -70,22 +71,42 @@ function makeGeneratedSite() {
  * @param {number} tabId
  */
 function timeAxFetch(ext, tabId) {
-  return ext.worker.evaluate(async (id) => {
+  return timeFetch(ext, tabId, null);
+}
+
+/**
+ * The same trees with the DOM snapshot the observation asks for beside them, sent
+ * together as observe-gather.js sends them. The renderer answers the two one after
+ * the other, so this is the least a whole observation can take: the ratio's floor.
+ * @param {import('../types.mjs').Extension} ext
+ * @param {number} tabId
+ */
+function timeTreesAndSnapshot(ext, tabId) {
+  return timeFetch(ext, tabId, SNAPSHOT_PARAMS);
+}
+
+/**
+ * @param {import('../types.mjs').Extension} ext
+ * @param {number} tabId
+ * @param {object | null} snapshotParams also capture a DOM snapshot per target
+ */
+function timeFetch(ext, tabId, snapshotParams) {
+  return ext.worker.evaluate(async ([id, snapshot]) => {
     const key = `cdp.children.${id}`;
     /** @type {{ sessionId: string }[]} */
     const children = /** @type {{ sessionId: string }[] | undefined} */ ((await chrome.storage.session.get(key))[key]) ?? [];
+    /** @type {chrome.debugger.Debuggee[]} */
+    const targets = [{ tabId: id }, ...children.map((c) => ({ tabId: id, sessionId: c.sessionId }))];
     const started = performance.now();
-    const trees = await Promise.all([
-      chrome.debugger.sendCommand({ tabId: id }, 'Accessibility.getFullAXTree', {}),
-      ...children.map((c) =>
-        chrome.debugger.sendCommand({ tabId: id, sessionId: c.sessionId }, 'Accessibility.getFullAXTree', {}),
-      ),
+    const [trees] = await Promise.all([
+      Promise.all(targets.map((target) => chrome.debugger.sendCommand(target, 'Accessibility.getFullAXTree', {}))),
+      snapshot ? Promise.all(targets.map((target) => chrome.debugger.sendCommand(target, 'DOMSnapshot.captureSnapshot', snapshot))) : [],
     ]);
     return {
       ms: performance.now() - started,
       nodes: trees.reduce((n, t) => n + /** @type {{ nodes: unknown[] }} */ (t).nodes.length, 0),
     };
-  }, tabId);
+  }, /** @type {const} */ ([tabId, snapshotParams]));
 }
 
 /**
@@ -98,6 +119,8 @@ async function measure(ext, extPage, tabId) {
   await timeAxFetch(ext, tabId);
   /** @type {number[]} */
   const fetches = [];
+  /** @type {number[]} */
+  const withSnapshot = [];
   /** @type {number[]} */
   const text = [];
   /** @type {number[]} */
@@ -115,6 +138,7 @@ async function measure(ext, extPage, tabId) {
     const fetched = await timeAxFetch(ext, tabId);
     fetches.push(fetched.ms);
     nodes = fetched.nodes;
+    withSnapshot.push((await timeTreesAndSnapshot(ext, tabId)).ms);
     text.push((await observe(extPage, tabId, { mode: 'text' })).timings.totalMs);
     last = await observe(extPage, tabId, { mode: 'text+images' });
     full.push(last.timings.totalMs);
@@ -125,6 +149,7 @@ async function measure(ext, extPage, tabId) {
   return {
     nodes,
     fetch: median(fetches),
+    withSnapshot: median(withSnapshot),
     text: median(text),
     full: median(full),
     visuals: median(visuals),
@@ -298,16 +323,22 @@ async function main() {
     const extPage = await ext.openExtensionPage('popup.html');
     // The worker's first start, with the browser: what the popup shows after a launch.
     const firstStart = (await sendOk(extPage, 'getCoreStatus')).initMs;
-    const widths = [24, 8, 8, 8, 11, 10, 6, 7, 8, 8, 7];
+    const widths = [24, 8, 8, 8, 8, 11, 10, 6, 6, 6, 7, 8, 8, 7];
     console.log(`\nobservation benchmark: median of ${RUNS} runs; ratio = whole observation (text+images) / bare getFullAXTree;`);
+    console.log('+snap = the trees with the DOM snapshot beside them, as the observation sends them; floor = +snap / fetch,');
+    console.log('the least an observation can take (the renderer answers the two one after the other); text r = text / fetch');
     console.log('tokens (cl100k): the text in MMInA\'s format and in the compact one; c/m = compact / MMInA\n');
     console.log(
-      row(['page', 'AX nodes', 'fetch ms', 'text ms', 'text+img ms', 'compact ms', 'ratio', 'images', 'tokens m', 'tokens c', 'c/m'], widths),
+      row(['page', 'AX nodes', 'fetch ms', '+snap ms', 'text ms', 'text+img ms', 'compact ms', 'floor', 'text r', 'ratio', 'images', 'tokens m', 'tokens c', 'c/m'], widths),
     );
     /** @type {number[]} */
     const tokenRatios = [];
     /** @type {number[]} */
     const ratios = [];
+    /** @type {number[]} */
+    const textRatios = [];
+    /** @type {number[]} */
+    const floors = [];
     for (const [name, url] of pages) {
       // In a session, as an agent run observes: the debugger stays attached between
       // observations (a tab outside every session is left after each one).
@@ -319,10 +350,12 @@ async function main() {
       const compactTokens = encode(m.lastCompact.text).length;
       tokenRatios.push(compactTokens / tokens);
       ratios.push(m.full / m.fetch);
+      textRatios.push(m.text / m.fetch);
+      floors.push(m.withSnapshot / m.fetch);
       console.log(
         row(
-          [name, m.nodes, m.fetch.toFixed(1), m.text.toFixed(1), m.full.toFixed(1), m.compact.toFixed(1), (m.full / m.fetch).toFixed(2),
-            m.last.images.length, tokens, compactTokens, (compactTokens / tokens).toFixed(2)],
+          [name, m.nodes, m.fetch.toFixed(1), m.withSnapshot.toFixed(1), m.text.toFixed(1), m.full.toFixed(1), m.compact.toFixed(1),
+            (m.withSnapshot / m.fetch).toFixed(2), (m.text / m.fetch).toFixed(2), (m.full / m.fetch).toFixed(2), m.last.images.length, tokens, compactTokens, (compactTokens / tokens).toFixed(2)],
           widths,
         ),
       );
@@ -336,7 +369,9 @@ async function main() {
     }
     console.log(
       `\ncompact / MMInA tokens: worst ${Math.max(...tokenRatios).toFixed(2)}, median ${median(tokenRatios).toFixed(2)}; ` +
-        `observation / bare fetch: worst ${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}`,
+        `observation / bare fetch: worst ${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}; ` +
+        `text only: worst ${Math.max(...textRatios).toFixed(2)}, median ${median(textRatios).toFixed(2)}; ` +
+        `floor: worst ${Math.max(...floors).toFixed(2)}, median ${median(floors).toFixed(2)}`,
     );
     const wasmPath = join(distDir, 'pkg', 'hopbench_bg.wasm');
     const raw = readFileSync(wasmPath).length;
