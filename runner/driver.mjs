@@ -21,7 +21,11 @@ export { PROFILE_REMOVAL, newProfileDir };
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').BrowserContext} BrowserContext */
 /** @typedef {import('playwright-core').Worker} Worker */
-/** @typedef {{ source: string, kind: string, text: string, url: string }} ConsoleEntry */
+/**
+ * @typedef {{ source: string, kind: string, text: string, url: string, at?: string }} ConsoleEntry
+ *   `url`: the page or worker that logged it; `at`: where the message points when that
+ *   is elsewhere (for "Failed to load resource", the resource that failed)
+ */
 /** @typedef {Awaited<ReturnType<typeof launchExtension>>} Extension */
 
 /**
@@ -58,9 +62,12 @@ function watchContext(context, errors, messages) {
    */
   const watchConsole = (source, target, url) =>
     target.on('console', (/** @type {import('playwright-core').ConsoleMessage} */ msg) => {
-      messages.push({ source, kind: msg.type(), text: msg.text(), url: url() });
+      const from = url();
+      const location = msg.location().url;
+      const at = location && location !== from ? { at: location } : {};
+      messages.push({ source, kind: msg.type(), text: msg.text(), url: from, ...at });
       if (msg.type() === 'error') {
-        errors.push({ source, kind: 'console.error', text: msg.text(), url: url() });
+        errors.push({ source, kind: 'console.error', text: msg.text(), url: from, ...at });
       }
     });
   /** @param {Page} page */
@@ -110,7 +117,7 @@ function makeHandle({ context, worker, extensionId, extensionUrl, close }, error
     openExtensionPage: (path) => openPage(extensionUrl(path)),
     /** Readable list of the collected errors for assertion messages. */
     describeErrors() {
-      return errors.map((e) => `[${e.source} ${e.kind}] ${e.text} (${e.url})`).join('\n');
+      return errors.map((e) => `[${e.source} ${e.kind}] ${e.text} (${e.url}${e.at ? `; at ${e.at}` : ''})`).join('\n');
     },
     close,
   };

@@ -9,6 +9,7 @@
 
 mod date;
 mod draw;
+pub mod favicon;
 mod font;
 pub mod html;
 pub mod http;

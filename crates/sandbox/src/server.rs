@@ -10,6 +10,7 @@
 //! on the first accept error, taking the site down for new connections. A connection per
 //! request costs one loopback handshake and cannot wait for anything else.
 
+use super::favicon::{favicon_png, FAVICON_PATH};
 use super::http::Resp;
 use super::identity::IDENTITY_PATH;
 use super::site::{Ctx, Site, SiteDef, SiteUrls};
@@ -145,6 +146,9 @@ fn serve_one(
     let (resp, head_only) = match read_request(&mut stream) {
         Received::Get { target, head_only } if target == IDENTITY_PATH => {
             (Resp::json(identity.to_string()), head_only)
+        }
+        Received::Get { target, head_only } if target == FAVICON_PATH => {
+            (Resp::png(favicon_png(def.name, def.accent)), head_only)
         }
         Received::Get { target, head_only } => (
             site.handle(&ctx, &super::http::Req::parse(&target)),

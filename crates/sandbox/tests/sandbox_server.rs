@@ -230,3 +230,46 @@ fn every_site_answers_the_sandbox_identity() {
     }
     sandbox.stop();
 }
+
+#[test]
+fn every_site_answers_its_tab_icon_in_its_own_colour() {
+    let (sandbox, base) = start();
+    let mut icons = Vec::new();
+    for def in SITES {
+        let reply = get(base + def.offset, hopbench_sandbox::favicon::FAVICON_PATH);
+        assert_eq!(reply.status, 200, "{}", def.key);
+        assert!(
+            reply.head.contains("image/png"),
+            "{}: {}",
+            def.key,
+            reply.head
+        );
+        let (w, h, raw) = parse_png(&reply.body);
+        assert_eq!((w, h), (32, 32), "{}", def.key);
+        let pixel = |x: usize, y: usize| {
+            let at = y * (w as usize * 3 + 1) + 1 + x * 3;
+            [raw[at], raw[at + 1], raw[at + 2]]
+        };
+        let accent = hopbench_sandbox::favicon::hex_colour(def.accent).unwrap();
+        assert_eq!(
+            pixel(0, 0),
+            accent,
+            "{}: corner in the header colour",
+            def.key
+        );
+        let white = (0..32)
+            .flat_map(|y| (0..32).map(move |x| (x, y)))
+            .filter(|&(x, y)| pixel(x, y) == [255, 255, 255])
+            .count();
+        assert!(
+            white > 40,
+            "{}: the letter is drawn ({white} white pixels)",
+            def.key
+        );
+        icons.push(reply.body);
+    }
+    icons.sort();
+    icons.dedup();
+    assert_eq!(icons.len(), SITES.len(), "no two sites share an icon");
+    sandbox.stop();
+}
