@@ -21,14 +21,15 @@ function show(state, message) {
 }
 
 /**
- * The tabs line lists the observed tab's window without this page's own tab.
+ * The tabs line lists the observed tab's window without this extension's own pages
+ * (this view, the popup or side panel opened as a tab): no agent ever sees them.
  * @returns {Promise<number[]>}
  */
 async function otherTabIds() {
-  const self = await chrome.tabs.getCurrent();
   const observed = await chrome.tabs.get(tabId);
   const tabs = await chrome.tabs.query({ windowId: observed.windowId });
-  return tabs.flatMap((t) => (t.id === undefined || t.id === self?.id ? [] : [t.id]));
+  const ours = chrome.runtime.getURL('');
+  return tabs.flatMap((t) => (t.id === undefined || (t.id !== tabId && t.url?.startsWith(ours)) ? [] : [t.id]));
 }
 
 /**

@@ -167,8 +167,17 @@ describe('observation images and view', { timeout: 120_000 }, () => {
     assert.equal(state, 'ready', (await view.locator('#status').textContent()) ?? undefined);
     const text = /** @type {string} */ (await view.locator('#text').textContent());
     assert.ok(lineWith(text, "heading 'Plan your trip'"), text);
-    // The tabs line lists the page's tabs, not the view's own tab.
-    assert.ok(!text.split('\n')[0].includes('hopbench observation'), text.split('\n')[0]);
+    // The tabs line lists the page's tabs, not the extension's own pages (this view, the
+    // popup opened as a tab).
+    const windowTabs = await extPage.evaluate(async (id) => {
+      const { windowId } = await chrome.tabs.get(id);
+      return (await chrome.tabs.query({ windowId })).map((t) => ({ title: t.title ?? '', url: t.url ?? '' }));
+    }, tabId);
+    const ours = windowTabs.filter((t) => t.url.startsWith(ext.extensionUrl('')));
+    assert.ok(ours.length >= 2, `this view and the popup are in the page's window: ${JSON.stringify(windowTabs)}`);
+    const listed = text.split('\n')[0].split(' | ');
+    assert.equal(listed.length, windowTabs.length - ours.length, `${text.split('\n')[0]} / ${JSON.stringify(windowTabs)}`);
+    assert.ok(!ours.some((t) => listed.some((entry) => entry.endsWith(`: ${t.title}`))), text.split('\n')[0]);
     const captions = await view.locator('#images figcaption').allTextContents();
     assert.ok(captions.some((c) => c.startsWith(`[${/** @type {import('./observe-helpers.mjs').ObsLine} */ (lineWith(text, "image 'Red square'")).id}] Red square`)), captions.join('\n'));
     await view.selectOption('#mode', 'som');
