@@ -33,6 +33,9 @@ import { SNAPSHOT_PARAMS } from '../../extension/worker/observe-input.js';
 const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
 /** Replays of the 10-hop task for the per-step figures. */
 const STEP_RUNS = Number(process.env.HOPBENCH_BENCH_STEP_RUNS ?? 5);
+/** Pages whose bare fetch is quicker than this are observed `QUICK_RUNS_FACTOR` times as often. */
+const QUICK_FETCH_MS = 100;
+const QUICK_RUNS_FACTOR = 3;
 const TEN_HOPS = 'sb-46-new-york-holiday';
 
 /** @param {number[]} values */
@@ -116,7 +119,9 @@ function timeFetch(ext, tabId, snapshotParams) {
  */
 async function measure(ext, extPage, tabId) {
   await observe(extPage, tabId, { mode: 'text+images' }); // attach + warm-up
-  await timeAxFetch(ext, tabId);
+  // A fetch of a few milliseconds varies by about one from run to run: small pages
+  // get more runs, so their ratios are steadier.
+  const runs = (await timeAxFetch(ext, tabId)).ms < QUICK_FETCH_MS ? RUNS * QUICK_RUNS_FACTOR : RUNS;
   /** @type {number[]} */
   const fetches = [];
   /** @type {number[]} */
@@ -134,7 +139,7 @@ async function measure(ext, extPage, tabId) {
   /** @type {import('../../runner/extension.mjs').ExtensionData} */
   let lastCompact = {};
   let nodes = 0;
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const fetched = await timeAxFetch(ext, tabId);
     fetches.push(fetched.ms);
     nodes = fetched.nodes;
@@ -324,7 +329,10 @@ async function main() {
     // The worker's first start, with the browser: what the popup shows after a launch.
     const firstStart = (await sendOk(extPage, 'getCoreStatus')).initMs;
     const widths = [24, 8, 8, 8, 8, 11, 10, 6, 6, 6, 7, 8, 8, 7];
-    console.log(`\nobservation benchmark: median of ${RUNS} runs; ratio = whole observation (text+images) / bare getFullAXTree;`);
+    console.log(
+      `\nobservation benchmark: median of ${RUNS} runs (${RUNS * QUICK_RUNS_FACTOR} where the bare fetch takes under ${QUICK_FETCH_MS} ms); ` +
+        'ratio = whole observation (text+images) / bare getFullAXTree;',
+    );
     console.log('+snap = the trees with the DOM snapshot beside them, as the observation sends them; floor = +snap / fetch,');
     console.log('the least an observation can take (the renderer answers the two one after the other); text r = text / fetch');
     console.log('tokens (cl100k): the text in MMInA\'s format and in the compact one; c/m = compact / MMInA\n');
