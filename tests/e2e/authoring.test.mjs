@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { person, waitForSteps } from './human-helpers.mjs';
 import { hopbenchBin } from './native.mjs';
-import { repoRoot } from './paths.mjs';
+import { docImagePath } from './paths.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
 import { downloadedText } from './secret-scan.mjs';
 import { waitForPage } from './session-helpers.mjs';
@@ -97,7 +97,7 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
       `Hop 2: ${sites.origin('spa')}/ with "event", "42"`,
       `Hop 3: ${sites.origin('spa')}/ with "event/23"`,
     ]);
-    await panel.screenshot({ path: join(repoRoot, 'docs', 'images', 'panel-authoring.png') });
+    await panel.screenshot({ path: docImagePath('panel-authoring.png') });
   });
 
   test('the answer ends the session and Save task writes a task file that validates', async () => {

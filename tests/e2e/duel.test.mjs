@@ -14,11 +14,9 @@ import { hopbenchBin } from './native.mjs';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { person, waitForSteps } from './human-helpers.mjs';
-import { repoRoot } from './paths.mjs';
+import { docImagePath } from './paths.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
-
-const IMAGES = join(repoRoot, 'docs', 'images');
 
 describe('human vs agent', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
@@ -89,7 +87,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     await who.click('#tower');
     await waitForSteps(panel, duel.humanRunId, 1);
     await panel.waitForFunction(() => document.querySelector('.duel-side[data-side="human"] .duel-hops')?.textContent === '1 of 3 hops');
-    await panel.screenshot({ path: join(IMAGES, 'panel-versus.png') });
+    await panel.screenshot({ path: docImagePath('panel-versus.png') });
     await who.click('#events');
     await waitForSteps(panel, duel.humanRunId, 2);
     const agent = await waitForRunEnd(panel, duel.agentRunId, 90_000);
@@ -117,7 +115,7 @@ describe('human vs agent', { timeout: 240_000 }, () => {
     assert.deepEqual(comparison.hops.map((/** @type {import('../types.mjs').Json} */ h) => [h.a, h.b]), [[1, 1], [2, 2], [null, 3]]);
     const whoSteps = await panel.locator('.duel-step').count();
     assert.equal(whoSteps, 3 + 3, 'both sides steps in the timeline: the person 3 (2 clicks and the answer), the agent 3');
-    await panel.screenshot({ path: join(IMAGES, 'panel-versus-finished.png') });
+    await panel.screenshot({ path: docImagePath('panel-versus-finished.png') });
   });
 
   test('the report compares the two: both runs exported, imported and reported side by side', async () => {

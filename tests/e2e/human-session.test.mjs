@@ -7,11 +7,10 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { elementOf, person, stepsOf, waitForSteps } from './human-helpers.mjs';
-import { repoRoot } from './paths.mjs';
+import { docImagePath } from './paths.mjs';
 import { downloadedText } from './secret-scan.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
 import { waitForPage } from './session-helpers.mjs';
@@ -103,7 +102,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
   });
 
   test('the answer in the panel ends the session with PASS; hops at the steps that made them', async () => {
-    await panel.screenshot({ path: join(repoRoot, 'docs', 'images', 'panel-human.png') });
+    await panel.screenshot({ path: docImagePath('panel-human.png') });
     await panel.locator('#answer').fill('Tokyo');
     await panel.locator('#answer-submit').click();
     const run = await waitForRunEnd(panel, runId);

@@ -1,6 +1,6 @@
 // Where the e2e tests find the repository and the built extension.
 
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,4 +19,16 @@ export function cargoPackageVersion() {
   const match = pkg?.match(/^version\s*=\s*"([^"]+)"/m);
   if (!match) throw new Error('no version in the [workspace.package] section of Cargo.toml');
   return match[1];
+}
+
+/**
+ * Where a test saves a screenshot of the README's: `target/screenshots/` (build output,
+ * so running the tests leaves the checkout as it was), or `docs/images/` with
+ * HOPBENCH_UPDATE_DOC_IMAGES=1 to refresh the pictures the README shows.
+ * @param {string} name file name, e.g. `panel-idle.png`
+ */
+export function docImagePath(name) {
+  const dir = process.env.HOPBENCH_UPDATE_DOC_IMAGES === '1' ? join(repoRoot, 'docs', 'images') : join(repoRoot, 'target', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
 }

@@ -2,18 +2,15 @@
 // panel; the hop queue stays above the fold; Pause holds the run between steps and
 // Resume goes on; the popup and the panel give the same step number; each step reads
 // as words with a thumbnail and its result in words (no JSON); the verdict at the
-// end. Takes the README's screenshots (docs/images/panel-*.png) on the way.
+// end. Takes the README's screenshots on the way (paths.mjs docImagePath: where they go).
 
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
-import { repoRoot } from './paths.mjs';
+import { docImagePath } from './paths.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
-const IMAGES = join(repoRoot, 'docs', 'images');
 const WIDTH = 360;
 const HEIGHT = 640;
 
@@ -24,10 +21,9 @@ describe('the side panel at 360 px', { timeout: 180_000 }, () => {
   /** @type {string} */ let runId;
 
   const status = () => panel.locator('#status').textContent();
-  const shoot = (/** @type {string} */ name) => panel.screenshot({ path: join(IMAGES, `panel-${name}.png`) });
+  const shoot = (/** @type {string} */ name) => panel.screenshot({ path: docImagePath(`panel-${name}.png`) });
 
   before(async () => {
-    mkdirSync(IMAGES, { recursive: true });
     sites = await startSites({ names: ['wiki', 'events'] });
     ext = await launchExtension();
     panel = await ext.openExtensionPage('sidepanel.html');

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { importExports } from '../../runner/import-exports.mjs';
 import { seedOf, studyOrder } from '../../extension/study-order.js';
 import { launchExtension } from '../../runner/driver.mjs';
-import { repoRoot } from './paths.mjs';
+import { docImagePath } from './paths.mjs';
 import { downloadedText } from './secret-scan.mjs';
 import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
@@ -62,7 +62,7 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     await study.locator('#answer').fill('N/A');
     await study.locator('#answer-submit').click();
     await waitStatus('A break, if wanted');
-    await study.screenshot({ path: join(repoRoot, 'docs', 'images', 'study-break.png') });
+    await study.screenshot({ path: docImagePath('study-break.png') });
     await study.close();
     study = await ext.openExtensionPage('study.html');
     await waitStatus('A break, if wanted');
