@@ -137,4 +137,9 @@ impl Canvas {
     pub fn text_width(chars: usize, scale: i32) -> i32 {
         chars as i32 * (font::WIDTH as i32 + 1) * scale - scale
     }
+
+    /// Height in pixels of a line of text at `scale`.
+    pub fn text_height(scale: i32) -> i32 {
+        font::HEIGHT as i32 * scale
+    }
 }

@@ -21,7 +21,7 @@ pub fn favicon_png(name: &str, accent: &str) -> Vec<u8> {
     // The 5×7 font at scale 4 is 20×28: centred on the 32-pixel square.
     let scale = 4;
     let x = (SIDE as i32 - Canvas::text_width(1, scale)) / 2;
-    let y = (SIDE as i32 - 7 * scale) / 2;
+    let y = (SIDE as i32 - Canvas::text_height(scale)) / 2;
     canvas.text(x, y, scale, &initial, WHITE);
     png::encode(SIDE, SIDE, canvas.rgb())
 }

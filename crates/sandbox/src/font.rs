@@ -1,7 +1,7 @@
 //! A 5×7 bitmap font for image labels (upper case, digits, a little punctuation).
 //! Each glyph is 7 rows; bit 4 of a row is the leftmost pixel.
 
-const GLYPHS: &[(char, [u8; 7])] = &[
+const GLYPHS: &[(char, [u8; HEIGHT as usize])] = &[
     ('A', [0x0E, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11]),
     ('B', [0x1E, 0x11, 0x11, 0x1E, 0x11, 0x11, 0x1E]),
     ('C', [0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E]),
@@ -47,10 +47,10 @@ const GLYPHS: &[(char, [u8; 7])] = &[
     ('$', [0x04, 0x0F, 0x14, 0x0E, 0x05, 0x1E, 0x04]),
 ];
 
-const UNKNOWN: [u8; 7] = [0x0E, 0x11, 0x01, 0x02, 0x04, 0x00, 0x04];
+const UNKNOWN: [u8; HEIGHT as usize] = [0x0E, 0x11, 0x01, 0x02, 0x04, 0x00, 0x04];
 
 /// The rows of `c` (lower case is drawn as upper case; anything else as `?`).
-pub fn glyph(c: char) -> [u8; 7] {
+pub fn glyph(c: char) -> [u8; HEIGHT as usize] {
     let c = c.to_ascii_uppercase();
     GLYPHS
         .iter()
@@ -59,3 +59,5 @@ pub fn glyph(c: char) -> [u8; 7] {
 }
 
 pub const WIDTH: u32 = 5;
+/// Rows per glyph: the length of every `glyph` array.
+pub const HEIGHT: u32 = 7;
