@@ -2,9 +2,11 @@
 //
 // MV3 rules (see README): no top-level await in a module worker (it dies), listeners
 // registered synchronously at top level, and no run state in module variables because
-// the worker is stopped when idle. The only module-level value is the init promise.
+// the worker is stopped when idle. The only module-level value is the core's init
+// promise (worker/core-ready.js), started by the first call that needs the core.
 
-import init, * as core from './pkg/hopbench.js';
+import * as core from './pkg/hopbench.js';
+import { readyCore } from './worker/core-ready.js';
 import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { duelHandlers } from './worker/duel.js';
@@ -30,36 +32,6 @@ import {
   isGetCoreStatus,
   okReply,
 } from './messages.js';
-
-/**
- * Settles to `{ ok: true, initMs }` or `{ ok: false, error }` and never rejects, so a
- * status request after a failed init reports the exact error instead of hanging.
- * `initMs` covers fetching, compiling and instantiating the wasm and the core's first
- * call, which is what a message waking the worker waits for (the bench reports it).
- */
-const coreReady = startCore();
-
-/** @returns {Promise<{ ok: true, initMs: number } | { ok: false, error: string }>} */
-function startCore() {
-  const started = performance.now();
-  const wasmUrl = new URL('./pkg/hopbench_bg.wasm', import.meta.url);
-  return init({ module_or_path: wasmUrl })
-    .then(() => core.core_version())
-    .then(
-      () => ({ ok: true, initMs: Math.round((performance.now() - started) * 10) / 10 }),
-      (error) => {
-        console.error('hopbench core failed to initialise:', error);
-        return { ok: false, error: `core init failed (${wasmUrl.pathname}): ${errorText(error)}` };
-      },
-    );
-}
-
-/** Awaits init; throws the init error so handlers turn it into an error reply. */
-async function readyCore() {
-  const status = await coreReady;
-  if (!status.ok) throw new Error(status.error);
-  return status;
-}
 
 /**
  * Runs a core call; if Rust panicked (the wasm traps with a RuntimeError), rethrows
@@ -121,8 +93,8 @@ const HANDLERS = Object.freeze({
   [POPUP_TO_WORKER.GET_CORE_STATUS]: {
     isValid: isGetCoreStatus,
     handle: async () => {
-      const { initMs } = await readyCore();
-      return okReply({ version: withPanicMessage(() => core.core_version()), initMs });
+      const { initMs, initStartedMs } = await readyCore();
+      return okReply({ version: withPanicMessage(() => core.core_version()), initMs, initStartedMs });
     },
   },
   [POPUP_TO_WORKER.CORE_CALL]: {
@@ -137,8 +109,8 @@ const HANDLERS = Object.freeze({
   // --- observation ---
   [PAGE_TO_WORKER.OBSERVE_TAB]: {
     isValid: isObserveTab,
+    // observeTab awaits the core beside the trees it reads.
     handle: async (/** @type {import('./messages.js').ObserveTab} */ msg) => {
-      await readyCore();
       return okReply({ observation: await observeForPage(msg.tabId, msg.options) });
     },
   },

@@ -220,10 +220,11 @@ const TO_WORKER = 'pages→worker';
 
 /** @type {Readonly<Record<string, MessageSpec>>} */
 const MESSAGES = Object.freeze({
-  // Is the wasm core initialised?
+  // Is the wasm core initialised? Starts its init if nothing has yet. `initMs`: how long
+  // the init took; `initStartedMs`: when it started, in ms since the worker started.
   getCoreStatus: {
     type: PAGE_TO_WORKER.GET_CORE_STATUS, direction: TO_WORKER, fields: {},
-    reply: '{ ok, version, initMs }',
+    reply: '{ ok, version, initMs, initStartedMs }',
   },
   // Call one whitelisted core export (core-calls.js) with JSON-serialisable arguments.
   coreCall: {

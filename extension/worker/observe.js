@@ -2,7 +2,8 @@
 // render the MMInA text and assign stable ids, then adds images or screenshots as the
 // observation mode asks. The agent loop and the "show observation" page both use it.
 //
-// Call only after the core is initialised (the worker's handlers await that first).
+// The core's init (core-ready.js) is awaited beside the trees, so an observation that is
+// the first thing a woken worker does (a person's session) does not wait for it twice.
 
 import * as core from '../pkg/hopbench.js';
 import { loadObservationSettings, settingsProblems } from '../observe-settings.js';
@@ -10,6 +11,7 @@ import { attach, detach } from './cdp.js';
 import { gatherTab } from './observe-gather.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
 import { readSessions, sessionOfTab } from './session.js';
+import { readyCore } from './core-ready.js';
 
 /**
  * @typedef {import('../observe-settings.js').ObservationSettings} ObservationSettings
@@ -59,6 +61,7 @@ export async function observeTab(tabId, options = {}) {
     gatheredP,
     tabsLine(tabId, options.tabIds),
     loadRegistry(tabId),
+    readyCore(),
   ]);
   const t1 = performance.now();
   const input = JSON.stringify({ targets: gathered.targets, viewport: gathered.viewport, tabs: tabInfo.tabs });
@@ -118,7 +121,7 @@ export async function observeForPage(tabId, options) {
  * @returns {Promise<import('./core-types.js').ElementRef>}
  */
 export async function resolveElement(tabId, id) {
-  const registryJson = await loadRegistry(tabId);
+  const [registryJson] = await Promise.all([loadRegistry(tabId), readyCore()]);
   if (!registryJson) throw new Error(`no element [${id}]: tab ${tabId} has not been observed yet`);
   return callCore(() => core.resolve_element(registryJson, id));
 }

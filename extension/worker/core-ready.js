@@ -1,0 +1,56 @@
+// The wasm core's init, started by the first caller that needs the core and shared by
+// every later one.
+//
+// Why not at the worker's start: Chrome starts the worker for events that mostly need
+// no core (the browser's start, a person's own browsing, the settings page). Reading
+// and compiling the wasm at every start took 35–86 ms of the browser's own start-up on
+// two cores, for nothing. Each listener asks for the core only once it has a session
+// or a run to serve, and every handler of a message that needs it awaits `readyCore`.
+
+import init, * as core from '../pkg/hopbench.js';
+import { errorText } from '../messages.js';
+
+/** @typedef {{ ok: true, initMs: number, initStartedMs: number } | { ok: false, error: string }} CoreStatus */
+
+/**
+ * Settles to a `CoreStatus` and never rejects, so a status request after a failed init
+ * reports the exact error instead of hanging. The only module-level value of the
+ * worker: it holds no run state, and a restarted worker simply starts it again.
+ * @type {Promise<CoreStatus> | null}
+ */
+let coreReady = null;
+
+/**
+ * Starts the init if nothing has yet and awaits it; throws the init error, so handlers
+ * turn it into an error reply. `initMs` covers fetching, compiling and instantiating
+ * the wasm and the core's first call: what the call that needed the core waited for
+ * (the popup shows it, the bench reports it). `initStartedMs` is when the init
+ * started, in ms since the worker started.
+ * @returns {Promise<{ ok: true, initMs: number, initStartedMs: number }>}
+ */
+export async function readyCore() {
+  coreReady ??= startCore();
+  const status = await coreReady;
+  if (!status.ok) throw new Error(status.error);
+  return status;
+}
+
+/** @returns {Promise<CoreStatus>} */
+function startCore() {
+  const started = performance.now();
+  const wasmUrl = new URL('../pkg/hopbench_bg.wasm', import.meta.url);
+  return init({ module_or_path: wasmUrl })
+    .then(() => core.core_version())
+    .then(
+      () => ({ ok: true, initMs: tenths(performance.now() - started), initStartedMs: tenths(started) }),
+      (error) => {
+        console.error('hopbench core failed to initialise:', error);
+        return { ok: false, error: `core init failed (${wasmUrl.pathname}): ${errorText(error)}` };
+      },
+    );
+}
+
+/** @param {number} ms */
+function tenths(ms) {
+  return Math.round(ms * 10) / 10;
+}
