@@ -2,10 +2,11 @@
 // every later one.
 //
 // Why not at the worker's start: Chrome starts the worker for events that mostly need
-// no core (the browser's start, a person's own browsing, the settings page opening). Reading
-// and compiling the wasm at every start took 35–86 ms of the browser's own start-up on
-// two cores, for nothing. Each listener asks for the core only once it has a session
-// or a run to serve, and every handler of a message that needs it awaits `readyCore`.
+// no core (the browser's start, a person's own browsing, the settings page opening).
+// Reading and compiling the wasm at every start took 35–120 ms of the browser's own
+// start-up on two cores, for nothing. Each listener asks for the core only once it has
+// a session or a run to serve, and every handler of a message that needs it awaits
+// `readyCore`.
 
 import init, * as core from '../pkg/hopbench.js';
 import { errorText } from '../messages.js';
