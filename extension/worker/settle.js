@@ -5,8 +5,10 @@
 // (started → committed → load event or failure, seen through webNavigation; URL changes
 // the page makes itself, pushState and #fragment, are recorded too), no network
 // request in flight and none started for a short window (CDP Network events), and no
-// DOM mutation for a short window (MutationObserver in content/act.js). An action that
-// caused none of these returns after the first windows; a timeout bounds the wait.
+// DOM mutation for a short window (MutationObserver in content/act.js, started in a new
+// document as soon as it commits). The DOM check runs alongside the network window, not
+// after it. An action that caused none of these returns after the first windows; a
+// timeout bounds the wait.
 //
 // The windows depend on the action (`WINDOWS`): a click or a navigation shows its
 // effect at once (a request, a navigation, a mutation within a few ms), so 40 ms of
@@ -49,7 +51,9 @@ export const AFTER_LOAD_MS = 20;
 /**
  * @typedef {import('./page-changes.js').ChangeDetails} ChangeDetails
  * @typedef {{ tabId: number, url: string, change: string, transition: string }} Navigation
- * @typedef {{ checked: boolean, quiet: boolean, waitedMs: number, sawMutation?: boolean, note?: string }} DomCheck
+ * @typedef {{ checked: boolean, quiet: boolean, waitedMs: number, alongsideMs: number, sawMutation?: boolean,
+ *   note?: string }} DomCheck `waitedMs`: how long the page waited for quiet; `alongsideMs`: how
+ *   much of the network window was still to run when the check started
  * @typedef {'nothing' | 'load' | 'url' | 'network' | 'dom' | 'timeout'} EndedBy what ended the
  *   wait: `nothing` (the action caused no navigation, request or mutation), `load` (a
  *   navigation's load event or failure), `url` (a same-document URL change), `network`
@@ -141,6 +145,21 @@ export async function beginSettle(tabId) {
     documentsStarted.delete(key);
     return (loadedAt.get(tabId) ?? -Infinity) >= startedAt;
   };
+  /**
+   * Starts a new document's mutation watch as soon as it commits, so the watch sees
+   * the page build itself and load: by its load event the DOM window measures the
+   * page's own last change. (Started at the load event instead, the watch only knew
+   * its own injection time, and the DOM window ran 20 ms from that, after the load.)
+   * @param {number} tabId
+   * @param {string} url
+   */
+  const watchNewDocument = (tabId, url) => {
+    if (!/^https?:/.test(url)) return;
+    injectActScript(tabId, [0]).catch((error) =>
+      // Replaced again already, or not scriptable: the final check injects it.
+      console.debug('hopbench: early DOM watch not started:', /** @type {Error} */ (error).message),
+    );
+  };
   const isWatchedMainFrame = (/** @type {{ tabId: number, frameId: number }} */ d) => watched.has(d.tabId) && d.frameId === 0;
   const onBefore = (/** @type {chrome.webNavigation.WebNavigationBaseCallbackDetails} */ d) => {
     if (!isWatchedMainFrame(d)) return;
@@ -163,6 +182,7 @@ export async function beginSettle(tabId) {
     // A committed load is waited for to its load event (onDone); a same-document
     // change is complete when reported.
     touch(pendingNavigations.has(d.tabId) ? 'load' : 'url');
+    if (change === 'load') watchNewDocument(d.tabId, d.url);
     if (!isPageChange(pages.get(d.tabId), d)) return;
     pages.set(d.tabId, pageOf(d));
     navigations.push({ tabId: d.tabId, url: d.url, change, transition: d.transitionType });
@@ -172,14 +192,6 @@ export async function beginSettle(tabId) {
     pendingNavigations.delete(d.tabId);
     loadedAt.set(d.tabId, performance.now());
     touch('load');
-    // Start the new document's mutation watch now, so its DOM-quiet window runs
-    // during the network-quiet window instead of after it.
-    if (/^https?:/.test(d.url)) {
-      injectActScript(d.tabId, [0]).catch((error) =>
-        // Replaced again already, or not scriptable: the final check covers it.
-        console.debug('hopbench: early DOM watch not started:', /** @type {Error} */ (error).message),
-      );
-    }
   };
   // A tab the action opens (target=_blank, window.open) is waited for too.
   const onNewTarget = (/** @type {chrome.webNavigation.WebNavigationSourceCallbackDetails} */ d) => {
@@ -222,23 +234,37 @@ export async function beginSettle(tabId) {
       const actionDone = performance.now();
       const deadline = actionDone + timeoutMs;
       /** @type {DomCheck} */
-      let dom = { checked: false, quiet: false, waitedMs: 0 };
+      let dom = { checked: false, quiet: false, waitedMs: 0, alongsideMs: 0 };
+      const busy = () => inflight.size > 0 || pendingNavigations.size > 0;
       try {
         for (;;) {
           const now = performance.now();
           if (now >= deadline) break;
-          const current = windowsAfter(windows, lastKind, lastActivity > actionDone);
-          const busy = inflight.size > 0 || pendingNavigations.size > 0;
-          const quietFor = now - Math.max(lastActivity, actionDone);
-          if (busy || quietFor < current.networkQuietMs) {
-            // In flight: until the next signal. Else until the window ends (or a signal).
-            await waiting.sleep(Math.min(busy ? deadline - now : current.networkQuietMs - quietFor, deadline - now));
+          if (busy()) {
+            // In flight: until the next signal.
+            await waiting.sleep(deadline - now);
             continue;
           }
+          const current = windowsAfter(windows, lastKind, lastActivity > actionDone);
+          const networkLeftMs = (/** @type {number} */ at) =>
+            current.networkQuietMs - (at - Math.max(lastActivity, actionDone));
+          // Nothing in flight: the DOM check starts now and runs alongside what is left
+          // of the network window, so its round trips to the page do not come after it.
           const before = lastActivity;
-          dom = await domQuiet(domTabId, current.domQuietMs, deadline - performance.now());
-          // Settled only if the network stayed quiet while the DOM check ran.
-          if (lastActivity === before && inflight.size === 0 && pendingNavigations.size === 0) break;
+          const domP = domQuiet(domTabId, current.domQuietMs, deadline - now, Math.max(0, networkLeftMs(now)));
+          for (;;) {
+            const at = performance.now();
+            const left = Math.min(networkLeftMs(at), deadline - at);
+            if (lastActivity !== before || busy() || left <= 0) break;
+            await waiting.sleep(left);
+          }
+          // A signal came during the window: this check says nothing about what follows
+          // (and one in a document being replaced may take a while to fail), so it is
+          // left to end by itself and the wait goes on from the signal. It never rejects.
+          if (lastActivity !== before || busy()) continue;
+          dom = await domP;
+          // Settled only if the network stayed quiet through its window and the DOM check.
+          if (lastActivity === before && !busy() && networkLeftMs(performance.now()) <= 0) break;
         }
       } finally {
         removeListeners();
@@ -297,10 +323,11 @@ function windowsAfter(windows, lastKind, activeAfterAction) {
  */
 function endedBy(timedOut, dom, lastKind, activeAfterAction) {
   if (timedOut) return 'timeout';
-  // The DOM check returns at once when the page was already quiet; more than a
-  // moment means it waited, and for mutations to stop only if it saw one (a script
-  // injected just before counts its own injection as the last change).
-  if (dom.checked && dom.waitedMs > 5 && dom.sawMutation) return 'dom';
+  // The DOM check runs alongside the network window: it ended the wait only if it
+  // went on more than a moment past that window, and waited for mutations to stop
+  // only if it saw one (a script injected just before counts its own injection as
+  // the last change).
+  if (dom.checked && dom.waitedMs - dom.alongsideMs > 5 && dom.sawMutation) return 'dom';
   return activeAfterAction ? lastKind : 'nothing';
 }
 
@@ -318,29 +345,30 @@ async function enableNetwork(tabId) {
 
 /**
  * DOM quiet in the tab's main frame for `quietMs`; pages the extension cannot script
- * are skipped.
+ * are skipped. `alongsideMs` is only recorded: the network window still to run beside
+ * this check, which tells a check that ended the wait from one that ran inside it.
  * @param {number} tabId
  * @param {number} quietMs
  * @param {number} maxMs
+ * @param {number} alongsideMs
  * @returns {Promise<DomCheck>}
  */
-async function domQuiet(tabId, quietMs, maxMs) {
+async function domQuiet(tabId, quietMs, maxMs, alongsideMs) {
+  const unchecked = (/** @type {boolean} */ quiet, /** @type {string} */ note) => ({ checked: false, quiet, waitedMs: 0, alongsideMs, note });
   let tab;
   try {
     tab = await chrome.tabs.get(tabId);
   } catch {
-    return { checked: false, quiet: true, waitedMs: 0, note: `tab ${tabId} closed` };
+    return unchecked(true, `tab ${tabId} closed`);
   }
-  if (!/^https?:/.test(tab.url ?? '')) {
-    return { checked: false, quiet: true, waitedMs: 0, note: `no DOM check on ${tab.url || 'a blank tab'}` };
-  }
+  if (!/^https?:/.test(tab.url ?? '')) return unchecked(true, `no DOM check on ${tab.url || 'a blank tab'}`);
   try {
     const result = await callActScriptIn(tabId, 0, 'quietFor', [quietMs, Math.max(0, maxMs)]);
-    return { checked: true, quiet: result.quiet, waitedMs: result.waitedMs ?? 0, sawMutation: result.sawMutation };
+    return { checked: true, quiet: result.quiet, waitedMs: result.waitedMs ?? 0, alongsideMs, sawMutation: result.sawMutation };
   } catch (error) {
     // The document was replaced during the check: the navigation listeners saw it, and
     // the loop checks the new document next.
-    return { checked: false, quiet: false, waitedMs: 0, note: `DOM check interrupted: ${/** @type {Error} */ (error).message}` };
+    return unchecked(false, `DOM check interrupted: ${/** @type {Error} */ (error).message}`);
   }
 }
 

@@ -1,7 +1,8 @@
 // Settling after an action (worker/settle.js): the wait ends on what the action caused
 // and on nothing else. Each test checks what a person would see right after the step:
 // the data a page fetches after its load event is on screen, a burst of DOM changes is
-// complete, and an action that changed nothing does not wait for a page load.
+// complete (on the page and on a new page after its load), and an action that changed
+// nothing does not wait for a page load.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -65,6 +66,15 @@ describe('settling after an action', { timeout: 120_000 }, () => {
     // The load event came during the wait, and the wait went on only for the windows.
     assert.equal(typeof settle.signalMs, 'number', JSON.stringify(settle));
     assert.ok(settle.signalMs <= settle.ms, JSON.stringify(settle));
+  });
+
+  test('a new page that keeps changing after its load event is waited for until it stops', async () => {
+    await page.goto(startPage());
+    const { result } = await click('#to-changes');
+    assert.equal(result.error, undefined, JSON.stringify(result));
+    assert.equal(await textOf(page, '#count'), '8', 'the step ended before the page finished building itself');
+    assert.equal(result.settle.endedBy, 'dom', JSON.stringify(result.settle));
+    assert.deepEqual(result.settle.navigations.map((/** @type {{ url: string }} */ n) => n.url), [sites.url('settle', '/changes-after-load.html')]);
   });
 
   test('DOM changes made over time are waited for until they stop', async () => {
