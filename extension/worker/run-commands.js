@@ -137,8 +137,13 @@ async function observe(ctx, cmd) {
   // with the browser's error (run-interrupt.js) before the step begins.
   const unreachable = await unreachablePage(sessionId);
   if (unreachable) return { kind: 'interrupted', reason: unreachable };
+  // The record's picture of the page is taken while the observation reads the trees:
+  // observing does not change the page, and the picture's encoding (in the browser)
+  // then overlaps the renderer's work on the trees instead of following it.
+  const pageP = cmd.mode === 'text' || cmd.mode === 'text+images' ? pageScreenshot(session.currentTabId) : null;
   const obs = await observeWithFallback(session.currentTabId, cmd, session.tabIds, ctx.record.options.observation);
-  const page = obs.screenshot || obs.som ? { dataUrl: null } : await pageScreenshot(session.currentTabId);
+  // A screenshot mode that fell back to text takes the record's picture now.
+  const page = obs.screenshot || obs.som ? { dataUrl: null } : await (pageP ?? pageScreenshot(session.currentTabId));
   const media = stepMedia(runId, cmd.step, obs, page.dataUrl);
   await putStepMedia(runId, cmd.step, media.rows);
   stepInfo(ctx.record, cmd.step).media = {
