@@ -30,7 +30,6 @@ declare module '*/pkg/hopbench.js' {
   export function test_connection(config: unknown, options: unknown, signal?: AbortSignal): Promise<import('./worker/core-types.js').CallOutcome>;
   export function action_words(actionText: string, observation: string): import('./worker/core-types.js').ActionWords;
   export function reference_of(steps: unknown): unknown;
-  export function element_id(registryJson: string, targetId: string | null | undefined, backendNodeId: number): number | undefined;
   export function compare_runs(a: unknown, b: unknown): import('./worker/core-types.js').RunComparison;
   export function demonstration_record(taskText: string, fileName: string, steps: unknown, passed: boolean, hopSteps: unknown): import('./worker/core-types.js').MemoryRecord;
 }

@@ -31,7 +31,7 @@ pub use hops::{
 pub use judge::{judge_containment, judge_outcome, judge_prompt};
 pub use observation::{observe, resolve_element};
 pub use provider::{model_call, test_connection};
-pub use recording::{action_words, compare_runs, demonstration_record, element_id, reference_of};
+pub use recording::{action_words, compare_runs, demonstration_record, reference_of};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -6,7 +6,6 @@ use super::to_js_error;
 use hopbench::action::Action;
 use hopbench::agent::{action_in_words, reference_trajectory, RecordedStep};
 use hopbench::metrics::{compare, Side};
-use hopbench::observation::IdRegistry;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
 /// `action_words(actionText, observationText)` → `{kind, element, words}`; an action
@@ -27,18 +26,6 @@ pub fn reference_of(steps: JsValue) -> Result<JsValue, JsError> {
         ))
     })?;
     to_js(&reference_trajectory(&steps))
-}
-
-/// `element_id(registryJson, targetId|null, backendNodeId)` → the id the element has
-/// in the tab's registry, or `undefined` when no observation gave it one.
-#[wasm_bindgen]
-pub fn element_id(
-    registry_json: &str,
-    target_id: Option<String>,
-    backend_node_id: i64,
-) -> Result<Option<u32>, JsError> {
-    let registry = IdRegistry::from_json(registry_json).map_err(to_js_error)?;
-    Ok(registry.id_of(&target_id, backend_node_id))
 }
 
 /// `compare_runs(a, b)` with each `{name, progress, passed, ended}` → `{hops: [{hop,
