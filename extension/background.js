@@ -6,7 +6,7 @@
 // promise (worker/core-ready.js), started by the first call that needs the core.
 
 import * as core from './pkg/hopbench.js';
-import { readyCore } from './worker/core-ready.js';
+import { readyCore, withPanicMessage } from './worker/core-ready.js';
 import { CORE_CALLS } from './core-calls.js';
 import { registerCdpListeners } from './worker/cdp.js';
 import { duelHandlers } from './worker/duel.js';
@@ -26,40 +26,11 @@ import {
   isObserveTab,
   POPUP_TO_WORKER,
   errorReply,
-  errorText,
   isCoreCall,
   isFromExtensionPage,
   isGetCoreStatus,
   okReply,
 } from './messages.js';
-
-/**
- * Runs a core call; if Rust panicked (the wasm traps with a RuntimeError), rethrows
- * with the panic message the hook recorded. After a panic the instance may hold
- * leaked memory; the worker restarts with a fresh one when Chrome next stops it.
- * @template T
- * @param {() => T} fn
- * @returns {T}
- */
-function withPanicMessage(fn) {
-  /** @type {T} */
-  let result;
-  try {
-    result = fn();
-  } catch (error) {
-    throw panicMessage(error);
-  }
-  // Async exports (model_call) reject with the trap instead of throwing it.
-  return result instanceof Promise
-    ? /** @type {T} */ (result.catch((error) => Promise.reject(panicMessage(error))))
-    : result;
-}
-
-/** @param {unknown} error */
-function panicMessage(error) {
-  if (!(error instanceof WebAssembly.RuntimeError)) return error;
-  return new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`);
-}
 
 /**
  * The initialised core module, for handlers and listeners outside this file.

@@ -1,5 +1,5 @@
 // The wasm core's init, started by the first caller that needs the core and shared by
-// every later one.
+// every later one; and the wrapper that turns a core panic into its message.
 //
 // Why not at the worker's start: Chrome starts the worker for events that mostly need
 // no core (the browser's start, a person's own browsing, the settings page opening).
@@ -34,6 +34,34 @@ export async function readyCore() {
   const status = await coreReady;
   if (!status.ok) throw new Error(status.error);
   return status;
+}
+
+/**
+ * Runs a core call; if Rust panicked (the wasm traps with a RuntimeError), rethrows
+ * with the panic message the hook recorded. After a panic the instance may hold
+ * leaked memory; the worker restarts with a fresh one when Chrome next stops it.
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
+ */
+export function withPanicMessage(fn) {
+  /** @type {T} */
+  let result;
+  try {
+    result = fn();
+  } catch (error) {
+    throw panicMessage(error);
+  }
+  // Async exports (model_call) reject with the trap instead of throwing it.
+  return result instanceof Promise
+    ? /** @type {T} */ (result.catch((error) => Promise.reject(panicMessage(error))))
+    : result;
+}
+
+/** @param {unknown} error */
+function panicMessage(error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return error;
+  return new Error(core.take_last_panic() ?? `core crashed: ${errorText(error)}`, { cause: error });
 }
 
 /** @returns {Promise<CoreStatus>} */

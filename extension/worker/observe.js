@@ -11,7 +11,7 @@ import { attach, detach } from './cdp.js';
 import { gatherTab } from './observe-gather.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
 import { readSessions, sessionOfTab } from './session.js';
-import { readyCore } from './core-ready.js';
+import { readyCore, withPanicMessage } from './core-ready.js';
 
 /**
  * @typedef {import('../observe-settings.js').ObservationSettings} ObservationSettings
@@ -66,7 +66,7 @@ export async function observeTab(tabId, options = {}) {
   const t1 = performance.now();
   const input = JSON.stringify({ targets: gathered.targets, viewport: gathered.viewport, tabs: tabInfo.tabs });
   const coreOptions = JSON.stringify({ wholePage: settings.wholePage, linkUrls: settings.linkUrls, format: settings.format });
-  const result = callCore(() => core.observe(input, registryJson, coreOptions));
+  const result = withPanicMessage(() => core.observe(input, registryJson, coreOptions));
   const t2 = performance.now();
   const registrySaved = saveRegistry(tabId, result.registry);
   const visuals = await visualsFor(settings, tabId, result, gathered.viewport, screenshotP);
@@ -123,22 +123,7 @@ export async function observeForPage(tabId, options) {
 export async function resolveElement(tabId, id) {
   const [registryJson] = await Promise.all([loadRegistry(tabId), readyCore()]);
   if (!registryJson) throw new Error(`no element [${id}]: tab ${tabId} has not been observed yet`);
-  return callCore(() => core.resolve_element(registryJson, id));
-}
-
-/**
- * A Rust panic traps the wasm call; report the panic message instead of "unreachable".
- * @template T
- * @param {() => T} fn
- * @returns {T}
- */
-function callCore(fn) {
-  try {
-    return fn();
-  } catch (error) {
-    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-    throw new Error(core.take_last_panic() ?? `core crashed: ${error.message}`, { cause: error });
-  }
+  return withPanicMessage(() => core.resolve_element(registryJson, id));
 }
 
 /** Forgets a closed tab's ids; call once, synchronously, at the worker's top level. */

@@ -161,7 +161,7 @@ export async function beginSettle(tabId) {
    * @param {string} url
    */
   const watchNewDocument = (tabId, url) => {
-    if (!/^https?:/.test(url)) return;
+    if (!isScriptable(url)) return;
     injectActScript(tabId, [0]).catch((error) =>
       // Replaced again already, or not scriptable: the final check injects it.
       console.debug('hopbench: early DOM watch not started:', /** @type {Error} */ (error).message),
@@ -263,7 +263,8 @@ export async function beginSettle(tabId) {
           // The DOM check starts now and runs alongside what is left of the network
           // window, so its round trips to the page do not come after that window.
           const before = lastActivity;
-          const domP = domQuiet(domTabId, current.domQuietMs, deadline - now, Math.max(0, networkLeftMs(now)));
+          const alongsideMs = Math.max(0, networkLeftMs(now));
+          const domP = domQuiet(domTabId, current.domQuietMs, deadline - now);
           for (;;) {
             const at = performance.now();
             const left = Math.min(networkLeftMs(at), deadline - at);
@@ -274,7 +275,7 @@ export async function beginSettle(tabId) {
           // (and one in a document being replaced may take a while to fail), so it is
           // left to end by itself and the wait goes on from the signal. It never rejects.
           if (lastActivity !== before || busy()) continue;
-          dom = await domP;
+          dom = { ...(await domP), alongsideMs };
           // Settled only if the network stayed quiet through its window and the DOM check.
           if (lastActivity === before && !busy() && networkLeftMs(performance.now()) <= 0) break;
         }
@@ -357,30 +358,37 @@ async function enableNetwork(tabId) {
 
 /**
  * DOM quiet in the tab's main frame for `quietMs`; pages the extension cannot script
- * are skipped. `alongsideMs` is only recorded: the network window still to run beside
- * this check, which tells a check that ended the wait from one that ran inside it.
+ * are skipped.
  * @param {number} tabId
  * @param {number} quietMs
  * @param {number} maxMs
- * @param {number} alongsideMs
- * @returns {Promise<DomCheck>}
+ * @returns {Promise<Omit<DomCheck, 'alongsideMs'>>}
  */
-async function domQuiet(tabId, quietMs, maxMs, alongsideMs) {
-  const unchecked = (/** @type {boolean} */ quiet, /** @type {string} */ note) => ({ checked: false, quiet, waitedMs: 0, alongsideMs, note });
+async function domQuiet(tabId, quietMs, maxMs) {
   let tab;
   try {
     tab = await chrome.tabs.get(tabId);
   } catch {
-    return unchecked(true, `tab ${tabId} closed`);
+    return { checked: false, quiet: true, waitedMs: 0, note: `tab ${tabId} closed` };
   }
-  if (!/^https?:/.test(tab.url ?? '')) return unchecked(true, `no DOM check on ${tab.url || 'a blank tab'}`);
+  if (!isScriptable(tab.url)) {
+    return { checked: false, quiet: true, waitedMs: 0, note: `no DOM check on ${tab.url || 'a blank tab'}` };
+  }
   try {
     const result = await callActScriptIn(tabId, 0, 'quietFor', [quietMs, Math.max(0, maxMs)]);
-    return { checked: true, quiet: result.quiet, waitedMs: result.waitedMs ?? 0, alongsideMs, sawMutation: result.sawMutation };
+    return { checked: true, quiet: result.quiet, waitedMs: result.waitedMs ?? 0, sawMutation: result.sawMutation };
   } catch (error) {
     // The document was replaced during the check: the navigation listeners saw it, and
     // the loop checks the new document next.
-    return unchecked(false, `DOM check interrupted: ${/** @type {Error} */ (error).message}`);
+    return { checked: false, quiet: false, waitedMs: 0, note: `DOM check interrupted: ${/** @type {Error} */ (error).message}` };
   }
+}
+
+/**
+ * Pages the act script can run in: the extension scripts http(s) pages only.
+ * @param {string | undefined} url
+ */
+function isScriptable(url) {
+  return /^https?:/.test(url ?? '');
 }
 
