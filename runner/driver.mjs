@@ -115,6 +115,11 @@ function makeHandle({ context, worker, extensionId, extensionUrl, close }, error
      * @param {string} path
      */
     openExtensionPage: (path) => openPage(extensionUrl(path)),
+    /**
+     * The errors of the extension itself: its worker's and its pages'. A web page logs
+     * its own as well (a 404 for a favicon its site does not have, a refused image).
+     */
+    extensionErrors: () => errors.filter((e) => e.source === 'service-worker' || e.url.startsWith('chrome-extension://')),
     /** Readable list of the collected errors for assertion messages. */
     describeErrors() {
       return errors.map((e) => `[${e.source} ${e.kind}] ${e.text} (${e.url}${e.at ? `; at ${e.at}` : ''})`).join('\n');

@@ -165,7 +165,6 @@ describe('images with the person\'s cookies', { timeout: 120_000 }, () => {
 
   test('the extension logged no error', () => {
     // The gallery page itself logs its failed image load (403); that is the page's.
-    const ours = ext.errors.filter((e) => e.source === 'service-worker' || e.url.startsWith('chrome-extension://'));
-    assert.deepEqual(ours, [], `errors logged:\n${ext.describeErrors()}`);
+    assert.deepEqual(ext.extensionErrors(), [], `errors logged:\n${ext.describeErrors()}`);
   });
 });

@@ -205,7 +205,6 @@ describe('the site fence', { timeout: 240_000 }, () => {
 
   test('the extension logged no error', () => {
     // The test sites have no favicon: their 404s are the pages' own console errors.
-    const ours = ext.errors.filter((e) => e.source === 'service-worker' || e.url.startsWith('chrome-extension://'));
-    assert.deepEqual(ours, [], `errors logged:\n${ext.describeErrors()}`);
+    assert.deepEqual(ext.extensionErrors(), [], `errors logged:\n${ext.describeErrors()}`);
   });
 });
