@@ -37,6 +37,8 @@ const STEP_RUNS = Number(process.env.HOPBENCH_BENCH_STEP_RUNS ?? 5);
 const QUICK_FETCH_MS = 100;
 const QUICK_RUNS_FACTOR = 3;
 const TEN_HOPS = 'sb-46-new-york-holiday';
+/** Browser launches for the first init after a launch (one more comes with the main measurements). */
+const LAUNCHES = Number(process.env.HOPBENCH_BENCH_LAUNCHES ?? 4);
 
 /** @param {number[]} values */
 const median = (values) => {
@@ -128,6 +130,8 @@ async function measure(ext, extPage, tabId) {
   const withSnapshot = [];
   /** @type {number[]} */
   const text = [];
+  /** @type {number[]} text minus the trees and snapshot just before it, per run */
+  const above = [];
   /** @type {number[]} */
   const full = [];
   /** @type {number[]} */
@@ -145,6 +149,7 @@ async function measure(ext, extPage, tabId) {
     nodes = fetched.nodes;
     withSnapshot.push((await timeTreesAndSnapshot(ext, tabId)).ms);
     text.push((await observe(extPage, tabId, { mode: 'text' })).timings.totalMs);
+    above.push(text[text.length - 1] - withSnapshot[withSnapshot.length - 1]);
     last = await observe(extPage, tabId, { mode: 'text+images' });
     full.push(last.timings.totalMs);
     visuals.push(last.timings.visualsMs);
@@ -156,6 +161,7 @@ async function measure(ext, extPage, tabId) {
     fetch: median(fetches),
     withSnapshot: median(withSnapshot),
     text: median(text),
+    above: median(above),
     full: median(full),
     visuals: median(visuals),
     compact: median(compact),
@@ -185,6 +191,29 @@ async function timeWorkerStarts(extPage) {
     await control.detach();
   }
   return starts;
+}
+
+/**
+ * The core's first init after a browser's launch, as the popup shows it: the popup
+ * page, opened right after the launch, asks for the core. One launch is one figure,
+ * and Chromium's own start-up on the same cores moves it by tens of percent, so the
+ * bench launches several browsers, one after another.
+ * @param {number} launches
+ * @returns {Promise<number[]>}
+ */
+async function timeFirstInits(launches) {
+  /** @type {number[]} */
+  const inits = [];
+  for (let i = 0; i < launches; i += 1) {
+    const launched = await launchExtension();
+    try {
+      const popup = await launched.openExtensionPage('popup.html');
+      inits.push((await sendOk(popup, 'getCoreStatus')).initMs);
+    } finally {
+      await launched.close();
+    }
+  }
+  return inits;
 }
 
 /**
@@ -310,6 +339,7 @@ async function main() {
   try {
     // The step figures first, with no other browser open: a batch lane runs one browser.
     await stepTimings(base);
+    const firstInits = await timeFirstInits(LAUNCHES);
     ext = await launchExtension();
     const pages = [
       ['generated (3k elements)', generated.url('generated', '/')],
@@ -328,17 +358,19 @@ async function main() {
     const extPage = await ext.openExtensionPage('popup.html');
     // The core's first init after the launch, which the popup page just asked for (the
     // core is loaded when first needed): what the popup shows after a launch.
-    const firstStart = (await sendOk(extPage, 'getCoreStatus')).initMs;
-    const widths = [24, 8, 8, 8, 8, 11, 10, 6, 6, 6, 7, 8, 8, 7];
+    firstInits.push((await sendOk(extPage, 'getCoreStatus')).initMs);
+    const widths = [24, 8, 8, 8, 8, 8, 11, 10, 6, 6, 6, 7, 8, 8, 7];
     console.log(
       `\nobservation benchmark: median of ${RUNS} runs (${RUNS * QUICK_RUNS_FACTOR} where the bare fetch takes under ${QUICK_FETCH_MS} ms); ` +
         'ratio = whole observation (text+images) / bare getFullAXTree;',
     );
     console.log('+snap = the trees with the DOM snapshot beside them, as the observation sends them; floor = +snap / fetch,');
-    console.log('the least an observation can take (the renderer answers the two one after the other); text r = text / fetch');
+    console.log('the least an observation can take (the renderer answers the two one after the other); text r = text / fetch;');
+    console.log('above = text - +snap, run by run: what the observation adds to the renderer\'s answers, in ms (the ratios move');
+    console.log('with the fetch, which differs by up to a tenth between runs of the same code; this figure moves much less)');
     console.log('tokens (cl100k): the text in MMInA\'s format and in the compact one; c/m = compact / MMInA\n');
     console.log(
-      row(['page', 'AX nodes', 'fetch ms', '+snap ms', 'text ms', 'text+img ms', 'compact ms', 'floor', 'text r', 'ratio', 'images', 'tokens m', 'tokens c', 'c/m'], widths),
+      row(['page', 'AX nodes', 'fetch ms', '+snap ms', 'text ms', 'above ms', 'text+img ms', 'compact ms', 'floor', 'text r', 'ratio', 'images', 'tokens m', 'tokens c', 'c/m'], widths),
     );
     /** @type {number[]} */
     const tokenRatios = [];
@@ -348,6 +380,8 @@ async function main() {
     const textRatios = [];
     /** @type {number[]} */
     const floors = [];
+    /** @type {number[]} */
+    const aboves = [];
     for (const [name, url] of pages) {
       // In a session, as an agent run observes: the debugger stays attached between
       // observations (a tab outside every session is left after each one).
@@ -361,9 +395,11 @@ async function main() {
       ratios.push(m.full / m.fetch);
       textRatios.push(m.text / m.fetch);
       floors.push(m.withSnapshot / m.fetch);
+      // The generated page's difference is tens of ms of the renderer's own spread.
+      if (m.fetch < QUICK_FETCH_MS) aboves.push(m.above);
       console.log(
         row(
-          [name, m.nodes, m.fetch.toFixed(1), m.withSnapshot.toFixed(1), m.text.toFixed(1), m.full.toFixed(1), m.compact.toFixed(1),
+          [name, m.nodes, m.fetch.toFixed(1), m.withSnapshot.toFixed(1), m.text.toFixed(1), m.above.toFixed(1), m.full.toFixed(1), m.compact.toFixed(1),
             (m.withSnapshot / m.fetch).toFixed(2), (m.text / m.fetch).toFixed(2), (m.full / m.fetch).toFixed(2), m.last.images.length, tokens, compactTokens, (compactTokens / tokens).toFixed(2)],
           widths,
         ),
@@ -380,7 +416,8 @@ async function main() {
       `\ncompact / MMInA tokens: worst ${Math.max(...tokenRatios).toFixed(2)}, median ${median(tokenRatios).toFixed(2)}; ` +
         `observation / bare fetch: worst ${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}; ` +
         `text only: worst ${Math.max(...textRatios).toFixed(2)}, median ${median(textRatios).toFixed(2)}; ` +
-        `floor: worst ${Math.max(...floors).toFixed(2)}, median ${median(floors).toFixed(2)}`,
+        `floor: worst ${Math.max(...floors).toFixed(2)}, median ${median(floors).toFixed(2)}; ` +
+        `above the floor, pages under ${QUICK_FETCH_MS} ms: median ${median(aboves).toFixed(1)} ms, worst ${Math.max(...aboves).toFixed(1)} ms`,
     );
     const wasmPath = join(distDir, 'pkg', 'hopbench_bg.wasm');
     const raw = readFileSync(wasmPath).length;
@@ -390,7 +427,8 @@ async function main() {
     console.log(
       `core init (worker start: wasm fetch + compile + instantiate + first call, as the popup shows it): ` +
         `median ${median(starts).toFixed(1)} ms of ${starts.length} restarts (${starts.map((ms) => ms.toFixed(1)).join(', ')}); ` +
-        `first init after the browser's launch ${firstStart.toFixed(1)} ms`,
+        `first init after the browser's launch: median ${median(firstInits).toFixed(1)} ms of ${firstInits.length} launches ` +
+        `(${firstInits.map((ms) => ms.toFixed(1)).join(', ')})`,
     );
     const parts = await timeInitParts(ext);
     console.log(
