@@ -147,9 +147,11 @@ async function measure(ext, extPage, tabId) {
     const fetched = await timeAxFetch(ext, tabId);
     fetches.push(fetched.ms);
     nodes = fetched.nodes;
-    withSnapshot.push((await timeTreesAndSnapshot(ext, tabId)).ms);
-    text.push((await observe(extPage, tabId, { mode: 'text' })).timings.totalMs);
-    above.push(text[text.length - 1] - withSnapshot[withSnapshot.length - 1]);
+    const snapshotMs = (await timeTreesAndSnapshot(ext, tabId)).ms;
+    const textMs = (await observe(extPage, tabId, { mode: 'text' })).timings.totalMs;
+    withSnapshot.push(snapshotMs);
+    text.push(textMs);
+    above.push(textMs - snapshotMs);
     last = await observe(extPage, tabId, { mode: 'text+images' });
     full.push(last.timings.totalMs);
     visuals.push(last.timings.visualsMs);
