@@ -419,7 +419,9 @@ async function main() {
         `observation / bare fetch: worst ${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}; ` +
         `text only: worst ${Math.max(...textRatios).toFixed(2)}, median ${median(textRatios).toFixed(2)}; ` +
         `floor: worst ${Math.max(...floors).toFixed(2)}, median ${median(floors).toFixed(2)}; ` +
-        `above the floor, pages under ${QUICK_FETCH_MS} ms: median ${median(aboves).toFixed(1)} ms, worst ${Math.max(...aboves).toFixed(1)} ms`,
+        (aboves.length
+          ? `above the floor, pages under ${QUICK_FETCH_MS} ms: median ${median(aboves).toFixed(1)} ms, worst ${Math.max(...aboves).toFixed(1)} ms`
+          : `above the floor: no page's bare fetch took under ${QUICK_FETCH_MS} ms (see the column)`),
     );
     const wasmPath = join(distDir, 'pkg', 'hopbench_bg.wasm');
     const raw = readFileSync(wasmPath).length;
