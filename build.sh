@@ -329,7 +329,7 @@ cmd_test() {
   ensure_kubernetes_validate
   run_stage fmt cargo fmt --check
   run_stage clippy cargo clippy --workspace --all-targets -- -D warnings
-  run_stage clippy-wasm cargo clippy -p hopbench -p "$WASM_PACKAGE" --lib --target "$WASM_TARGET" -- -D warnings
+  run_stage clippy-wasm env CLIPPY_CONF_DIR="$ROOT/crates/wasm" cargo clippy -p hopbench -p "$WASM_PACKAGE" --lib --target "$WASM_TARGET" -- -D warnings
   # The JavaScript's lint before anything slow runs; its types after the build, which
   # writes the core's value types (pkg/core-types.d.ts) that the worker's JSDoc names.
   run_stage eslint npx eslint .

@@ -303,7 +303,7 @@ impl Walker<'_> {
                 return Err(self.unknown_key());
             }
             let raw = &self.text[key_start..key_end.min(self.text.len())];
-            let key = serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string());
+            let key = crate::json_read::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string());
             self.i = key_end;
             self.skip_space();
             // A key's own error (an unknown field) is reported just after it and

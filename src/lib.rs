@@ -15,6 +15,7 @@ pub mod event;
 pub mod fence;
 pub mod import;
 mod json_path;
+pub mod json_read;
 pub mod judge;
 pub mod memory;
 pub mod metrics;

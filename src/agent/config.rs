@@ -199,7 +199,7 @@ impl AgentConfig {
     /// Reads the config JSON; `{}` gives the defaults.
     pub fn from_json(text: &str) -> Result<AgentConfig, AgentError> {
         let config: AgentConfig =
-            serde_json::from_str(text).map_err(|e| AgentError::Config(e.to_string()))?;
+            crate::json_read::from_str(text).map_err(|e| AgentError::Config(e.to_string()))?;
         config.check()?;
         Ok(config)
     }

@@ -150,7 +150,7 @@ impl TryFrom<EventFields> for AgentEvent {
         let step = || need(f.step, "step");
         // A field with `#[serde(default)]` in the variant: missing or null is empty.
         let error_as = |error: Option<Value>| -> Result<Option<String>, String> {
-            serde_json::from_value(error.unwrap_or(Value::Null)).map_err(|e| e.to_string())
+            crate::json_read::from_value(error.unwrap_or(Value::Null)).map_err(|e| e.to_string())
         };
         Ok(match f.kind {
             EventKind::Observed => AgentEvent::Observed {
@@ -168,7 +168,7 @@ impl TryFrom<EventFields> for AgentEvent {
             },
             EventKind::ModelFailed => AgentEvent::ModelFailed {
                 step: step()?,
-                error: serde_json::from_value(need(f.error, "error")?)
+                error: crate::json_read::from_value(need(f.error, "error")?)
                     .map_err(|e| e.to_string())?,
                 attempts: f.attempts.unwrap_or_default(),
                 call: f.call.unwrap_or_default(),

@@ -143,7 +143,7 @@ pub struct Draft {
 
 impl Agent {
     pub fn from_json(state: &str) -> Result<Agent, AgentError> {
-        serde_json::from_str(state).map_err(|e| AgentError::State(e.to_string()))
+        crate::json_read::from_str(state).map_err(|e| AgentError::State(e.to_string()))
     }
 
     pub fn to_json(&self) -> Result<String, AgentError> {

@@ -45,7 +45,7 @@ pub(crate) struct Checkpoint<'a> {
 
 impl Table {
     pub(crate) fn load() -> Result<Table, serde_json::Error> {
-        serde_json::from_str(TABLE_JSON)
+        crate::json_read::from_str(TABLE_JSON)
     }
 
     /// The rule for a (lowercased) checkpoint: the first rule with a keyword the

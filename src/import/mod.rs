@@ -102,7 +102,7 @@ pub fn import_str(text: &str, file: &Path) -> FileResult {
         format,
         outcome,
     };
-    let value: Value = match serde_json::from_str(text) {
+    let value: Value = match crate::json_read::from_str(text) {
         Ok(v) => v,
         Err(e) => {
             let message = e.to_string();

@@ -197,13 +197,14 @@ impl MemoryRecord {
             return Ok(Vec::new());
         }
         if trimmed.starts_with('[') {
-            return serde_json::from_str(trimmed).map_err(|e| format!("memory records: {e}"));
+            return crate::json_read::from_str(trimmed).map_err(|e| format!("memory records: {e}"));
         }
         text.lines()
             .enumerate()
             .filter(|(_, line)| !line.trim().is_empty())
             .map(|(i, line)| {
-                serde_json::from_str(line).map_err(|e| format!("memory record line {}: {e}", i + 1))
+                crate::json_read::from_str(line)
+                    .map_err(|e| format!("memory record line {}: {e}", i + 1))
             })
             .collect()
     }

@@ -211,7 +211,7 @@ fn client_from_borders(
         let text = string_at(snapshot, *styles.get(i)?);
         // serde_json reads the number (computed styles are always `2px`, `0.5px`):
         // `f64`'s own `FromStr` would add core's float parser and tables to the wasm.
-        serde_json::from_str(text.trim_end_matches("px").trim()).ok()
+        crate::json_read::from_str(text.trim_end_matches("px").trim()).ok()
     };
     let (left, top) = (px(0)?, px(1)?);
     Some(Rect {

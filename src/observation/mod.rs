@@ -130,8 +130,8 @@ pub fn observe_json(
     registry: &mut IdRegistry,
     options: &ObserveOptions,
 ) -> Result<Observation, ObservationError> {
-    let input: ObservationInput =
-        serde_json::from_str(input_json).map_err(|e| ObservationError::BadInput(e.to_string()))?;
+    let input: ObservationInput = crate::json_read::from_str(input_json)
+        .map_err(|e| ObservationError::BadInput(e.to_string()))?;
     observe(&input, registry, options)
 }
 

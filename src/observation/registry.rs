@@ -79,7 +79,7 @@ pub struct IdRegistry {
 
 impl IdRegistry {
     pub fn from_json(json: &str) -> Result<IdRegistry, RegistryError> {
-        serde_json::from_str(json).map_err(|e| RegistryError::BadJson(e.to_string()))
+        crate::json_read::from_str(json).map_err(|e| RegistryError::BadJson(e.to_string()))
     }
 
     pub fn to_json(&self) -> String {

@@ -47,7 +47,7 @@ impl Api for Anthropic {
     }
 
     fn parse_success(&self, body: &str) -> Result<ModelReply, CallError> {
-        let reply: Reply = serde_json::from_str(body).map_err(|e| {
+        let reply: Reply = crate::json_read::from_str(body).map_err(|e| {
             CallError::malformed(format!(
                 "the reply is not Anthropic Messages JSON ({e}); is the base URL Anthropic's API?"
             ))

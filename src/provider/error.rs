@@ -81,7 +81,7 @@ impl ErrorKind {
 
     /// The kind named `name` in its JSON spelling (`rate_limited`, ...).
     pub fn from_name(name: &str) -> Option<ErrorKind> {
-        serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+        crate::json_read::from_value(serde_json::Value::String(name.to_string())).ok()
     }
 }
 

@@ -9,7 +9,7 @@ const MAX_DETAIL_CHARS: usize = 300;
 
 /// The server's own words about the error, on one line, or `None` for an empty body.
 pub fn detail(body: &str) -> Option<String> {
-    let text = match serde_json::from_str::<Value>(body) {
+    let text = match crate::json_read::from_str::<Value>(body) {
         Ok(json) => from_json(&json).unwrap_or_else(|| body.to_string()),
         Err(_) => body.to_string(),
     };

@@ -42,7 +42,7 @@ impl Api for Gemini {
     }
 
     fn parse_success(&self, body: &str) -> Result<ModelReply, CallError> {
-        let reply: Reply = serde_json::from_str(body).map_err(|e| {
+        let reply: Reply = crate::json_read::from_str(body).map_err(|e| {
             CallError::malformed(format!(
                 "the reply is not Gemini generateContent JSON ({e}); is the base URL Google's Generative Language API?"
             ))

@@ -45,7 +45,7 @@ impl Api for OpenAi {
     }
 
     fn parse_success(&self, body: &str) -> Result<ModelReply, CallError> {
-        let reply: Reply = serde_json::from_str(body).map_err(|e| {
+        let reply: Reply = crate::json_read::from_str(body).map_err(|e| {
             CallError::malformed(format!(
                 "the reply is not Chat Completions JSON ({e}); is the base URL an OpenAI-compatible API?"
             ))

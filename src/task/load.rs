@@ -92,6 +92,10 @@ pub fn parse_task(text: &str) -> Result<Task, TaskError> {
 /// JSON path, as a task file's errors do.
 pub(crate) fn read_json<T: DeserializeOwned>(text: &str) -> Result<T, TaskError> {
     // No `end()`: text after the value was never checked, and still is not.
-    let read = |text: &str| T::deserialize(&mut serde_json::Deserializer::from_str(text));
+    let read = |text: &str| {
+        T::deserialize(crate::json_read::Objects(
+            &mut serde_json::Deserializer::from_str(text),
+        ))
+    };
     read(text).map_err(|e| TaskError::from_json_error(text, &e, &|probe| read(probe).err()))
 }

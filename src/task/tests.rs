@@ -83,6 +83,21 @@ fn missing_and_mistyped_fields_are_named() {
     assert!(errors_of(&unknown_field)[0].contains("unknown field `reference_site`"));
 }
 
+/// The format's objects are objects: a hop written as the array of its fields, which
+/// serde's derive would take in field order, is a wrong type at that hop.
+#[test]
+fn an_array_in_place_of_an_object_is_named() {
+    let arrayed = VALID.replace(
+        r#"{"description": "Find the tower article", "condition": {"kind": "url", "part": "path", "op": "prefix", "value": "/wiki/"}}"#,
+        r#"["Find the tower article", {"kind": "url", "part": "path", "op": "prefix", "value": "/wiki/"}]"#,
+    );
+    assert_ne!(arrayed, VALID);
+    assert_eq!(
+        errors_of(&arrayed),
+        vec!["hops[0]: invalid type: sequence, expected struct Hop (line 7, column 4)".to_string()]
+    );
+}
+
 #[test]
 fn content_problems_are_all_reported_with_paths() {
     let bad = VALID

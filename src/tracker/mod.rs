@@ -61,7 +61,7 @@ impl Tracker {
     }
 
     pub fn from_json(state: &str) -> Result<Tracker, TrackerError> {
-        serde_json::from_str(state).map_err(|e| TrackerError::State(e.to_string()))
+        crate::json_read::from_str(state).map_err(|e| TrackerError::State(e.to_string()))
     }
 
     pub fn to_json(&self) -> Result<String, TrackerError> {

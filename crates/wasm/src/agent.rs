@@ -56,7 +56,7 @@ pub fn agent_start(
 #[wasm_bindgen]
 pub fn agent_memory_record(state: &str, verdict: JsValue) -> Result<JsValue, JsError> {
     let agent = Agent::from_json(state).map_err(to_js_error)?;
-    let verdict: Verdict = serde_json::from_str(&json_text(&verdict, "verdict")?)
+    let verdict: Verdict = hopbench::json_read::from_str(&json_text(&verdict, "verdict")?)
         .map_err(|e| to_js_error(AgentError::Event(format!("the verdict: {e}"))))?;
     to_js(&agent.memory_record(&verdict))
 }
@@ -67,8 +67,8 @@ pub fn agent_memory_record(state: &str, verdict: JsValue) -> Result<JsValue, JsE
 pub fn agent_feed(state: &str, event: JsValue) -> Result<JsValue, JsError> {
     let mut agent = Agent::from_json(state).map_err(to_js_error)?;
     let text = json_text(&event, "event")?;
-    let event: AgentEvent =
-        serde_json::from_str(&text).map_err(|e| to_js_error(AgentError::Event(e.to_string())))?;
+    let event: AgentEvent = hopbench::json_read::from_str(&text)
+        .map_err(|e| to_js_error(AgentError::Event(e.to_string())))?;
     let fed = agent.feed(event);
     stepped(&agent, &fed.commands, fed.ignored)
 }

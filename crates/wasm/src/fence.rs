@@ -9,7 +9,7 @@ use std::path::Path;
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
 fn lists_from(lists_json: &str) -> Result<SiteLists, JsError> {
-    serde_json::from_str(lists_json)
+    hopbench::json_read::from_str(lists_json)
         .map_err(|e| JsError::new(&format!("site lists are not valid: {e}")))
 }
 

@@ -34,7 +34,7 @@ pub fn json_of(value: &JsValue, what: &str) -> Result<String, String> {
 /// (which names the field or type that is wrong), without the prefix callers add.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, String> {
     let text = json_of(value, what)?;
-    serde_json::from_str(&text).map_err(|e| without_position(&e))
+    hopbench::json_read::from_str(&text).map_err(|e| without_position(&e))
 }
 
 /// serde_json's message without its ` at line 1 column N`: the text was made from a JS

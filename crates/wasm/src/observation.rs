@@ -23,7 +23,7 @@ pub fn observe(
         None => IdRegistry::default(),
     };
     let options: ObserveOptions = match options_json.as_deref() {
-        Some(json) => serde_json::from_str(json).map_err(|e| {
+        Some(json) => hopbench::json_read::from_str(json).map_err(|e| {
             to_js_error(hopbench::observation::ObservationError::BadOptions(
                 e.to_string(),
             ))
