@@ -2,19 +2,20 @@
 //!
 //! Why: serde's derived `Deserialize` of a struct accepts an object and also an array
 //! of the fields in order, and serde_json's `deserialize_struct` compiles both readers
-//! for every struct type it reads. Nothing the core reads writes a struct as an array:
-//! run state and events come from serde_json or `JSON.stringify`, task files and
-//! settings are objects by their schema, providers reply with objects. The array
-//! readers were about a tenth of the wasm (88 KB raw, 22 KB gzipped). [`Objects`]
+//! for every struct type it reads. Nothing the core reads has a struct written as an
+//! array: run state and events come from serde_json or `JSON.stringify`, task files
+//! and settings are objects by their schema, providers reply with objects. The array
+//! readers were about a tenth of the wasm (77 KB raw, 25 KB gzipped). [`Objects`]
 //! wraps serde_json's deserializer and asks it for a map wherever a type wants a
 //! struct, so only the object reader is compiled. An array where an object belongs is
-//! then an error naming the type like any other wrong type ("invalid type: sequence,
-//! expected struct Hop"), at the same position.
+//! then an error naming the type, like any other wrong type ("invalid type: sequence,
+//! expected struct Hop"), at the array.
 //!
 //! Every read of core types goes through here (`from_str`, or [`Objects`] around a
 //! deserializer whose reading stops early on purpose): a type read both through here
 //! and through serde_json directly is compiled twice, which costs more than the
-//! wrapper saves. The wrapper only forwards, so it compiles to nothing of its own.
+//! wrapper saves (the wasm32 clippy stage rejects direct reads). The wrapper only
+//! forwards: what it compiles to is serde_json's own code, inlined.
 //!
 //! It is written for serde_json's deserializers (the text's and its map keys'): a
 //! struct variant is read as a newtype variant holding a map, which is what
