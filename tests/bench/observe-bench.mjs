@@ -3,8 +3,8 @@
 // sandbox site; how many cl100k tokens its text is in MMInA's format and in the compact
 // one; the harness's time per step (observe, act, settle) replaying the bundled 10-hop
 // task; how big the wasm core is and how long the service worker takes to get it
-// ready (the median of several worker starts, with where the time goes). Prints
-// figures; asserts nothing.
+// ready (the median of several worker starts, with where the time goes and how much
+// of reading the file is its size). Prints figures; asserts nothing.
 //
 // The bare fetch and the whole observation both run in the extension's service
 // worker, so they pay the same chrome.debugger transport.
@@ -255,6 +255,46 @@ async function timeInitParts(ext) {
 }
 
 /**
+ * How much of reading the wasm is its size: one extension page, once it has loaded (a
+ * page still loading slows its own reads), reads a 1 KB file and the wasm in turns.
+ * @param {{ openExtensionPage: (path: string) => Promise<import('playwright-core').Page> }} ext
+ * @returns {Promise<{ smallMs: number, wasmMs: number, smallBytes: number, wasmBytes: number }>} medians
+ */
+async function timeFileReads(ext) {
+  const page = await ext.openExtensionPage('observation.html');
+  try {
+    await page.waitForLoadState('load');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reads = await page.evaluate(async (rounds) => {
+      /** @param {string} path */
+      const read = async (path) => {
+        const t0 = performance.now();
+        // A query per read: nothing in between may keep the bytes.
+        const bytes = await (await fetch(`${chrome.runtime.getURL(path)}?read=${Math.random()}`)).arrayBuffer();
+        return { ms: performance.now() - t0, bytes: bytes.byteLength };
+      };
+      /** @type {{ ms: number, bytes: number }[]} */
+      const small = [];
+      /** @type {{ ms: number, bytes: number }[]} */
+      const wasm = [];
+      for (let i = 0; i < rounds; i += 1) {
+        small.push(await read('manifest.json'));
+        wasm.push(await read('pkg/hopbench_bg.wasm'));
+      }
+      return { small, wasm };
+    }, RUNS * 2);
+    return {
+      smallMs: median(reads.small.map((r) => r.ms)),
+      wasmMs: median(reads.wasm.map((r) => r.ms)),
+      smallBytes: reads.small[0]?.bytes ?? 0,
+      wasmBytes: reads.wasm[0]?.bytes ?? 0,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
  * Until the session tab has loaded its page (START_SESSION returns before that).
  * @param {import('../types.mjs').Page} extPage
  * @param {number} tabId
@@ -438,6 +478,13 @@ async function main() {
     console.log(
       `  where it goes (medians, in an extension page): ` +
         Object.entries(parts).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ') + ' ms',
+    );
+    const reads = await timeFileReads(ext);
+    const perMb = ((reads.wasmMs - reads.smallMs) / (reads.wasmBytes - reads.smallBytes)) * 1e6;
+    console.log(
+      `  reading a file, in a loaded extension page (medians of ${RUNS * 2}): ` +
+        `manifest.json (${reads.smallBytes} bytes) ${reads.smallMs.toFixed(1)} ms, ` +
+        `the wasm (${reads.wasmBytes} bytes) ${reads.wasmMs.toFixed(1)} ms: its size costs about ${perMb.toFixed(1)} ms per MB`,
     );
     if (ext.errors.length > 0) console.log(`errors logged during the run:\n${ext.describeErrors()}`);
   } finally {
