@@ -17,9 +17,8 @@
 //! wrapper saves (the wasm32 clippy stage rejects direct reads). The wrapper only
 //! forwards: what it compiles to is serde_json's own code, inlined.
 //!
-//! It is written for serde_json's deserializers (the text's and its map keys'): a
-//! struct variant is read as a newtype variant holding a map, which is what
-//! serde_json's struct variant does.
+//! A struct variant of an externally tagged enum is read the same way: from an object
+//! only, with serde_json's own errors otherwise.
 
 use serde::de::{
     self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess,
@@ -244,14 +243,14 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Wrap<A> {
         self.0.tuple_variant(len, Wrap(visitor))
     }
 
-    /// serde_json's struct variant is `deserialize_struct` on the variant's value; here
-    /// that value is read as a map (see the module's note).
+    /// The variant's own reader, so a variant written as a bare name fails as in
+    /// serde_json; its value is taken from an object only.
     fn struct_variant<V: Visitor<'de>>(
         self,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        self.0.newtype_variant_seed(MapOf(visitor))
+        self.0.struct_variant(fields, ObjectOnly(visitor))
     }
 }
 
@@ -266,14 +265,20 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
     }
 }
 
-/// A seed that reads a map with `visitor`: a struct variant's fields.
-struct MapOf<V>(V);
+/// A visitor that takes an object only: anything else, an array too, is serde's
+/// "invalid type" error naming what `V` expects. `V`'s own `visit_seq` is never called,
+/// so it is never compiled.
+struct ObjectOnly<V>(V);
 
-impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for MapOf<V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for ObjectOnly<V> {
     type Value = V::Value;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
-        deserializer.deserialize_map(Wrap(self.0))
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(Wrap(map))
     }
 }
 
@@ -379,6 +384,17 @@ mod tests {
         ] {
             let ours = from_str::<Inner>(text).unwrap_err().to_string();
             let theirs = serde_json::from_str::<Inner>(text).unwrap_err().to_string();
+            assert_eq!(ours, theirs, "{text}");
+        }
+        // A struct variant written as a bare name, or holding the wrong type.
+        for text in [
+            r#""box""#,
+            r#"{"box": 3}"#,
+            r#"{"box": {"w": "4"}}"#,
+            r#"{"boxes": {}}"#,
+        ] {
+            let ours = from_str::<Shape>(text).unwrap_err().to_string();
+            let theirs = serde_json::from_str::<Shape>(text).unwrap_err().to_string();
             assert_eq!(ours, theirs, "{text}");
         }
     }
