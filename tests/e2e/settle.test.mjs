@@ -45,7 +45,12 @@ describe('settling after an action', { timeout: 120_000 }, () => {
     await held.arrived;
     // The request is in flight: the step must not end while the page still waits for it.
     await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.equal(replied, false, 'the act replied while the page was still fetching its data');
+    if (replied) {
+      // Which signal ended the step and what it saw, so a failure says what was missed.
+      held.release();
+      const early = await reply.then(({ result }) => result?.settle ?? result, (error) => String(error));
+      assert.fail(`the act replied while the page was still fetching its data; its settle: ${JSON.stringify(early)}`);
+    }
     held.release();
     const { result } = await reply;
     assert.equal(result.error, undefined, JSON.stringify(result));
