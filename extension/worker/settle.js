@@ -7,8 +7,9 @@
 // request in flight and none started for a short window (CDP Network events), and no
 // DOM mutation for a short window (MutationObserver in content/act.js, started in a new
 // document as soon as it commits). The DOM check runs alongside the network window, not
-// after it. An action that caused none of these returns after the first windows; a
-// timeout bounds the wait.
+// after it. Last, the page must have caught up with the worker's clock (its timers
+// already due have run, and their requests are reported: `pageCaughtUp`). An action
+// that caused none of these returns after the first windows; a timeout bounds the wait.
 //
 // The windows depend on the action (`WINDOWS`): a click or a navigation shows its
 // effect at once (a request, a navigation, a mutation within a few ms), so 40 ms of
@@ -54,6 +55,12 @@ export const AFTER_LOAD_MS = 20;
  * each one.
  */
 const DOM_CHECK_LEAD_MS = 15;
+
+/**
+ * The longest the last check waits for the page to catch up (`pageCaughtUp`): a page
+ * busier than that is left as it is, as before the check.
+ */
+const CATCH_UP_MAX_MS = 500;
 
 /**
  * @typedef {import('./page-changes.js').ChangeDetails} ChangeDetails
@@ -276,8 +283,11 @@ export async function beginSettle(tabId) {
           // left to end by itself and the wait goes on from the signal. It never rejects.
           if (lastActivity !== before || busy()) continue;
           dom = { ...(await domP), alongsideMs };
-          // Settled only if the network stayed quiet through its window and the DOM check.
-          if (lastActivity === before && !busy() && networkLeftMs(performance.now()) <= 0) break;
+          // Settled only if the network stayed quiet through its window and the DOM check,
+          if (lastActivity !== before || busy() || networkLeftMs(performance.now()) > 0) continue;
+          // and once the page has caught up with the worker's clock.
+          await pageCaughtUp(tabId, Math.min(CATCH_UP_MAX_MS, deadline - performance.now()));
+          if (lastActivity === before && !busy()) break;
         }
       } finally {
         removeListeners();
@@ -342,6 +352,34 @@ function endedBy(timedOut, dom, lastKind, activeAfterAction) {
   // the last change).
   if (dom.checked && dom.waitedMs - dom.alongsideMs > 5 && dom.sawMutation) return 'dom';
   return activeAfterAction ? lastKind : 'nothing';
+}
+
+/**
+ * Waits until the page has run the timers already due and its events have come: a
+ * 0 ms timer set from the debugger fires after every timer due before it, and the
+ * debugger's reply comes after the events the page sent before it. The windows are
+ * timed by the worker's clock, and the page's can be behind: a long task after the
+ * load event delays a timer the load handler set, and the DOM check's answer comes on
+ * another channel than the debugger's events. Without this, a request the page starts
+ * late from such a timer could be missed, and the observation taken before its data.
+ * A page that cannot be reached, or is still busy after `maxMs`, is left as it is.
+ * @param {number} tabId
+ * @param {number} maxMs
+ */
+async function pageCaughtUp(tabId, maxMs) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const caughtUp = send(tabId, 'Runtime.evaluate', {
+    expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
+    awaitPromise: true,
+    returnByValue: true,
+    silent: true,
+  }).catch((error) => {
+    // A tab closed or navigating: the navigation listeners see the rest.
+    console.debug('hopbench: settle could not reach the page:', /** @type {Error} */ (error).message);
+  });
+  await Promise.race([caughtUp, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, maxMs))))]);
+  clearTimeout(timer);
 }
 
 /** Network events for the tab and its out-of-process frames. */

@@ -1,8 +1,9 @@
 // Settling after an action (worker/settle.js): the wait ends on what the action caused
 // and on nothing else. Each test checks what a person would see right after the step:
-// the data a page fetches after its load event is on screen, a burst of DOM changes is
-// complete (on the page and on a new page after its load), and an action that changed
-// nothing does not wait for a page load.
+// the data a page fetches after its load event is on screen (also when a long task
+// delays the timer that fetches it), a burst of DOM changes is complete (on the page
+// and on a new page after its load), a page whose timers never fire does not hold the
+// step, and an action that changed nothing does not wait for a page load.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -60,6 +61,26 @@ describe('settling after an action', { timeout: 120_000 }, () => {
     assert.equal(result.settle.timedOut, false);
   });
 
+  test('a request the new page starts after a long task following its load event is waited for', async () => {
+    await page.goto(startPage());
+    const held = sites.hold('settle', '/data.json');
+    const reply = click('#to-busy-after-load');
+    let replied = false;
+    void reply.then(() => (replied = true), () => (replied = true));
+    await held.arrived;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    if (replied) {
+      held.release();
+      const early = await reply.then(({ result }) => result?.settle ?? result, (error) => String(error));
+      assert.fail(`the act replied while the page was still fetching its data; its settle: ${JSON.stringify(early)}`);
+    }
+    held.release();
+    const { result } = await reply;
+    assert.equal(result.error, undefined, JSON.stringify(result));
+    assert.equal(await textOf(page, '#result'), 'data arrived after load');
+    assert.equal(result.settle.endedBy, 'network', JSON.stringify(result.settle));
+  });
+
   test('a click that loads a plain page ends on its load event', async () => {
     await page.goto(startPage());
     const { result } = await click('#to-plain');
@@ -71,6 +92,15 @@ describe('settling after an action', { timeout: 120_000 }, () => {
     // The load event came during the wait, and the wait went on only for the windows.
     assert.equal(typeof settle.signalMs, 'number', JSON.stringify(settle));
     assert.ok(settle.signalMs <= settle.ms, JSON.stringify(settle));
+  });
+
+  test('a page whose own timers never fire still ends on its load event', async () => {
+    await page.goto(startPage());
+    const { result } = await click('#to-no-timers');
+    assert.equal(result.error, undefined, JSON.stringify(result));
+    assert.equal(await textOf(page, '#plain'), 'This page replaced setTimeout with a function that does nothing.');
+    assert.equal(result.settle.endedBy, 'load', JSON.stringify(result.settle));
+    assert.equal(result.settle.timedOut, false, JSON.stringify(result.settle));
   });
 
   test('a new page that keeps changing after its load event is waited for until it stops', async () => {
