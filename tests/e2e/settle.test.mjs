@@ -37,48 +37,41 @@ describe('settling after an action', { timeout: 120_000 }, () => {
     await sites?.close();
   });
 
-  test('a request the new page starts just after its load event is waited for', async () => {
+  /**
+   * Clicks `selector`, which opens a page that fetches data.json after its load event,
+   * and holds that request: the step must not end while the page still waits for it.
+   * The ACT reply once the data is released.
+   * @param {string} selector
+   */
+  const clickAndHoldData = async (selector) => {
     await page.goto(startPage());
     const held = sites.hold('settle', '/data.json');
-    const reply = click('#to-after-load');
+    const reply = click(selector);
     let replied = false;
     void reply.then(() => (replied = true), () => (replied = true));
     await held.arrived;
-    // The request is in flight: the step must not end while the page still waits for it.
     await new Promise((resolve) => setTimeout(resolve, 400));
+    held.release();
     if (replied) {
       // Which signal ended the step and what it saw, so a failure says what was missed.
-      held.release();
       const early = await reply.then(({ result }) => result?.settle ?? result, (error) => String(error));
       assert.fail(`the act replied while the page was still fetching its data; its settle: ${JSON.stringify(early)}`);
     }
-    held.release();
     const { result } = await reply;
     assert.equal(result.error, undefined, JSON.stringify(result));
     assert.equal(await textOf(page, '#result'), 'data arrived after load');
     assert.equal(result.settle.endedBy, 'network', JSON.stringify(result.settle));
-    assert.deepEqual(result.settle.waitedFor.slice(0, 2), ['navigation', 'network']);
     assert.equal(result.settle.timedOut, false);
+    return result;
+  };
+
+  test('a request the new page starts just after its load event is waited for', async () => {
+    const result = await clickAndHoldData('#to-after-load');
+    assert.deepEqual(result.settle.waitedFor.slice(0, 2), ['navigation', 'network']);
   });
 
   test('a request the new page starts after a long task following its load event is waited for', async () => {
-    await page.goto(startPage());
-    const held = sites.hold('settle', '/data.json');
-    const reply = click('#to-busy-after-load');
-    let replied = false;
-    void reply.then(() => (replied = true), () => (replied = true));
-    await held.arrived;
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    if (replied) {
-      held.release();
-      const early = await reply.then(({ result }) => result?.settle ?? result, (error) => String(error));
-      assert.fail(`the act replied while the page was still fetching its data; its settle: ${JSON.stringify(early)}`);
-    }
-    held.release();
-    const { result } = await reply;
-    assert.equal(result.error, undefined, JSON.stringify(result));
-    assert.equal(await textOf(page, '#result'), 'data arrived after load');
-    assert.equal(result.settle.endedBy, 'network', JSON.stringify(result.settle));
+    await clickAndHoldData('#to-busy-after-load');
   });
 
   test('a click that loads a plain page ends on its load event', async () => {
