@@ -367,19 +367,19 @@ function endedBy(timedOut, dom, lastKind, activeAfterAction) {
  * @param {number} maxMs
  */
 async function pageCaughtUp(tabId, maxMs) {
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
-  const caughtUp = send(tabId, 'Runtime.evaluate', {
+  const waiting = wakeable();
+  send(tabId, 'Runtime.evaluate', {
     expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
     awaitPromise: true,
     returnByValue: true,
     silent: true,
-  }).catch((error) => {
-    // A tab closed or navigating: the navigation listeners see the rest.
-    console.debug('hopbench: settle could not reach the page:', /** @type {Error} */ (error).message);
-  });
-  await Promise.race([caughtUp, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, maxMs))))]);
-  clearTimeout(timer);
+  })
+    .catch((error) => {
+      // A tab closed or navigating: the navigation listeners see the rest.
+      console.debug('hopbench: settle could not reach the page:', /** @type {Error} */ (error).message);
+    })
+    .finally(() => waiting.wake());
+  await waiting.sleep(maxMs);
 }
 
 /** Network events for the tab and its out-of-process frames. */
