@@ -9,4 +9,4 @@ interface LockManager {
 }
 
 // The page recorder's object in its isolated world (worker/recorder-page.js).
-declare var __hopbenchRecorder: { assign(...pairs: unknown[]): number; idOf(handle: number): number | null } | undefined;
+declare var __hopbenchRecorder: { announce(): void; assign(...pairs: unknown[]): number; idOf(handle: number): number | null } | undefined;

@@ -29,13 +29,36 @@ export const RECORDER_BINDING = '__hopbenchRecord';
 
 /** @param {string} bindingName */
 function pageRecorder(bindingName) {
-  if (globalThis.__hopbenchRecorder) return 'present';
-  /** @type {(payload: string) => void} */
-  const binding = Reflect.get(globalThis, bindingName);
+  if (globalThis.__hopbenchRecorder) {
+    // The worker evaluates the recorder again in documents that run it already (after
+    // adding the binding, after a restart): the binding may have arrived since.
+    globalThis.__hopbenchRecorder.announce();
+    return 'present';
+  }
+  // The binding is looked up at every report, not once: a document can start before
+  // the binding reaches its world (the worker adds it to every context of the world,
+  // also later). Without it, nothing is reported and nothing is thrown into the page.
+  const bindingNow = () => {
+    const binding = Reflect.get(globalThis, bindingName);
+    return typeof binding === 'function' ? /** @type {(payload: string) => void} */ (binding) : null;
+  };
+  let announced = false;
   let lastSentAt = 0;
+  /** @param {Payload} payload */
+  const deliver = (payload) => {
+    const binding = bindingNow();
+    if (!binding) return false;
+    binding(JSON.stringify({ ...payload, t: Date.now() }));
+    return true;
+  };
+  /** Tells the worker this document records (once, as soon as the binding is there). */
+  const announce = () => {
+    if (!announced) announced = deliver({ kind: 'ready' });
+  };
   const send = (/** @type {Payload} */ payload) => {
     if (payload.kind !== 'dom') lastSentAt = performance.now();
-    binding(JSON.stringify({ ...payload, t: Date.now() }));
+    announce();
+    if (announced) deliver(payload);
   };
   /**
    * @template {keyof WindowEventMap} K
@@ -348,6 +371,7 @@ function pageRecorder(bindingName) {
   }, { capture: true, passive: true });
 
   globalThis.__hopbenchRecorder = {
+    announce,
     /** The worker's ids for the elements of its last observation (args: id, el, id, el...). */
     assign(...pairs) {
       for (let i = 0; i + 1 < pairs.length; i += 2) ids.set(/** @type {object} */ (pairs[i + 1]), /** @type {number} */ (pairs[i]));
@@ -359,7 +383,7 @@ function pageRecorder(bindingName) {
       return path ? (nearestId(path)?.id ?? null) : null;
     },
   };
-  send({ kind: 'ready' });
+  announce();
   return 'installed';
 }
 

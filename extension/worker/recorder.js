@@ -10,8 +10,17 @@
 // page (reading the element afterwards loses that race: the context is gone).
 //
 // Contexts of the recorder world are learnt from Runtime.executionContextCreated and
-// kept in memory; a restarted worker lists them again (Runtime.disable + enable makes
-// Chrome report every existing context).
+// kept in memory; a restarted worker learns those of the open documents again from
+// Page.createIsolatedWorld, which answers with the world's existing context.
+//
+// The binding and the script live exactly as long as each other. V8 gives a binding
+// only to contexts created while the Runtime domain is enabled, and Runtime.disable
+// forgets every binding of the session (v8-runtime-agent-impl.cc: addBindings returns
+// early when disabled; disable removes the bindings state). So Runtime is enabled and
+// the binding added before the script is registered, Runtime is never disabled while
+// the script is, and the script is removed before the binding. A document that runs
+// the script without the binding all the same (one the binding reaches late) records
+// nothing and throws nothing until it arrives (recorder-page.js).
 
 import { attach, send } from './cdp.js';
 import { REGISTRY_KEY } from './observe.js';
@@ -58,9 +67,12 @@ export async function installRecorder(tabId) {
   await attach(tabId);
   const key = SCRIPT_KEY(tabId);
   let identifier = /** @type {string | undefined} */ ((await chrome.storage.session.get(key))[key]);
+  await send(tabId, 'Page.enable');
+  // Both are idempotent, so a restarted worker sends them again without harm; they
+  // come before the script, so every document that runs it has the binding.
+  await send(tabId, 'Runtime.enable');
+  await send(tabId, 'Runtime.addBinding', { name: RECORDER_BINDING, executionContextName: RECORDER_WORLD });
   if (identifier === undefined) {
-    await send(tabId, 'Page.enable');
-    await send(tabId, 'Runtime.addBinding', { name: RECORDER_BINDING, executionContextName: RECORDER_WORLD });
     ({ identifier } = await send(tabId, 'Page.addScriptToEvaluateOnNewDocument', {
       source: RECORDER_SOURCE,
       worldName: RECORDER_WORLD,
@@ -68,9 +80,6 @@ export async function installRecorder(tabId) {
     await chrome.storage.session.set({ [key]: identifier });
   }
   scripts.set(tabId, identifier);
-  // Existing contexts are reported again on enable (those of a previous worker too).
-  await send(tabId, 'Runtime.disable');
-  await send(tabId, 'Runtime.enable');
   const { frameTree } = await send(tabId, 'Page.getFrameTree');
   await Promise.all(framesOf(frameTree).map((frameId) => installInFrame(tabId, frameId)));
 }
@@ -84,6 +93,10 @@ function framesOf(tree) {
 }
 
 /**
+ * The recorder world of the frame's document: created if missing, its existing context
+ * otherwise (Chrome keeps one world per name and frame), so a restarted worker learns
+ * it here. Evaluating the recorder there installs it, or in a document that already
+ * runs it, lets it announce itself if the binding reached it late.
  * @param {number} tabId
  * @param {string} frameId
  */
@@ -102,7 +115,8 @@ async function installInFrame(tabId, frameId) {
 export const isRecorderReady = (/** @type {number} */ tabId) => scripts.has(tabId);
 
 /**
- * Stops recording in the tab: no new documents get the recorder, reports stop.
+ * Stops recording in the tab: no new documents get the recorder, reports stop. The
+ * script goes before the binding: no document may start with one and not the other.
  * @param {number} tabId
  */
 export async function removeRecorder(tabId) {
