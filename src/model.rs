@@ -113,8 +113,15 @@ pub struct ModelRequest {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Usage {
+    /// The whole prompt, cached part included, whichever API counted it: the
+    /// provider modules add up what an API reports in pieces (Anthropic).
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// The part of `input_tokens` the server read from its prompt cache instead of
+    /// computing it again; 0 when it reported none. Records stored before this
+    /// field existed read as 0.
+    #[serde(default)]
+    pub cached_input_tokens: u64,
 }
 
 /// The text the model produced, and what it cost.

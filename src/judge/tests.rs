@@ -87,6 +87,7 @@ fn judgements_from_replies_keep_the_reply_and_what_went_wrong() {
         Usage {
             input_tokens: 40,
             output_tokens: 1,
+            cached_input_tokens: 0,
         },
     );
     assert_eq!(yes.infers, Some(true));
@@ -156,6 +157,7 @@ fn judgements_from_call_outcomes() {
             usage: Usage {
                 input_tokens: 9,
                 output_tokens: 2,
+                cached_input_tokens: 0,
             },
         }),
         error: None,

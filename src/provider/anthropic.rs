@@ -41,7 +41,16 @@ impl Api for Anthropic {
             "messages": request.messages.iter().map(message).collect::<Vec<_>>(),
         });
         if !request.system.is_empty() {
-            body["system"] = json!(request.system);
+            // The system prompt (role, rules, examples, memory) is the same at every
+            // step of a run: marked as a cache breakpoint, later steps read it from
+            // Anthropic's prompt cache (billed at a tenth) instead of paying for it
+            // again. A prompt shorter than the model's minimum cacheable length is
+            // simply not cached; the request is the same either way.
+            body["system"] = json!([{
+                "type": "text",
+                "text": request.system,
+                "cache_control": { "type": "ephemeral" },
+            }]);
         }
         body
     }
@@ -71,15 +80,19 @@ impl Api for Anthropic {
             }));
         }
         let usage = reply.usage.unwrap_or_default();
+        let cached = usage.cache_read_input_tokens.unwrap_or(0);
         Ok(ModelReply {
             text,
             usage: Usage {
-                // Cached prompt tokens are counted apart from `input_tokens`; all of
-                // them were read by the model.
+                // Anthropic's `input_tokens` counts only the prompt after the last
+                // cache breakpoint; what was written to or read from the cache is
+                // counted apart. All of it is prompt the model read, so the sum is the
+                // input, as every other API reports it, and the read part the cached.
                 input_tokens: usage.input_tokens
                     + usage.cache_creation_input_tokens.unwrap_or(0)
-                    + usage.cache_read_input_tokens.unwrap_or(0),
+                    + cached,
                 output_tokens: usage.output_tokens,
+                cached_input_tokens: cached,
             },
         })
     }

@@ -1,8 +1,10 @@
 //! What can go wrong with a model call, as data: a kind the retry rules and hints
-//! key on, a message for people, and the wait the server asked for.
+//! key on, a message for people, the wait the server asked for and, for a prompt
+//! too long for the model, the sizes it stated.
 
+use super::cause::{self, Cause};
 use super::config::ProviderConfig;
-use super::error_body;
+use super::error_body::{self, ErrorBody};
 use super::http::HttpReply;
 use super::http_date::parse_retry_after;
 use super::url;
@@ -14,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub enum ErrorKind {
     /// HTTP 429.
     RateLimited,
-    /// HTTP 5xx (and Anthropic's 529 "overloaded").
+    /// HTTP 5xx (and Anthropic's 529 "overloaded") that names no cause below.
     Server,
     /// No complete reply within the per-try timeout (or HTTP 408).
     Timeout,
@@ -26,6 +28,13 @@ pub enum ErrorKind {
     NotFound,
     /// Other 4xx: the server refused what was sent.
     BadRequest,
+    /// The model cannot take the images sent (a text-only model, or llama-server
+    /// started without the model's multimodal projector). Recognised by the server's
+    /// words whatever its status: llama-server says it with a 500.
+    UnsupportedInput,
+    /// The prompt is longer than the model's context. The sizes, when the server
+    /// gave them, are in [`CallError::prompt_tokens`] / [`CallError::context_tokens`].
+    ContextOverflow,
     /// HTTP 403 from a server on this machine or network: it checks the Origin header
     /// (Ollama, LM Studio) and does not accept `chrome-extension://`.
     OriginRejected,
@@ -48,6 +57,8 @@ crate::serde_flat::unit_enum_deserialize!(ErrorKind, "ErrorKind", {
     Auth = "auth",
     NotFound = "not_found",
     BadRequest = "bad_request",
+    UnsupportedInput = "unsupported_input",
+    ContextOverflow = "context_overflow",
     OriginRejected = "origin_rejected",
     Malformed = "malformed",
     Empty = "empty",
@@ -56,7 +67,9 @@ crate::serde_flat::unit_enum_deserialize!(ErrorKind, "ErrorKind", {
 });
 
 impl ErrorKind {
-    /// Failures that may pass by themselves; only these are tried again.
+    /// Failures that may pass by themselves; only these are tried again. A 5xx that
+    /// names its cause (unsupported input) is not one: the same request meets the
+    /// same refusal.
     pub fn is_transient(self) -> bool {
         matches!(
             self,
@@ -67,7 +80,13 @@ impl ErrorKind {
     /// Failures the next call would meet again, whatever it asks: they come from the
     /// settings or the server, not from one request. An agent run cannot go on after
     /// one (a network failure counts once its retries are spent: the server is not
-    /// there). A 400 may be about one request (too long a page), so it is not one.
+    /// there). A plain 400 may be about one request, so it is not one.
+    ///
+    /// Unsupported input is a setting (the observation mode sends images every
+    /// step). A context overflow is about one request in principle, but every later
+    /// prompt carries the same system prompt and a page of like size, so the steps
+    /// left would fail the same way as no-ops; ending at once with the sizes tells the
+    /// person what to cut.
     pub fn ends_run(self) -> bool {
         matches!(
             self,
@@ -76,6 +95,8 @@ impl ErrorKind {
                 | ErrorKind::NotFound
                 | ErrorKind::OriginRejected
                 | ErrorKind::Config
+                | ErrorKind::UnsupportedInput
+                | ErrorKind::ContextOverflow
         )
     }
 
@@ -94,6 +115,12 @@ pub struct CallError {
     /// The wait the server asked for (Retry-After), in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
+    /// For a context overflow: the prompt's size as the server counted it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// For a context overflow: the model's context as the server has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_tokens: Option<u64>,
 }
 
 impl CallError {
@@ -102,7 +129,34 @@ impl CallError {
             kind,
             message: message.into(),
             retry_after_ms: None,
+            prompt_tokens: None,
+            context_tokens: None,
         }
+    }
+
+    /// The error a body's words name ([`cause::recognise`]), with `message` (what was
+    /// called and what came back) and the sizes said after it; `None` when the words
+    /// name no cause.
+    pub(super) fn from_cause(body: &ErrorBody, message: String) -> Option<Self> {
+        Some(match cause::recognise(body)? {
+            Cause::UnsupportedInput => Self::new(ErrorKind::UnsupportedInput, message),
+            Cause::ContextOverflow {
+                prompt_tokens,
+                context_tokens,
+            } => {
+                let message = match cause::sizes_sentence(prompt_tokens, context_tokens) {
+                    // Most servers end their words with a full stop already.
+                    Some(sizes) if message.ends_with('.') => format!("{message} {sizes}"),
+                    Some(sizes) => format!("{message}. {sizes}"),
+                    None => message,
+                };
+                CallError {
+                    prompt_tokens,
+                    context_tokens,
+                    ..Self::new(ErrorKind::ContextOverflow, message)
+                }
+            }
+        })
     }
 
     pub fn config(message: impl Into<String>) -> Self {
@@ -137,20 +191,23 @@ pub fn redact(text: &str, key: &str) -> String {
 /// The error a non-2xx reply stands for. `url` is the endpoint that was called (it
 /// never carries the key: all three APIs take it in a header).
 pub fn from_status(config: &ProviderConfig, url: &str, reply: &HttpReply) -> CallError {
-    let detail = error_body::detail(&reply.body);
-    let kind = classify(config, reply.status, detail.as_deref().unwrap_or_default());
+    let body = error_body::read(&reply.body);
+    let detail = body.detail();
     let what = match &detail {
         Some(detail) => format!(": {detail}"),
         None => String::new(),
     };
-    let mut error = CallError::new(
-        kind,
-        format!(
-            "{} answered HTTP {} for {url}{what}",
-            config.provider.label(),
-            reply.status
-        ),
+    let message = format!(
+        "{} answered HTTP {} for {url}{what}",
+        config.provider.label(),
+        reply.status
     );
+    // The server's words, when they name a cause, say more than its status.
+    if let Some(error) = CallError::from_cause(&body, message.clone()) {
+        return error;
+    }
+    let kind = classify(config, reply.status, detail.as_deref().unwrap_or_default());
+    let mut error = CallError::new(kind, message);
     if matches!(kind, ErrorKind::RateLimited | ErrorKind::Server) {
         error.retry_after_ms = reply
             .retry_after

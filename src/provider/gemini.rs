@@ -35,6 +35,9 @@ impl Api for Gemini {
                 "maxOutputTokens": request.max_tokens,
             },
         });
+        // Nothing asks for caching here: Gemini 2.5 and later cache a prompt's prefix
+        // implicitly when it repeats an earlier request's, and the system instruction,
+        // the same at every step, comes first. A hit shows as `cachedContentTokenCount`.
         if !request.system.is_empty() {
             body["systemInstruction"] = json!({ "parts": [{ "text": request.system }] });
         }
@@ -88,6 +91,10 @@ impl Api for Gemini {
                 input_tokens: usage.prompt_token_count,
                 // Thinking tokens are billed as output.
                 output_tokens: usage.candidates_token_count + usage.thoughts_token_count,
+                // Part of `promptTokenCount`, which counts the whole prompt.
+                cached_input_tokens: usage
+                    .cached_content_token_count
+                    .min(usage.prompt_token_count),
             },
         })
     }
@@ -150,4 +157,6 @@ struct UsageMetadata {
     prompt_token_count: u64,
     candidates_token_count: u64,
     thoughts_token_count: u64,
+    /// Prompt tokens served from a cache (implicit caching included).
+    cached_content_token_count: u64,
 }

@@ -3,12 +3,7 @@
 
 use super::config::{ProviderConfig, ProviderKind};
 use super::error::{CallError, ErrorKind};
-use super::url;
-
-/// Ollama's default port: a local server there is almost surely Ollama.
-const OLLAMA_PORT: u16 = 11434;
-/// LM Studio's default server port.
-const LM_STUDIO_PORT: u16 = 1234;
+use super::url::{self, LM_STUDIO_PORT, OLLAMA_PORT};
 
 /// One or two sentences; `extension_origin` is `chrome-extension://<id>` (used in the
 /// origin advice; a placeholder is written when it is empty).
@@ -32,6 +27,8 @@ pub fn hint(error: &CallError, config: &ProviderConfig, extension_origin: &str) 
             "{label} is limiting how often you may call it. Wait a minute and try again, \
              or raise the limits of your plan."
         ),
+        // Only failures whose words name no cause get here (see `cause`), so waiting
+        // may help.
         ErrorKind::Server => {
             format!("{label} failed on its side. Try again later, or pick another model.")
         }
@@ -45,6 +42,8 @@ pub fn hint(error: &CallError, config: &ProviderConfig, extension_origin: &str) 
         ErrorKind::Network => format!(
             "Could not reach {base}: check the base URL for typos and your internet connection."
         ),
+        ErrorKind::UnsupportedInput => unsupported_input(config),
+        ErrorKind::ContextOverflow => context_overflow(error, config),
         ErrorKind::BadRequest => format!(
             "{label} refused the request. Check the model name; if the model cannot read \
              images, set the observation mode to text; keep max tokens within the model's limit."
@@ -62,6 +61,48 @@ pub fn hint(error: &CallError, config: &ProviderConfig, extension_origin: &str) 
             "Fix the setting named above in hopbench's options page, then test again.".to_string()
         }
     }
+}
+
+/// The observation mode is the setting that sends images; its names are the options
+/// page's and the runner's.
+fn unsupported_input(config: &ProviderConfig) -> String {
+    let model = config.model.trim();
+    format!(
+        "The model {model} cannot read the images this run sends. Set the observation \
+         mode to text (Settings → Observation mode, or the runner's `--observation text`), \
+         or use a model that reads images (llama-server needs the model's multimodal \
+         projector: start it with `--mmproj`)."
+    )
+}
+
+/// What to cut, in the order that costs the run least: the observation first, then its
+/// format; a bigger context where the person runs the server, a longer-context model
+/// where they do not.
+fn context_overflow(error: &CallError, config: &ProviderConfig) -> String {
+    let what = match (error.prompt_tokens, error.context_tokens) {
+        (Some(prompt), Some(context)) => format!(
+            "The prompt ({prompt} tokens) and the reply's allowance do not fit the model's \
+             context ({context} tokens)."
+        ),
+        (None, Some(context)) => format!(
+            "The prompt and the reply's allowance do not fit the model's context \
+             ({context} tokens)."
+        ),
+        (Some(prompt), None) => {
+            format!("The prompt ({prompt} tokens) does not fit the model's context.")
+        }
+        (None, None) => "The prompt does not fit the model's context.".to_string(),
+    };
+    let send_less = "Send less: cap the observation with max_obs_tokens in the settings \
+         (the runner's `--max-obs-tokens N`), or use the compact observation format \
+         (`--format compact`).";
+    let bigger = if url::is_local(config.base()) {
+        "Or give the model a larger context on the server: llama-server `-c N`, vLLM \
+         `--max-model-len N`, LM Studio's context length when it loads the model."
+    } else {
+        "Or pick a model with a longer context."
+    };
+    format!("{what} {send_less} {bigger}")
 }
 
 fn auth(config: &ProviderConfig) -> String {

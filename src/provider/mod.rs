@@ -13,6 +13,7 @@
 //! - [`gemini`]: the Generative Language API's `generateContent`.
 
 mod anthropic;
+mod cause;
 mod config;
 mod error;
 mod error_body;

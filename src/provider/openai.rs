@@ -4,6 +4,7 @@
 
 use super::config::ProviderConfig;
 use super::error::{CallError, ErrorKind};
+use super::error_body;
 use super::url;
 use super::Api;
 use crate::model::{Message, ModelReply, ModelRequest, Part, Role, Usage};
@@ -36,12 +37,16 @@ impl Api for OpenAi {
         messages.extend(request.messages.iter().map(message));
         // `max_tokens`, not OpenAI's newer `max_completion_tokens`: every compatible
         // server (vLLM, Ollama, LM Studio, OpenRouter) reads this name.
-        json!({
+        let mut body = json!({
             "model": config.model.trim(),
             "messages": messages,
             "temperature": request.temperature,
             "max_tokens": request.max_tokens,
-        })
+        });
+        if may_read_cache_prompt(config.base()) {
+            body["cache_prompt"] = json!(true);
+        }
+        body
     }
 
     fn parse_success(&self, body: &str) -> Result<ModelReply, CallError> {
@@ -74,14 +79,45 @@ impl Api for OpenAi {
             )));
         }
         let usage = reply.usage.unwrap_or_default();
+        let input_tokens = usage.prompt_tokens.unwrap_or(0);
+        // OpenAI, vLLM and current llama-server report the cache hit in
+        // `usage.prompt_tokens_details.cached_tokens`; llama-server builds before that
+        // field only in `timings.cache_n`. Both are part of `prompt_tokens`.
+        let cached = usage
+            .prompt_tokens_details
+            .and_then(|details| details.cached_tokens)
+            .or_else(|| reply.timings.and_then(|timings| timings.cache_n))
+            .unwrap_or(0);
         Ok(ModelReply {
             text,
             usage: Usage {
-                input_tokens: usage.prompt_tokens.unwrap_or(0),
+                input_tokens,
                 output_tokens: usage.completion_tokens.unwrap_or(0),
+                cached_input_tokens: cached.min(input_tokens),
             },
         })
     }
+}
+
+/// Whether to ask for llama-server's prompt cache (`cache_prompt: true`: the slot
+/// keeps the previous prompt's computed state and reprocesses only what changed, so
+/// each step pays for its new observation, not for the system prompt again).
+///
+/// Only servers on this machine or a private network get the field. OpenAI's own API
+/// refuses fields it does not know ("Unrecognized request argument supplied"), and so
+/// may any gateway that copies it; llama-server on the other hand is almost always run
+/// locally. On a local address the field is harmless to the other servers found there
+/// (vLLM's request models accept unknown fields and ignore them; Ollama's decoder drops
+/// them). Ollama's and LM Studio's default ports are left out all the same: neither
+/// reads the field (both cache on their own), and LM Studio's native API refuses unknown
+/// keys, so there is nothing to gain in risking it. Current llama-server builds cache by
+/// default; the field keeps older builds caching too.
+fn may_read_cache_prompt(base: &str) -> bool {
+    url::is_local(base)
+        && !matches!(
+            url::port_of(base),
+            Some(url::OLLAMA_PORT | url::LM_STUDIO_PORT)
+        )
 }
 
 fn message(message: &Message) -> Value {
@@ -123,6 +159,8 @@ fn message(message: &Message) -> Value {
 struct Reply {
     choices: Option<Vec<Choice>>,
     usage: Option<ReplyUsage>,
+    /// llama-server's own timing report beside `usage`.
+    timings: Option<Timings>,
     /// Some gateways (OpenRouter) report errors inside a 200 reply.
     error: Option<Value>,
 }
@@ -144,6 +182,18 @@ struct ChoiceMessage {
 struct ReplyUsage {
     prompt_tokens: Option<u64>,
     completion_tokens: Option<u64>,
+    prompt_tokens_details: Option<PromptTokensDetails>,
+}
+
+#[derive(Deserialize)]
+struct PromptTokensDetails {
+    cached_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct Timings {
+    /// Prompt tokens reused from the slot's cache.
+    cache_n: Option<u64>,
 }
 
 fn content_text(content: &Value) -> String {
@@ -172,14 +222,20 @@ fn empty_reason(finish_reason: Option<&str>, refusal: Option<&str>) -> String {
     }
 }
 
-/// An error object in a 200 reply; its numeric `code` (when it is an HTTP status)
-/// picks the kind, so a 429 reported this way is still retried.
+/// An error object in a 200 reply. Words that name a cause decide as they do for an
+/// error status; otherwise its numeric `code` (when it is an HTTP status) picks the
+/// kind, so a 429 reported this way is still retried.
 fn error_in_success(error: &Value) -> CallError {
     let message = error
         .get("message")
         .and_then(Value::as_str)
         .map(str::to_string)
         .unwrap_or_else(|| error.to_string());
+    let body = error_body::from_error_object(error);
+    let said = format!("the server reported an error: {message}");
+    if let Some(error) = CallError::from_cause(&body, said) {
+        return error;
+    }
     let kind = match error.get("code").and_then(Value::as_u64) {
         Some(429) => ErrorKind::RateLimited,
         Some(401 | 403) => ErrorKind::Auth,

@@ -1,7 +1,10 @@
 //! When to try a failed call again, and after how long.
 //!
 //! Transient failures (429, 5xx, timeouts, network errors) are retried with
-//! exponential backoff; a server's Retry-After replaces the backoff. No jitter: one
+//! exponential backoff; a server's Retry-After replaces the backoff. A failure whose
+//! words name a cause another try cannot change (images a text-only model refuses, a
+//! prompt longer than the context) is final whatever its status, llama-server's 500
+//! included ([`super::ErrorKind::is_transient`]). No jitter: one
 //! agent makes one call at a time, so there is no herd of clients to spread out, and
 //! fixed delays keep runs and tests reproducible.
 

@@ -2,6 +2,11 @@
 //! this machine or a private network (servers there are local model servers, whose
 //! 403 means "origin not allowed", not "bad key"), and joining paths.
 
+/// Ollama's default port: a local server there is almost surely Ollama.
+pub const OLLAMA_PORT: u16 = 11434;
+/// LM Studio's default server port.
+pub const LM_STUDIO_PORT: u16 = 1234;
+
 /// The host (lower-case, brackets kept for IPv6) of an `http(s)://` URL, or `None`.
 pub fn host_of(url: &str) -> Option<String> {
     let rest = url

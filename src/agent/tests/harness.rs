@@ -67,6 +67,7 @@ pub fn tokyo_judge(answer: &str, with_model: bool) -> Vec<Judgement> {
     let usage = Usage {
         input_tokens: 80,
         output_tokens: 1,
+        cached_input_tokens: 0,
     };
     vec![Judgement::from_reply(
         &request,
@@ -360,6 +361,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                     usage: Usage {
                         input_tokens: 1000,
                         output_tokens: 50,
+                        cached_input_tokens: 0,
                     },
                 },
                 attempts: vec![json!({"kind": "rate_limited", "message": "429", "delay_ms": 500})],

@@ -286,6 +286,7 @@ fn an_answer_to_an_earlier_call_is_stale_and_a_failed_call_ends_the_step() {
             usage: Usage {
                 input_tokens: 100,
                 output_tokens: 10,
+                cached_input_tokens: 0,
             },
         },
         attempts: Vec::new(),

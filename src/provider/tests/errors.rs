@@ -145,6 +145,8 @@ fn only_failures_of_the_settings_or_the_server_end_a_run() {
         Auth,
         NotFound,
         BadRequest,
+        UnsupportedInput,
+        ContextOverflow,
         OriginRejected,
         Malformed,
         Empty,
@@ -154,7 +156,18 @@ fn only_failures_of_the_settings_or_the_server_end_a_run() {
     .into_iter()
     .filter(|k| k.ends_run())
     .collect();
-    assert_eq!(ending, [Network, Auth, NotFound, OriginRejected, Config]);
+    assert_eq!(
+        ending,
+        [
+            Network,
+            Auth,
+            NotFound,
+            UnsupportedInput,
+            ContextOverflow,
+            OriginRejected,
+            Config
+        ]
+    );
 }
 
 #[test]
@@ -167,6 +180,14 @@ fn kinds_are_found_by_their_json_name() {
     assert_eq!(
         ErrorKind::from_name("origin_rejected"),
         Some(ErrorKind::OriginRejected)
+    );
+    assert_eq!(
+        ErrorKind::from_name("unsupported_input"),
+        Some(ErrorKind::UnsupportedInput)
+    );
+    assert_eq!(
+        ErrorKind::from_name("context_overflow"),
+        Some(ErrorKind::ContextOverflow)
     );
     assert_eq!(ErrorKind::from_name("RateLimited"), None);
     assert_eq!(ErrorKind::from_name(""), None);

@@ -102,6 +102,8 @@ fn every_kind_has_a_hint() {
         ErrorKind::Auth,
         ErrorKind::NotFound,
         ErrorKind::BadRequest,
+        ErrorKind::UnsupportedInput,
+        ErrorKind::ContextOverflow,
         ErrorKind::OriginRejected,
         ErrorKind::Malformed,
         ErrorKind::Empty,
@@ -112,4 +114,53 @@ fn every_kind_has_a_hint() {
         assert!(text.len() > 20, "{kind:?}: {text}");
         assert!(!text.contains(KEY));
     }
+}
+
+#[test]
+fn images_refused_by_llama_server_point_to_the_text_observation_mode_not_to_waiting() {
+    let cfg = config(ProviderKind::Openai, "http://127.0.0.1:8080/v1");
+    let text = hint_for(&cfg, 500, &fixture("openai/llamacpp_500_image.json"));
+    assert!(
+        text.contains("Settings → Observation mode") && text.contains("`--observation text`"),
+        "{text}"
+    );
+    assert!(text.contains("--mmproj"), "{text}");
+    assert!(!text.to_lowercase().contains("try again later"), "{text}");
+    // A 500 that names no cause still suggests waiting.
+    let plain = hint_for(
+        &cfg,
+        500,
+        r#"{"error":{"code":500,"message":"failed to decode batch"}}"#,
+    );
+    assert!(plain.contains("Try again later"), "{plain}");
+}
+
+#[test]
+fn an_overflow_names_the_sizes_and_what_to_cut() {
+    let local = config(ProviderKind::Openai, "http://127.0.0.1:8080/v1");
+    let text = hint_for(&local, 400, &fixture("openai/llamacpp_400_context.json"));
+    assert!(
+        text.starts_with(
+            "The prompt (2480 tokens) and the reply's allowance do not fit the model's \
+             context (1024 tokens)."
+        ),
+        "{text}"
+    );
+    for fix in [
+        "max_obs_tokens",
+        "`--max-obs-tokens N`",
+        "`--format compact`",
+        "llama-server `-c N`",
+    ] {
+        assert!(text.contains(fix), "{fix}: {text}");
+    }
+    // A hosted model's context cannot be raised: the hint says to pick another model.
+    let remote = default_config(ProviderKind::Anthropic);
+    let text = hint_for(&remote, 400, &fixture("anthropic/error_400_too_long.json"));
+    assert!(
+        text.contains("(208310 tokens)") && text.contains("(200000 tokens)"),
+        "{text}"
+    );
+    assert!(text.contains("a model with a longer context"), "{text}");
+    assert!(!text.contains("llama-server"), "{text}");
 }

@@ -7,6 +7,7 @@ fn ok_reply() -> ModelReply {
         usage: Usage {
             input_tokens: 3,
             output_tokens: 1,
+            cached_input_tokens: 2,
         },
     }
 }
@@ -95,8 +96,45 @@ fn outcome_serialises_to_the_documented_shape() {
         ok,
         serde_json::json!({
             "ok": true,
-            "reply": {"text": "done", "usage": {"input_tokens": 3, "output_tokens": 1}},
+            "reply": {"text": "done", "usage": {"input_tokens": 3, "output_tokens": 1, "cached_input_tokens": 2}},
             "attempts": [],
         })
     );
+}
+
+#[test]
+fn a_usage_stored_before_cached_tokens_were_counted_still_loads() {
+    let old: Usage =
+        serde_json::from_str(r#"{"input_tokens": 1200, "output_tokens": 30}"#).unwrap();
+    assert_eq!(
+        old,
+        Usage {
+            input_tokens: 1200,
+            output_tokens: 30,
+            cached_input_tokens: 0,
+        }
+    );
+}
+
+#[test]
+fn a_context_overflow_keeps_its_sizes_in_the_final_message() {
+    let cfg = config(ProviderKind::Openai, "http://127.0.0.1:8080/v1");
+    let err = parse_reply(
+        &cfg,
+        &reply(400, &fixture("openai/llamacpp_400_context.json")),
+    )
+    .unwrap_err();
+    let mut log = CallLog::new(RetryPolicy::default());
+    assert_eq!(log.failed(&err), None, "an overflow is not tried again");
+    let outcome = log.gave_up(err.clone(), hint(&err, &cfg, ""));
+    let error = outcome.error.unwrap();
+    assert_eq!(error.kind, ErrorKind::ContextOverflow);
+    assert!(
+        error
+            .message
+            .ends_with("The prompt is 2480 tokens; the model's context holds 1024."),
+        "{}",
+        error.message
+    );
+    assert_eq!(outcome.attempts.len(), 1);
 }

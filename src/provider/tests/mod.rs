@@ -1,6 +1,7 @@
 //! Native tests of the provider core: request shapes per API, replies read from
 //! fixture bodies (`tests/provider_replies/`), error kinds, retry timing and hints.
 
+mod causes;
 mod config;
 mod errors;
 mod hints;

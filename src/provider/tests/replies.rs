@@ -13,6 +13,15 @@ fn usage(input_tokens: u64, output_tokens: u64) -> Usage {
     Usage {
         input_tokens,
         output_tokens,
+        cached_input_tokens: 0,
+    }
+}
+
+fn cached(input_tokens: u64, output_tokens: u64, cached_input_tokens: u64) -> Usage {
+    Usage {
+        input_tokens,
+        output_tokens,
+        cached_input_tokens,
     }
 }
 
@@ -59,7 +68,46 @@ fn anthropic_thinking_is_skipped_and_cached_input_counted() {
     let reply =
         parse_fixture(ProviderKind::Anthropic, "anthropic/thinking_then_text.json").unwrap();
     assert_eq!(reply.text, "```goto [http://127.0.0.1:8001/flights]```");
-    assert_eq!(reply.usage, usage(300 + 100 + 1200, 40));
+    // input_tokens (300) leaves out the cache write (100) and the cache read (1200):
+    // the input is the whole prompt, of which the read part came from the cache.
+    assert_eq!(reply.usage, cached(300 + 100 + 1200, 40, 1200));
+}
+
+#[test]
+fn openai_cached_prompt_tokens_are_part_of_the_input() {
+    let reply = parse_fixture(ProviderKind::Openai, "openai/success_cached.json").unwrap();
+    assert_eq!(reply.text, "```go_back```");
+    assert_eq!(reply.usage, cached(2306, 6, 1920));
+}
+
+#[test]
+fn llama_server_cache_hits_are_read_from_usage_or_from_timings() {
+    let current =
+        parse_fixture(ProviderKind::Openai, "openai/llamacpp_success_cached.json").unwrap();
+    assert!(current.text.ends_with("```type [21] [tokyo tower] [1]```"));
+    assert_eq!(current.usage, cached(2210, 31, 1984));
+    // Builds whose usage has no prompt_tokens_details say it only in timings.cache_n.
+    let older = parse_fixture(
+        ProviderKind::Openai,
+        "openai/llamacpp_success_timings_only.json",
+    )
+    .unwrap();
+    assert_eq!(older.usage, cached(1530, 7, 1402));
+}
+
+#[test]
+fn gemini_cached_content_is_part_of_the_prompt_count() {
+    let reply = parse_fixture(ProviderKind::Gemini, "gemini/success_cached.json").unwrap();
+    assert_eq!(reply.text, "```click [44]```");
+    assert_eq!(reply.usage, cached(4210, 9 + 41, 3904));
+}
+
+#[test]
+fn a_cache_count_larger_than_the_prompt_is_capped_at_the_prompt() {
+    let body = r#"{"choices": [{"message": {"content": "```go_back```"}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 2, "prompt_tokens_details": {"cached_tokens": 50}}}"#;
+    let reply = parse(ProviderKind::Openai, 200, body).unwrap();
+    assert_eq!(reply.usage, cached(10, 2, 10));
 }
 
 #[test]

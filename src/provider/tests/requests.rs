@@ -38,6 +38,42 @@ fn openai_request_has_endpoint_bearer_key_and_data_url_image() {
 }
 
 #[test]
+fn cache_prompt_goes_only_to_local_servers_that_may_be_llama_server() {
+    let asks = |base: &str| {
+        let body =
+            body_json(&build_request(&config(ProviderKind::Openai, base), &request()).unwrap());
+        body.get("cache_prompt").cloned()
+    };
+    for base in [
+        "http://127.0.0.1:8080/v1",
+        "http://localhost:8080",
+        "http://192.168.1.20:8000/v1",
+        "http://gpu-box.local:8080/v1",
+    ] {
+        assert_eq!(asks(base), Some(json!(true)), "{base}");
+    }
+    // OpenAI refuses fields it does not know; Ollama and LM Studio do not read it.
+    for base in [
+        "",
+        "https://api.openai.com/v1",
+        "https://openrouter.ai/api/v1",
+        "https://llama.example.com/v1",
+        "http://localhost:11434/v1",
+        "http://127.0.0.1:1234/v1",
+    ] {
+        assert_eq!(asks(base), None, "{base:?}");
+    }
+}
+
+#[test]
+fn other_apis_never_get_cache_prompt() {
+    for kind in [ProviderKind::Anthropic, ProviderKind::Gemini] {
+        let req = build_request(&config(kind, "http://127.0.0.1:8080"), &request()).unwrap();
+        assert!(!req.body.contains("cache_prompt"), "{kind:?}");
+    }
+}
+
+#[test]
 fn openai_request_without_key_sends_no_authorization() {
     let mut cfg = config(ProviderKind::Openai, "http://localhost:11434/v1/");
     cfg.api_key.clear();
@@ -80,7 +116,12 @@ fn anthropic_request_has_key_version_browser_header_and_base64_source() {
     );
     assert_eq!(req.header("authorization"), None);
     let body = body_json(&req);
-    assert_eq!(body["system"], "You are a web agent.");
+    // One text block, marked as a cache breakpoint: the system prompt is the same at
+    // every step, so later steps read it from the prompt cache.
+    assert_eq!(
+        body["system"],
+        json!([{"type": "text", "text": "You are a web agent.", "cache_control": {"type": "ephemeral"}}])
+    );
     assert_eq!(body["max_tokens"], 300);
     assert_eq!(body["model"], "claude-sonnet-4-5");
     let messages = body["messages"].as_array().unwrap();

@@ -44,6 +44,8 @@ fn only_429_5xx_timeouts_and_network_errors_are_retried() {
         ErrorKind::Auth,
         ErrorKind::NotFound,
         ErrorKind::BadRequest,
+        ErrorKind::UnsupportedInput,
+        ErrorKind::ContextOverflow,
         ErrorKind::OriginRejected,
         ErrorKind::Malformed,
         ErrorKind::Empty,
