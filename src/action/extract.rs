@@ -8,10 +8,18 @@
 //! (b) Otherwise the LAST fenced block whose content parses, because models often put
 //!     other code (HTML, JSON) in earlier fences. If none parses, the last block's error.
 //! (c) Without any fence, the whole reply, trimmed, if it is exactly one action.
+//! (d) Otherwise the LAST `single-backtick` span that parses: models that drop the
+//!     summary phrase still quote their action, as MMInA's parser expects ("The page
+//!     shows a search box. `click [21]`"). When none parses, the error quotes the span
+//!     that came closest (the last one that starts like an action, else the last one),
+//!     so the model sees what it wrote.
 //!
 //! Any candidate in which several lines each parse as an action is refused
 //! (`SeveralActions`): free text runs to the last `]`, so `stop [a]\nstop [b]`
 //! would otherwise read as one answer.
+//!
+//! The messages are sent back to the model, so their examples never hold a number a
+//! model could take for an element of the page and copy back: the id is written `ID`.
 
 use thiserror::Error;
 
@@ -20,6 +28,12 @@ use super::types::{all_usages, Action};
 
 const PHRASE: &str = "the next action i will perform is";
 const FENCE: &str = "```";
+/// The action format with a placeholder id, for the messages.
+const EXAMPLE: &str = "```click [ID]```";
+/// What the placeholder stands for.
+const ID_MEANS: &str = "ID being the number in brackets before an element of the observation";
+/// Longest span quoted back in a message: a reply may put a whole paragraph in backticks.
+const MAX_QUOTE_CHARS: usize = 80;
 
 /// An action found in a reply, with the text it was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,9 +53,7 @@ pub enum ExtractError {
         parse_error: Option<ActionParseError>,
     },
 
-    #[error(
-        "the fenced block with the action is empty; put exactly one action inside it, e.g. ```click [1234]```"
-    )]
+    #[error("the fenced block with the action is empty; put exactly one action inside it, e.g. {EXAMPLE}")]
     EmptyFence,
 
     #[error("the action `{raw}` does not parse: {source}")]
@@ -52,15 +64,21 @@ pub enum ExtractError {
     },
 
     #[error(
-        "the reply holds {count} actions, one per line; give exactly one action per step, e.g. ```click [1234]```"
+        "the reply holds {count} actions, one per line; give exactly one action per step, e.g. {EXAMPLE}"
     )]
     SeveralActions { count: usize },
+
+    /// Rule (d) found text in backticks, none of it an action or anything like one.
+    #[error("{}", not_an_action_message(.span))]
+    NotAnAction {
+        /// The last backtick span, as written (shortened when long).
+        span: String,
+    },
 }
 
 /// One grammar listing per message: a parse error already shows the expected format.
 fn no_action_message(parse_error: &Option<ActionParseError>) -> String {
-    let advice = "end the reply with exactly one action in a fenced block, e.g. \
-                  In summary, the next action I will perform is ```click [1234]```";
+    let advice = advice();
     match parse_error {
         Some(e) => format!("no action found in the reply: {e}; {advice}"),
         None => format!(
@@ -68,6 +86,22 @@ fn no_action_message(parse_error: &Option<ActionParseError>) -> String {
             all_usages()
         ),
     }
+}
+
+fn not_an_action_message(span: &str) -> String {
+    format!(
+        "no action found in the reply: the text in backticks, `{span}`, is not an action; {}; \
+         valid actions: {}",
+        advice(),
+        all_usages()
+    )
+}
+
+fn advice() -> String {
+    format!(
+        "end the reply with exactly one action in a fenced block, e.g. In summary, the \
+         next action I will perform is {EXAMPLE}, {ID_MEANS}"
+    )
 }
 
 /// Takes the single action out of a model reply; see the module docs for the rules.
@@ -89,27 +123,67 @@ pub fn extract_action(reply: &str) -> Result<ExtractedAction, ExtractError> {
         return parse_one(last);
     }
     let whole = reply.trim();
-    match parse_one(whole) {
-        Ok(found) => Ok(found),
+    let whole_error = match parse_one(whole) {
+        Ok(found) => return Ok(found),
+        Err(error) => error,
+    };
+    if let Some(found) = in_backticks(whole) {
+        return found;
+    }
+    match whole_error {
         // A one-line reply that starts like an action gets the parser's explanation;
         // for plain prose ("I am not sure") that explanation would only confuse.
-        Err(ExtractError::Unparseable { source, .. })
-            if !whole.contains('\n') && looks_like_an_attempt(&source) =>
+        ExtractError::Unparseable { source, .. }
+            if !whole.contains('\n') && looks_like_an_attempt(whole, &source) =>
         {
             Err(ExtractError::NoAction {
                 parse_error: Some(source),
             })
         }
-        Err(ExtractError::SeveralActions { count }) => Err(ExtractError::SeveralActions { count }),
-        Err(_) => Err(ExtractError::NoAction { parse_error: None }),
+        ExtractError::SeveralActions { count } => Err(ExtractError::SeveralActions { count }),
+        _ => Err(ExtractError::NoAction { parse_error: None }),
     }
 }
 
-/// True unless the text did not even begin with (something close to) an action name.
-fn looks_like_an_attempt(error: &ActionParseError) -> bool {
+/// Rule (d): the last backtick span that parses; without one, the error about the
+/// span that came closest; `None` when the reply has no span at all.
+fn in_backticks(reply: &str) -> Option<Result<ExtractedAction, ExtractError>> {
+    let spans = backtick_spans(reply);
+    let last = *spans.last()?;
+    if let Some(found) = spans.iter().rev().find_map(|span| parse_one(span).ok()) {
+        return Some(Ok(found));
+    }
+    // Spans lie within one line, so the only error left is that a span does not parse.
+    let attempt = spans.iter().rev().find_map(|span| match parse_one(span) {
+        Err(ExtractError::Unparseable { raw, source }) if looks_like_an_attempt(&raw, &source) => {
+            Some(ExtractError::Unparseable { raw, source })
+        }
+        _ => None,
+    });
+    Some(Err(attempt.unwrap_or_else(|| ExtractError::NotAnAction {
+        span: shorten(last.trim()),
+    })))
+}
+
+/// True when the text begins with an action name, or with a near miss of one that
+/// is used like one (`clik [3]`, `scrol`): a sentence that starts with a word close to
+/// an action name ("The page ...", close to `type`) is prose, not an attempt.
+fn looks_like_an_attempt(text: &str, error: &ActionParseError) -> bool {
     match &error.kind {
-        ParseErrorKind::UnknownAction { suggestion, .. } => suggestion.is_some(),
-        ParseErrorKind::Empty | ParseErrorKind::ExpectedActionName { .. } => false,
+        ParseErrorKind::UnknownAction {
+            name,
+            suggestion: Some(_),
+        } => {
+            let after = error
+                .column()
+                .and_then(|column| text.get(column - 1 + name.len()..))
+                .unwrap_or_default()
+                .trim_start();
+            after.is_empty() || after.starts_with('[')
+        }
+        ParseErrorKind::UnknownAction { .. }
+        | ParseErrorKind::Empty
+        | ParseErrorKind::ExpectedActionName { .. } => false,
         _ => true,
     }
 }
@@ -170,6 +244,33 @@ fn backtick_span(text: &str) -> Option<&str> {
     let after = &text[open + 1..];
     let close = after.find('`')?;
     Some(&after[..close])
+}
+
+/// Every non-blank `single-backtick` span, in order. Spans are paired within a line,
+/// so a stray backtick on one line cannot shift the pairs of the lines after it.
+fn backtick_spans(text: &str) -> Vec<&str> {
+    text.lines()
+        .flat_map(|line| {
+            let pieces: Vec<&str> = line.split('`').collect();
+            // Odd pieces sit between two backticks, unless the line's last one is unclosed.
+            let closed = pieces.len().saturating_sub(1) / 2 * 2;
+            pieces
+                .into_iter()
+                .take(closed + 1)
+                .skip(1)
+                .step_by(2)
+                .filter(|span| !span.trim().is_empty())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= MAX_QUOTE_CHARS {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(MAX_QUOTE_CHARS).collect();
+    format!("{cut}…")
 }
 
 /// Parses one candidate text as exactly one action.

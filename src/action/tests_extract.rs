@@ -145,7 +145,7 @@ fn prose_without_action_is_no_action() {
     assert_eq!(e, ExtractError::NoAction { parse_error: None });
     let msg = e.to_string();
     assert!(msg.contains("no action found"), "{msg}");
-    assert!(msg.contains("```click [1234]```"), "{msg}");
+    assert!(msg.contains("```click [ID]```"), "{msg}");
     assert!(msg.contains("`type [id] [text] [1|0]`"), "{msg}");
     assert!(matches!(
         failed(""),
@@ -208,4 +208,131 @@ fn type_text_with_brackets_inside_fence() {
             press_enter: false
         }
     );
+}
+
+/// True when `text` holds a number in brackets, the shape of an element id a model
+/// could copy from an example.
+fn has_bracketed_number(text: &str) -> bool {
+    text.split('[').skip(1).any(|after| {
+        let digits = after.chars().take_while(char::is_ascii_digit).count();
+        digits > 0 && after[digits..].starts_with(']')
+    })
+}
+
+#[test]
+fn prose_with_a_single_backtick_action_yields_that_action() {
+    // The reply that once got "unknown action `The` at column 1; did you mean `type`?".
+    let got = found("The page shows a search box. `click [21]`");
+    assert_eq!(got.action, Action::Click { id: 21 });
+    assert_eq!(got.raw, "click [21]");
+    let multi_line =
+        found("The results are listed below.\nI will open the first one: `click [48]`.\n");
+    assert_eq!(multi_line.action, Action::Click { id: 48 });
+}
+
+#[test]
+fn the_last_backtick_span_that_parses_wins() {
+    let reply = "I could `scroll [down]`, but the link is visible, so `click [7]`.";
+    assert_eq!(found(reply).action, Action::Click { id: 7 });
+    // Code spans that are not actions (role names, page text) are passed over.
+    let reply = "The `link` labelled `Tokyo` is what I need: `click [7]` and not the `StaticText`.";
+    assert_eq!(found(reply).action, Action::Click { id: 7 });
+}
+
+#[test]
+fn a_stray_backtick_does_not_shift_the_spans_of_later_lines() {
+    let reply = "Backticks like ` are easy to miss.\nSo: `hover [3]`";
+    assert_eq!(found(reply).action, Action::Hover { id: 3 });
+}
+
+#[test]
+fn a_misspelt_action_in_backticks_is_quoted_back_with_the_parsers_reason() {
+    let e = failed("The search box is there, so I will `clik [7]` on it.");
+    match &e {
+        ExtractError::Unparseable { raw, .. } => assert_eq!(raw, "clik [7]"),
+        other => panic!("{other:?}"),
+    }
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("the action `clik [7]` does not parse"),
+        "{msg}"
+    );
+    assert!(msg.contains("did you mean `click`"), "{msg}");
+}
+
+#[test]
+fn backtick_text_that_is_no_action_at_all_is_quoted_back() {
+    let e = failed("The price is in the `StaticText '$96 per night'` line.");
+    assert_eq!(
+        e,
+        ExtractError::NotAnAction {
+            span: "StaticText '$96 per night'".into()
+        }
+    );
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with(
+            "no action found in the reply: the text in backticks, `StaticText '$96 per night'`, \
+             is not an action"
+        ),
+        "{msg}"
+    );
+    assert!(msg.contains("```click [ID]```"), "{msg}");
+    assert!(msg.contains("`scroll [up|down]`"), "{msg}");
+    // A bare id in backticks is not an action either, and is said so.
+    assert_eq!(
+        failed("I pick `[12]`."),
+        ExtractError::NotAnAction {
+            span: "[12]".into()
+        }
+    );
+}
+
+#[test]
+fn a_long_span_is_quoted_shortened() {
+    let long = "word ".repeat(40);
+    match failed(&format!("Here: `{long}`")) {
+        ExtractError::NotAnAction { span } => {
+            assert_eq!(span.chars().count(), 81, "{span}");
+            assert!(span.ends_with('…'));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn prose_opening_with_a_word_like_an_action_name_gets_no_suggestion() {
+    // "The" is close to `type`, but a sentence is not an attempt at an action.
+    let e = failed("The answer is not on this page.");
+    assert_eq!(e, ExtractError::NoAction { parse_error: None });
+    assert!(!e.to_string().contains("did you mean"), "{e}");
+    // A near miss used like an action still gets one.
+    assert!(failed("scrol [down]")
+        .to_string()
+        .contains("did you mean `scroll`"));
+    assert!(failed("go_bak")
+        .to_string()
+        .contains("did you mean `go_back`"));
+}
+
+#[test]
+fn the_messages_hold_no_id_a_model_could_copy() {
+    for reply in [
+        "I am not sure what to do here.",
+        "```  ```",
+        "```\nclick [1]\nclick [2]\n```",
+        "The `StaticText` says nothing.",
+        "clik [3]",
+    ] {
+        let msg = failed(reply).to_string();
+        let own: Vec<&str> = ["[1]", "[2]", "[3]"]
+            .into_iter()
+            .filter(|id| reply.contains(id))
+            .collect();
+        let mut rest = msg.clone();
+        for id in own {
+            rest = rest.replace(id, "");
+        }
+        assert!(!has_bracketed_number(&rest), "{reply:?}: {msg}");
+    }
 }

@@ -5,15 +5,19 @@ use crate::agent::config::PromptStyle;
 use crate::agent::lines::element_text;
 
 /// The previous reply held no usable action; `error` is the extractor's explanation.
+/// The format is written with the placeholder `ID`, never a number: a small model
+/// copied the number of an earlier example (`click [1234]`) back for steps on end.
 pub fn malformed_feedback(style: PromptStyle, error: &ExtractError) -> String {
     let format = match style {
         PromptStyle::Cot => {
             "End the reply with: In summary, the next action I will perform is \
-             ```click [1234]``` (one action from the list, with your own id)."
+             ```click [ID]``` (one action from the list; ID is the number in brackets \
+             before the element you chose in the observation)."
         }
         PromptStyle::Direct => {
             "Reply with one action from the list between triple backticks, e.g. \
-             ```click [1234]```, and nothing else."
+             ```click [ID]``` where ID is the number in brackets before the element you \
+             chose in the observation, and nothing else."
         }
     };
     format!("your previous reply was not carried out because it is malformed: {error}. {format}")

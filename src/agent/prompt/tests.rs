@@ -239,3 +239,26 @@ fn the_compact_format_is_described_and_shown_in_its_examples() {
         assert!(compact.len() < mmina.len());
     }
 }
+
+#[test]
+fn malformed_feedback_writes_the_format_with_a_placeholder_and_quotes_the_mistake() {
+    let mistake = extract_action("The price shows in `StaticText '$96 per night'`.").unwrap_err();
+    for style in STYLES {
+        let feedback = malformed_feedback(style, &mistake);
+        assert!(
+            feedback.contains("`StaticText '$96 per night'`"),
+            "{feedback}"
+        );
+        assert!(feedback.contains("```click [ID]```"), "{feedback}");
+        assert!(
+            feedback.contains("ID is the number in brackets before the element you chose"),
+            "{feedback}"
+        );
+        // No number in brackets anywhere: nothing a model could copy as an id.
+        let bracketed_number = feedback.split('[').skip(1).any(|after| {
+            let digits = after.chars().take_while(char::is_ascii_digit).count();
+            digits > 0 && after[digits..].starts_with(']')
+        });
+        assert!(!bracketed_number, "{style:?}: {feedback}");
+    }
+}
