@@ -18,6 +18,12 @@
 //!
 //! Scores are given twice: against the reference path only (`strict`), and against
 //! the reference with every alternative path (`with_alternatives`).
+//!
+//! A step whose model call failed decided nothing: there is no reply to score, and
+//! the prompt agent's one stage would otherwise count the whole observation as its
+//! candidates, so a run of failed calls showed "relevant element 100 %". Such steps
+//! are left out of every metric (and do not move the paths, the agent did nothing)
+//! and counted apart (`Diagnosis::without_reply`).
 
 use serde::{Deserialize, Serialize};
 use std::ops::AddAssign;
@@ -94,34 +100,42 @@ impl AddAssign for StageScores {
 pub struct Diagnosis {
     pub strict: StageScores,
     pub with_alternatives: StageScores,
+    /// Steps without a model reply (the call failed): in no metric.
+    #[serde(default)]
+    pub without_reply: usize,
 }
 
 impl AddAssign for Diagnosis {
     fn add_assign(&mut self, o: Diagnosis) {
         self.strict += o.strict;
         self.with_alternatives += o.with_alternatives;
+        self.without_reply += o.without_reply;
     }
 }
 
-/// Scores `steps` against `reference` alone and against it with `alternatives`.
+/// Scores `steps` against `reference` alone and against it with `alternatives`. A
+/// step is `None` when the model gave no reply (its call failed): it is counted in
+/// `without_reply` and scored nowhere.
 pub fn align_and_score(
-    steps: &[StepLog],
+    steps: &[Option<StepLog>],
     reference: &[Triplet],
     alternatives: &[Vec<Triplet>],
 ) -> Diagnosis {
+    let replied: Vec<&StepLog> = steps.iter().flatten().collect();
     let mut all = vec![reference.to_vec()];
     all.extend(alternatives.iter().cloned());
     Diagnosis {
-        strict: score(steps, std::slice::from_ref(&reference.to_vec())),
-        with_alternatives: score(steps, &all),
+        strict: score(&replied, std::slice::from_ref(&reference.to_vec())),
+        with_alternatives: score(&replied, &all),
+        without_reply: steps.len() - replied.len(),
     }
 }
 
-fn score(steps: &[StepLog], paths: &[Vec<Triplet>]) -> StageScores {
+fn score(steps: &[&StepLog], paths: &[Vec<Triplet>]) -> StageScores {
     let mut scores = StageScores::default();
     // (path, position of the step it expects next)
     let mut alive: Vec<(usize, usize)> = (0..paths.len()).map(|p| (p, 0)).collect();
-    for step in steps {
+    for &step in steps {
         let expected: Vec<&Triplet> = alive
             .iter()
             .filter_map(|&(p, at)| paths[p].get(at))

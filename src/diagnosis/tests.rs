@@ -153,7 +153,9 @@ fn stage_accuracies_match_the_numbers_worked_by_hand() {
             Some(typed),
         ),
     ];
+    let steps: Vec<Option<StepLog>> = steps.into_iter().map(Some).collect();
     let d = align_and_score(&steps, &r, &[a]);
+    assert_eq!(d.without_reply, 0);
     assert_eq!(
         d.strict,
         StageScores {
@@ -183,6 +185,48 @@ fn stage_accuracies_match_the_numbers_worked_by_hand() {
     suite += d;
     suite += d;
     assert_eq!(suite.strict.relevant_element, acc(4, 10));
+}
+
+// Reference: click {link 'Tokyo'}, stop. Six steps: the model call failed at steps 1,
+// 2, 4 and 5; step 3 clicked Tokyo, step 6 stopped. Scored are steps 3 and 6 alone,
+// each expecting what the reference expects next (the failed steps did nothing, so
+// they do not move the path): step 3 expects click Tokyo, RE yes (1/1), AP yes,
+// grounding yes, first viable yes, select yes; step 6 expects stop (no element):
+// grounding, first viable and select yes. 2 steps: RE 1/1, AP 1/1, grounding 2/2,
+// first viable 2/2, select 2/2; 4 steps without a reply. Scored as a step, a failed
+// call would have counted the link on the page as a relevant element.
+#[test]
+fn steps_whose_model_call_failed_are_counted_apart_and_scored_nowhere() {
+    let r = reference(&["click {link 'Tokyo'}", "stop [Tokyo]"]);
+    let stop = Triplet::of_reference("stop [x]").unwrap();
+    let clicked = log(
+        vec![vec![el("link", "Tokyo"), el("link", "Paris")]],
+        Some(el("link", "Tokyo")),
+        vec![Some(click("link", "Tokyo"))],
+        Some(click("link", "Tokyo")),
+    );
+    let stopped = log(
+        vec![vec![el("link", "Tokyo")]],
+        None,
+        vec![Some(stop.clone())],
+        Some(stop),
+    );
+    let steps = vec![None, None, Some(clicked), None, None, Some(stopped)];
+    let d = align_and_score(&steps, &r, &[]);
+    let want = StageScores {
+        steps: 2,
+        relevant_element: acc(1, 1),
+        action_prediction: acc(1, 1),
+        grounding: acc(2, 2),
+        first_viable: acc(2, 2),
+        model_select: acc(2, 2),
+    };
+    assert_eq!((d.strict, d.with_alternatives), (want, want));
+    assert_eq!(d.without_reply, 4);
+    let mut suite = Diagnosis::default();
+    suite += d;
+    suite += d;
+    assert_eq!(suite.without_reply, 8);
 }
 
 fn at(url: &str, action: &str) -> TraceStep {

@@ -83,6 +83,8 @@ fn failure_modes_and_stage_accuracies_match_the_numbers_worked_by_hand() {
             "with_alternatives": {"steps": 5, "relevant_element": acc(4, 4),
                        "action_prediction": acc(1, 4), "grounding": acc(3, 5),
                        "first_viable": acc(3, 5), "model_select": acc(3, 5)},
+            // Every step of the fixture had a reply.
+            "without_reply": 0,
         }])
     );
 
@@ -193,5 +195,52 @@ fn the_by_k_table_compares_memory_settings_without_merging_them() {
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(html.contains("<table id=\"by-memory\">"));
     assert!(html.contains("<td>K=2 recent</td>"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// tests/fixtures/report/failed-calls (model openai m2): one task, reference click
+// {link 'Tokyo'}, stop; eight steps, the model call failed at steps 2, 3, 6, 7 and 8
+// (`model_error`, no reply). By hand, over the replied steps 1, 4 and 5 only:
+// step 1  expects click Tokyo; the page has only Paris: RE no; scroll: first viable
+//         no, select no (AP and grounding need RE).
+// step 4  expects click Tokyo: click [3] Tokyo: RE, AP, grounding, first viable and
+//         select yes; the path moves on to stop.
+// step 5  expects stop (no element): click Paris: grounding, first viable, select no.
+// 3 steps scored: RE 1/2, AP 1/1, grounding 1/2, first viable 1/3, select 1/3; 5 steps
+// without a reply. Scoring the failed calls as steps (as before) would have given 8
+// steps and RE 3/4: steps 2 and 3 had Tokyo on the page and counted as found.
+#[test]
+fn steps_whose_model_call_failed_are_left_out_of_the_funnel_and_counted_apart() {
+    let dir = copy_of("failed-calls");
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = read_json(&dir.join("summary.json"));
+    let acc = |c: u64, t: u64| json!({"correct": c, "total": t});
+    let scores = json!({"steps": 3, "relevant_element": acc(1, 2),
+        "action_prediction": acc(1, 1), "grounding": acc(1, 2), "first_viable": acc(1, 3),
+        "model_select": acc(1, 3)});
+    assert_eq!(
+        s["stages"],
+        json!([{"model": "openai m2", "tasks": 1, "strict": scores,
+                "with_alternatives": scores, "without_reply": 5}])
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "| openai m2 | reference | 1 | 3 | 50.00 | 100.00 | 50.00 | 33.33 | 33.33 |\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("openai m2: 5 steps without a reply: the model call failed (not scored)\n"),
+        "{stdout}"
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains(
+        "<span class=\"muted small\">1 tasks, 3 steps scored</span> · <span \
+         class=\"without-reply\" data-steps=\"5\">5 steps without a reply: the model call \
+         failed (not scored)</span></figcaption>"
+    ));
+    assert!(html.contains("data-stage=\"relevant element\">50.00 % (50.00 %)</text>"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -44,7 +44,7 @@ pub fn run_trace(
             .map(|s| TraceStep {
                 url: s.observation.as_ref().and_then(|o| o.url.clone()),
                 action: action_text(s),
-                model_failed: s.model_error.as_ref().is_some_and(|e| !e.is_null()),
+                model_failed: model_failed(s),
             })
             .collect()
     });
@@ -59,12 +59,21 @@ pub fn run_trace(
     }
 }
 
-/// The stage log of each step. A step that logged its stages (the modular agent,
-/// `stages.log`) is read as logged; otherwise it is the prompt agent's one stage:
-/// every element of the observation is a candidate, and the action is the plan, the
-/// grounding and the choice at once.
-pub fn step_logs(trajectory: &Trajectory) -> Vec<StepLog> {
-    trajectory.steps.iter().map(step_log).collect()
+/// The stage log of each step, `None` for a step whose model call failed (it has a
+/// `model_error` and no reply: nothing was decided, so there is nothing to score). A
+/// step that logged its stages (the modular agent, `stages.log`) is read as logged;
+/// otherwise it is the prompt agent's one stage: every element of the observation is
+/// a candidate, and the action is the plan, the grounding and the choice at once.
+pub fn step_logs(trajectory: &Trajectory) -> Vec<Option<StepLog>> {
+    trajectory
+        .steps
+        .iter()
+        .map(|step| (!model_failed(step)).then(|| step_log(step)))
+        .collect()
+}
+
+fn model_failed(step: &Step) -> bool {
+    step.model_error.as_ref().is_some_and(|e| !e.is_null())
 }
 
 fn step_log(step: &Step) -> StepLog {

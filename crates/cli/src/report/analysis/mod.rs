@@ -104,6 +104,7 @@ pub fn analyse(
                 tasks,
                 strict: diagnosis.strict,
                 with_alternatives: diagnosis.with_alternatives,
+                without_reply: diagnosis.without_reply,
             })
             .collect(),
     })

@@ -80,6 +80,22 @@ pub struct ModelStages {
     pub tasks: usize,
     pub strict: StageScores,
     pub with_alternatives: StageScores,
+    /// Steps of these tasks whose model call failed: there was no reply to score, so
+    /// they are in no rate (docs/diagnosis.md).
+    #[serde(default)]
+    pub without_reply: usize,
+}
+
+impl ModelStages {
+    /// `12 steps without a reply: the model call failed`, or None when every step
+    /// had one.
+    pub fn without_reply_note(&self) -> Option<String> {
+        match self.without_reply {
+            0 => None,
+            1 => Some("1 step without a reply: the model call failed".to_string()),
+            n => Some(format!("{n} steps without a reply: the model call failed")),
+        }
+    }
 }
 
 /// Reads one stage's accuracy out of the scores.
@@ -165,6 +181,13 @@ impl Analysis {
                     let _ = write!(out, " {} |", pct(get(scores).rate()));
                 }
                 out.push('\n');
+            }
+        }
+        // Below the table, not in it: a rate with its failed calls left out reads
+        // well only when the reader knows how many there were.
+        for m in &self.stages {
+            if let Some(note) = m.without_reply_note() {
+                let _ = writeln!(out, "{}: {note} (not scored)", m.model);
             }
         }
     }

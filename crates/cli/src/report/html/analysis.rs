@@ -97,7 +97,8 @@ fn funnels(body: &mut String, a: &Analysis) {
         "<h2>Stage funnel per model</h2>\n<p class=\"muted small\">Per step, against the \
          task's reference trajectory (dark) and with the alternative paths accepted too \
          (light): relevant element among the candidates, action prediction, grounding, \
-         first viable, model select.</p>\n",
+         first viable, model select. A step whose model call failed has no reply to \
+         score: it is left out, and counted beside the model's name.</p>\n",
     );
     if a.stages.is_empty() {
         body.push_str(
@@ -115,10 +116,17 @@ fn funnels(body: &mut String, a: &Analysis) {
 fn funnel(body: &mut String, m: &ModelStages) {
     let height = ROW_H * STAGES.len() as f64 + 8.0;
     let width = LABEL_W + BAR_W + 120.0;
+    let without_reply = m.without_reply_note().map_or_else(String::new, |note| {
+        format!(
+            " · <span class=\"without-reply\" data-steps=\"{}\">{} (not scored)</span>",
+            m.without_reply,
+            esc(&note)
+        )
+    });
     let _ = write!(
         body,
         "<figure class=\"funnel\" data-model=\"{}\">\n<figcaption><b>{}</b> \
-         <span class=\"muted small\">{} tasks, {} steps scored</span></figcaption>\n\
+         <span class=\"muted small\">{} tasks, {} steps scored</span>{without_reply}</figcaption>\n\
          <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
          role=\"img\" aria-label=\"stage funnel of {}\">\n",
         esc(&m.model),
