@@ -56,10 +56,12 @@ fn summary_json_has_the_numbers_worked_by_hand() {
         s["counts"],
         serde_json::json!({"tasks": 6, "pass": 2, "fail": 3, "error": 1})
     );
+    // The fixture's lines are from before cached tokens were recorded: none cached.
     assert_eq!(
         s["totals"],
         serde_json::json!({"hops_total": 15, "hops_completed": 9, "steps": 43,
-            "tokens": {"input": 12500, "output": 1250}, "time_ms": 35500})
+            "tokens": {"input": 12500, "output": 1250, "cached_input": 0},
+            "cached_share": 0.0, "time_ms": 35500})
     );
     let buckets = s["buckets"].as_array().unwrap();
     let got: Vec<(String, u64, u64, u64, u64)> = buckets

@@ -51,8 +51,8 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "report",
-        args: "DIR... [--out OUT]",
-        summary: "merge run folders' results.jsonl; write summary.json and report.html",
+        args: "DIR... [--out OUT] [--prices FILE]",
+        summary: "merge run folders' results.jsonl; write summary.json and report.html (--prices: a JSON table of US dollars per million tokens per model, for costs)",
         run: report::run,
     },
     Command {

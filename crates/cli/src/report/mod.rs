@@ -3,6 +3,7 @@
 //! Native only (it reads and writes files); the formats are in docs/runner.md.
 
 pub mod analysis;
+pub mod cost;
 pub mod html;
 pub mod human;
 mod merge;
@@ -13,10 +14,13 @@ pub mod summary;
 pub mod trajectory;
 
 pub use merge::{merge, Merged};
-pub use results::{read_results, ErrorKind, Located, ResultLine, ResultsError, Tokens, Verdict};
+pub use results::{
+    read_results, Ending, ErrorKind, Located, ResultLine, ResultsError, Tokens, Verdict,
+};
 pub use stem::{attempt_file_stem, task_file_stem};
 pub use summary::{Counts, EarlierAttempt, Retries, Source, Summary, Totals};
 
+use cost::{Prices, Pricing};
 use html::index::ResultRow;
 use run_config::{MemorySetting, RunConfig};
 use std::collections::BTreeMap;
@@ -47,8 +51,13 @@ pub struct Written {
 }
 
 /// Reads every folder's results (all of them before writing anything, so a bad line
-/// leaves the output untouched), merges them and writes the report into `out`.
-pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError> {
+/// leaves the output untouched), merges them and writes the report into `out`. With
+/// `prices`, each task and folder gets its cost.
+pub fn write_report(
+    dirs: &[PathBuf],
+    out: &Path,
+    prices: Option<&Prices>,
+) -> Result<Written, ReportError> {
     let mut sources = Vec::new();
     let mut all = Vec::new();
     for dir in dirs {
@@ -63,11 +72,25 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
         .iter()
         .map(|d| (d.clone(), RunConfig::read(d)))
         .collect();
+    let pricing = prices.map(|p| Pricing::new(p, &configs));
+    // Costs are over every line of every folder, before merging drops any: each
+    // attempt was paid for.
+    let mut cost_notes = Vec::new();
+    let costs = pricing.as_ref().map(|pricing| {
+        let folders: Vec<(PathBuf, &[Located])> = dirs
+            .iter()
+            .cloned()
+            .zip(all.iter().map(Vec::as_slice))
+            .collect();
+        pricing.folders(&folders, &mut cost_notes)
+    });
     let (all, configs, humans) = split_people(all, configs);
     let (main, groups, note) = split_by_memory(all, &configs);
     let merged = merge(main);
     let mut summary = Summary::compute(&merged, sources)?;
     summary.notes.extend(note);
+    summary.notes.extend(cost_notes);
+    summary.costs = costs;
     summary.analysis = analysis::analyse(&merged, &groups, &configs)?;
     let humans = (!humans.is_empty()).then(|| merge(humans));
     if let Some(humans) = &humans {
@@ -80,18 +103,28 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> Result<Written, ReportError
 
     let pages_dir = out.join(TRAJECTORIES);
     create_dir(&pages_dir)?;
-    let rows = linked_rows(&merged.tasks, &pages_dir, &mut summary.notes)?;
+    let rows = linked_rows(
+        &merged.tasks,
+        &pages_dir,
+        pricing.as_ref(),
+        &mut summary.notes,
+    )?;
     // People's sessions get viewer pages too, linked from the human-vs-agent table.
     let mut human_links = BTreeMap::new();
     let human_tasks = humans.as_ref().map_or(&[][..], |h| &h.tasks[..]);
-    for row in linked_rows(human_tasks, &pages_dir, &mut summary.notes)? {
+    for row in linked_rows(human_tasks, &pages_dir, None, &mut summary.notes)? {
         if let Some(link) = row.trajectory {
             human_links.insert(row.result.id.clone(), link);
         }
     }
     // Earlier attempts keep their own pages: what a crashed attempt had done is part
     // of the record even though its result does not count.
-    let attempts = linked_rows(&merged.earlier_attempts, &pages_dir, &mut summary.notes)?;
+    let attempts = linked_rows(
+        &merged.earlier_attempts,
+        &pages_dir,
+        pricing.as_ref(),
+        &mut summary.notes,
+    )?;
     let pages = rows
         .iter()
         .chain(&attempts)
@@ -180,29 +213,34 @@ fn split_by_memory(
     (main, groups, note)
 }
 
-/// Writes `pages_dir/<stem>.html` from `<run dir>/trajectories/<stem>.json` when that
-/// exists (`<stem>` of the line's attempt), copying its images along if the output is
-/// another folder; returns the link for report.html. Problems with one trajectory
-/// become notes, not failures.
-/// The table rows of `list`, each linked to the trajectory page written for it.
+/// The table rows of `list`, each linked to the trajectory page written for it and,
+/// with a price table, with its cost.
 fn linked_rows<'a>(
     list: &'a [Located],
     pages_dir: &Path,
+    pricing: Option<&Pricing<'_>>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<ResultRow<'a>>, ReportError> {
     list.iter()
         .map(|located| {
+            let cost = pricing.and_then(|p| p.line(located));
             Ok(ResultRow {
                 result: &located.result,
-                trajectory: trajectory_page(located, pages_dir, notes)?,
+                trajectory: trajectory_page(located, pages_dir, cost, notes)?,
+                cost,
             })
         })
         .collect()
 }
 
+/// Writes `pages_dir/<stem>.html` from `<run dir>/trajectories/<stem>.json` when that
+/// exists (`<stem>` of the line's attempt), copying its images along if the output is
+/// another folder; returns the link for report.html. Problems with one trajectory
+/// become notes, not failures.
 fn trajectory_page(
     located: &Located,
     pages_dir: &Path,
+    cost: Option<f64>,
     notes: &mut Vec<String>,
 ) -> Result<Option<String>, ReportError> {
     let id = &located.result.id;
@@ -218,14 +256,14 @@ fn trajectory_page(
     let page = match &parsed {
         Ok(t) => {
             copy_images(t, &source_dir, pages_dir, id, notes);
-            html::trajectory_page(&located.result, Ok(t))
+            html::trajectory_page(&located.result, Ok(t), cost)
         }
         Err(message) => {
             notes.push(format!(
                 "the trajectory of {id:?} ({}) could not be read: {message}",
                 json_path.display()
             ));
-            html::trajectory_page(&located.result, Err(message))
+            html::trajectory_page(&located.result, Err(message), cost)
         }
     };
     write_atomic(&pages_dir.join(format!("{stem}.html")), &page)?;

@@ -60,14 +60,28 @@ impl ErrorKind {
 /// Model tokens over the whole task (0 and 0 for the replay agent).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tokens {
+    /// Every prompt token sent, the cached part included.
     pub input: u64,
     pub output: u64,
+    /// The part of `input` the provider served from its prompt cache, which it bills
+    /// at a lower price. Lines of older runners have none: 0.
+    #[serde(default)]
+    pub cached_input: u64,
+}
+
+impl Tokens {
+    /// The share of `input` served from the cache; `None` when nothing was sent (a
+    /// dash, not 0 %).
+    pub fn cached_share(&self) -> Option<f64> {
+        (self.input > 0).then(|| self.cached_input as f64 / self.input as f64)
+    }
 }
 
 impl std::ops::AddAssign for Tokens {
     fn add_assign(&mut self, other: Tokens) {
         self.input += other.input;
         self.output += other.output;
+        self.cached_input += other.cached_input;
     }
 }
 
@@ -102,7 +116,14 @@ pub struct ResultLine {
     /// What broke the run; present exactly when `verdict` is `ERROR`.
     #[serde(default)]
     pub error: Option<String>,
-    /// Why the run ended (`stop`, an early-stop rule, max steps, the verdict's reason).
+    /// Why the run ended, in a word: one of the agent's finish causes (`answered`,
+    /// `early_stop`, `context_overflow`, ...) or the runner's own (`timeout`,
+    /// `browser_died`, ...). A word this version does not know is kept as it is, so a
+    /// newer runner's lines still load; older lines have none.
+    #[serde(default)]
+    pub end: Option<String>,
+    /// Why the run ended, in a sentence: the run's own (the early-stop rule and its
+    /// last failure, the failed call, the answer), else the verdict's reason.
     #[serde(default)]
     pub reason: Option<String>,
     /// Which attempt at the task this line records, from 1. Lines of older runners
@@ -122,6 +143,17 @@ fn first_attempt() -> u32 {
 impl ResultLine {
     pub fn passed(&self) -> bool {
         self.verdict == Verdict::Pass
+    }
+
+    pub fn ending(&self) -> Ending<'_> {
+        let reason = present(&self.reason);
+        let error = present(&self.error)
+            .filter(|error| !reason.is_some_and(|reason| reason.contains(error.trim())));
+        Ending {
+            end: present(&self.end).map(|end| end.trim().replace('_', " ")),
+            reason,
+            error,
+        }
     }
 
     /// The checks that serde cannot express; a message for the person fixing the line.
@@ -174,12 +206,42 @@ impl ResultLine {
                 self.verdict
             ));
         }
+        if self.tokens.cached_input > self.tokens.input {
+            return Err(format!(
+                "`tokens.cached_input` is {} but `tokens.input` is {}; the cached part is \
+                 part of the input",
+                self.tokens.cached_input, self.tokens.input
+            ));
+        }
         if let Some(score) = self.answer_score {
             if !(0.0..=1.0).contains(&score) {
                 return Err(format!("`answer_score` {score} is outside 0..1"));
             }
         }
         Ok(())
+    }
+}
+
+/// Why a run ended, in the three parts the report shows, in this order: the end in
+/// words, the run's reason, and the error when it adds something to the reason (an
+/// ERROR's error is often the hint of what to change, such as "set the observation
+/// mode to text", while its reason quotes the failure).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ending<'a> {
+    /// `early stop`, `context overflow`: the `end` word with spaces for underscores.
+    pub end: Option<String>,
+    pub reason: Option<&'a str>,
+    pub error: Option<&'a str>,
+}
+
+/// A blank field says nothing; it is left out rather than shown as a gap.
+fn present(field: &Option<String>) -> Option<&str> {
+    field.as_deref().filter(|s| !s.trim().is_empty())
+}
+
+impl Ending<'_> {
+    pub fn is_empty(&self) -> bool {
+        self.end.is_none() && self.reason.is_none() && self.error.is_none()
     }
 }
 

@@ -1,6 +1,7 @@
 //! `summary.json`: the paper's metrics over the merged results, plus counts and totals.
 
 use super::analysis::Analysis;
+use super::cost::{dollars, Costs};
 use super::merge::Merged;
 use super::results::{ErrorKind, Tokens, Verdict};
 use hopbench::metrics::{MetricsError, MetricsReport, TaskRecord};
@@ -17,12 +18,17 @@ pub struct Counts {
 }
 
 /// Sums over every task.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Totals {
     pub hops_total: usize,
     pub hops_completed: usize,
     pub steps: u64,
+    /// The model calls' tokens: input (the cached part included), output, and the
+    /// part of the input the provider served from its cache.
     pub tokens: Tokens,
+    /// `tokens.cached_input` as a share of `tokens.input`; null when no input was sent.
+    #[serde(default)]
+    pub cached_share: Option<f64>,
     pub time_ms: u64,
 }
 
@@ -47,6 +53,11 @@ pub struct EarlierAttempt {
     pub verdict: Verdict,
     pub error_kind: Option<ErrorKind>,
     pub error: Option<String>,
+    /// Why the attempt ended, in a word and in a sentence (as in results.jsonl).
+    #[serde(default)]
+    pub end: Option<String>,
+    #[serde(default)]
+    pub reason: Option<String>,
     /// `file:line` of the attempt's result line.
     pub line: String,
 }
@@ -77,6 +88,9 @@ pub struct Summary {
     /// Success by memory K, failure modes, stage accuracies (`report::analysis`).
     #[serde(flatten)]
     pub analysis: Analysis,
+    /// What the runs cost, with `--prices`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub costs: Option<Costs>,
     /// People's sessions beside the agents' results, when a folder holds them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub human: Option<super::human::HumanComparison>,
@@ -107,6 +121,7 @@ impl Summary {
                 passed: r.passed(),
             });
         }
+        totals.cached_share = totals.tokens.cached_share();
         Ok(Summary {
             generator: hopbench::NAME_AND_VERSION.to_string(),
             sources,
@@ -116,24 +131,27 @@ impl Summary {
             retries: Retries::of(merged),
             metrics: MetricsReport::compute(&records)?,
             analysis: Analysis::default(),
+            costs: None,
             human: None,
         })
     }
 
-    /// One counts line (and one on retries, if any), then the metrics' two Markdown
-    /// tables and the analysis tables (what `report` and `./build.sh demo` print).
+    /// One counts line (then one on retries and one on tokens and cost, if there is
+    /// anything to say), then the metrics' two Markdown tables and the analysis tables
+    /// (what `report` and `./build.sh demo` print).
     pub fn to_markdown(&self) -> String {
         let c = &self.counts;
-        let retries = self
-            .retries
-            .describe()
-            .map_or(String::new(), |line| format!("{line}\n"));
+        let lines = [self.retries.describe(), self.usage_line()]
+            .into_iter()
+            .flatten()
+            .map(|line| format!("{line}\n"))
+            .collect::<String>();
         let human = self
             .human
             .as_ref()
             .map_or(String::new(), |h| format!("\n{}", h.to_markdown()));
         format!(
-            "{} tasks: {} PASS, {} FAIL, {} ERROR\n{retries}\n{}\n{}{human}",
+            "{} tasks: {} PASS, {} FAIL, {} ERROR\n{lines}\n{}\n{}{human}",
             c.tasks,
             c.pass,
             c.fail,
@@ -141,6 +159,37 @@ impl Summary {
             self.metrics.to_markdown(),
             self.analysis.to_markdown()
         )
+    }
+
+    /// `tokens: 12500 in (3000 cached, 24.00 %) / 1250 out; cost $0.00258 over every
+    /// attempt in the folders (prices.json)`; None for runs that used no model and were
+    /// given no prices (replay).
+    pub fn usage_line(&self) -> Option<String> {
+        let t = &self.totals.tokens;
+        if t.input == 0 && t.output == 0 && self.costs.is_none() {
+            return None;
+        }
+        let share = self
+            .totals
+            .cached_share
+            .map_or_else(|| "—".to_string(), |s| format!("{:.2} %", s * 100.0));
+        let mut line = format!(
+            "tokens: {} in ({} cached, {share}) / {} out",
+            t.input, t.cached_input, t.output
+        );
+        if let Some(costs) = &self.costs {
+            line.push_str(&format!(
+                "; cost {}{} over every attempt in the folders ({})",
+                dollars(costs.total_usd),
+                if costs.complete {
+                    ""
+                } else {
+                    " (not all priced, see the notes)"
+                },
+                costs.prices
+            ));
+        }
+        Some(line)
     }
 }
 
@@ -165,6 +214,8 @@ impl Retries {
                 verdict: r.verdict,
                 error_kind: r.error_kind,
                 error: r.error.clone(),
+                end: r.end.clone(),
+                reason: r.reason.clone(),
                 line: located.place(),
             });
         }

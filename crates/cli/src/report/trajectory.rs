@@ -29,6 +29,8 @@ pub struct Trajectory {
 pub struct Step {
     pub step: Option<u64>,
     pub observation: Option<Observation>,
+    /// The prompt the model was given; the viewer reads its `observation_cut`.
+    pub prompt: Option<Value>,
     pub reply: Option<Reply>,
     /// `{error: {kind, message, hint}, attempts}` when the model call failed for good.
     pub model_error: Option<Value>,

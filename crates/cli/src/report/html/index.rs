@@ -1,19 +1,22 @@
-//! `report.html`: counts, the Table-2 buckets, the per-position table and chart, one
-//! row per task linking to its trajectory page, and the earlier attempts of retried
-//! tasks.
+//! `report.html`: counts, tokens and costs, the Table-2 buckets, the per-position
+//! table and chart, one row per task linking to its trajectory page, and the earlier
+//! attempts of retried tasks.
 
 use super::chart::position_chart;
 use super::{duration, esc, page, percent, percent_or_dash, thousands};
-use crate::report::results::ResultLine;
+use crate::report::cost::{dollars, Costs};
+use crate::report::results::{ResultLine, Tokens, Verdict};
 use crate::report::summary::Summary;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// One row of the task table or of the earlier attempts; `trajectory` is the link to
-/// its viewer page, if written.
+/// its viewer page, if written; `cost` its cost in US dollars when the report has a
+/// price table and one for its model.
 pub struct ResultRow<'a> {
     pub result: &'a ResultLine,
     pub trajectory: Option<String>,
+    pub cost: Option<f64>,
 }
 
 impl ResultRow<'_> {
@@ -48,8 +51,9 @@ pub fn report_page(
     if let Some(h) = &summary.human {
         super::human::human_section(&mut body, h, human_links);
     }
-    task_table(&mut body, tasks);
-    attempt_table(&mut body, attempts);
+    let priced = summary.costs.is_some();
+    task_table(&mut body, tasks, priced);
+    attempt_table(&mut body, attempts, priced);
     page("hopbench report", &body)
 }
 
@@ -90,6 +94,7 @@ fn header(body: &mut String, s: &Summary) {
             "<p class=\"muted small\">ERROR tasks count as not passed in every rate.</p>"
         );
     }
+    usage(body, s);
     if let Some(line) = s.retries.describe() {
         let _ = writeln!(
             body,
@@ -103,6 +108,77 @@ fn header(body: &mut String, s: &Summary) {
             let _ = writeln!(body, "<li>{}</li>", esc(note));
         }
         body.push_str("</ul>\n");
+    }
+}
+
+/// The tokens with the cache's share, and, with a price table, the costs per folder.
+fn usage(body: &mut String, s: &Summary) {
+    let t = &s.totals.tokens;
+    if t.input > 0 || t.output > 0 || s.costs.is_some() {
+        let _ = writeln!(
+            body,
+            "<p id=\"usage\">tokens: {} in, of which {} served from the provider's cache \
+             ({} %) · {} out</p>",
+            thousands(t.input),
+            thousands(t.cached_input),
+            percent_or_dash(s.totals.cached_share),
+            thousands(t.output)
+        );
+    }
+    if let Some(costs) = &s.costs {
+        cost_table(body, costs);
+    }
+}
+
+fn cost_table(body: &mut String, costs: &Costs) {
+    let _ = writeln!(
+        body,
+        "<p id=\"cost\">cost: <b>{}</b>{} over every attempt in the folders, at the \
+         prices of {} (US dollars per million tokens)</p>",
+        dollars(costs.total_usd),
+        if costs.complete {
+            ""
+        } else {
+            " (some tokens could not be priced, see the notes)"
+        },
+        esc(&costs.prices)
+    );
+    body.push_str(
+        "<table id=\"costs\">\n<thead><tr><th>folder</th><th>model</th>\
+         <th class=\"num\">attempts</th><th class=\"num\">tokens in / cached / out</th>\
+         <th class=\"num\">cost</th></tr></thead>\n<tbody>\n",
+    );
+    for f in &costs.folders {
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>{}</tr>",
+            esc(&f.dir),
+            f.model.as_deref().map_or_else(
+                || "<span class=\"muted\">(none named)</span>".to_string(),
+                esc
+            ),
+            f.attempts,
+            tokens_cell(&f.tokens),
+            cost_cell(f.cost_usd)
+        );
+    }
+    body.push_str("</tbody>\n</table>\n");
+}
+
+/// `12,000 / 3,000 / 800`: input (cached part included), cached, output.
+fn tokens_cell(t: &Tokens) -> String {
+    format!(
+        "{} / {} / {}",
+        thousands(t.input),
+        thousands(t.cached_input),
+        thousands(t.output)
+    )
+}
+
+fn cost_cell(cost: Option<f64>) -> String {
+    match cost {
+        Some(usd) => format!("<td class=\"num cost\">{}</td>", dollars(usd)),
+        None => "<td class=\"num cost muted\" title=\"no price for this model\">—</td>".to_string(),
     }
 }
 
@@ -167,16 +243,28 @@ fn positions(body: &mut String, s: &Summary) {
     body.push_str("</tbody>\n</table>\n");
 }
 
-fn task_table(body: &mut String, tasks: &[ResultRow<'_>]) {
-    body.push_str(
+fn task_table(body: &mut String, tasks: &[ResultRow<'_>], priced: bool) {
+    let _ = write!(
+        body,
         "<h2>Tasks</h2>\n<table id=\"tasks\">\n<thead><tr><th>task</th><th class=\"num\">hops</th>\
-         <th>verdict</th><th class=\"num\">steps</th><th class=\"num\">tokens in / out</th>\
-         <th class=\"num\">time</th><th>answer</th><th>error / reason</th></tr></thead>\n<tbody>\n",
+         <th>verdict</th><th class=\"num\">steps</th>\
+         <th class=\"num\">tokens in / cached / out</th>{}\
+         <th class=\"num\">time</th><th>answer</th><th>why it ended</th></tr></thead>\n<tbody>\n",
+        if priced {
+            "<th class=\"num\">cost</th>"
+        } else {
+            ""
+        }
     );
     for row in tasks {
         let r = row.result;
         let id = row.id_cell();
-        let note = error_or_reason(r);
+        let note = why_it_ended(r);
+        let cost = if priced {
+            cost_cell(row.cost)
+        } else {
+            String::new()
+        };
         let attempt = if r.attempt > 1 {
             format!(
                 " <span class=\"muted small\">(attempt {})</span>",
@@ -189,14 +277,13 @@ fn task_table(body: &mut String, tasks: &[ResultRow<'_>]) {
             body,
             "<tr data-id=\"{}\"><td>{id}</td><td class=\"num\">{}/{}</td>\
              <td class=\"{v}\">{v}{attempt}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{} / {}</td><td class=\"num\">{}</td>\
-             <td class=\"answer\">{}</td><td>{note}</td></tr>",
+             <td class=\"num\">{}</td>{cost}<td class=\"num\">{}</td>\
+             <td class=\"answer\">{}</td>{note}</tr>",
             esc(&r.id),
             r.hops_completed,
             r.hops_total,
             r.steps,
-            thousands(r.tokens.input),
-            thousands(r.tokens.output),
+            tokens_cell(&r.tokens),
             duration(r.time_ms),
             esc(r.answer.as_deref().unwrap_or("")),
             v = r.verdict.as_str(),
@@ -205,34 +292,85 @@ fn task_table(body: &mut String, tasks: &[ResultRow<'_>]) {
     body.push_str("</tbody>\n</table>\n");
 }
 
-fn error_or_reason(r: &ResultLine) -> String {
-    match (&r.error, &r.reason) {
-        (Some(e), _) => format!("<span class=\"err\">{}</span>", esc(e)),
-        (None, Some(reason)) => format!("<span class=\"muted\">{}</span>", esc(reason)),
-        (None, None) => String::new(),
+/// Longer texts are cut in the tables so that every part of a row's "why it ended"
+/// stays on its first screen (a server's reply quoted in a reason can run to pages);
+/// the whole text is the cut one's tooltip and is on the task's own page.
+const CELL_TEXT: usize = 300;
+
+/// The "why it ended" cell: the end in words, the reason, then the error where it
+/// adds to the reason (for an ERROR, often what to change).
+fn why_it_ended(r: &ResultLine) -> String {
+    let ending = r.ending();
+    let mut parts = Vec::new();
+    if let Some(end) = &ending.end {
+        parts.push(format!("<span class=\"end\">{}</span>", esc(end)));
+    }
+    if let Some(reason) = ending.reason {
+        // An ERROR's reason is its cause: shown as plainly as its error.
+        let class = if r.verdict == Verdict::Error {
+            "reason"
+        } else {
+            "reason muted"
+        };
+        parts.push(format!(
+            "<span class=\"{class}\">{}</span>",
+            clipped(reason, CELL_TEXT)
+        ));
+    }
+    if let Some(error) = ending.error {
+        parts.push(format!(
+            "<span class=\"err\">{}</span>",
+            clipped(error, CELL_TEXT)
+        ));
+    }
+    // The parts are blocks on screen; the spaces keep them apart in copied text.
+    format!("<td class=\"why\">{}</td>", parts.join(" "))
+}
+
+/// `text` escaped, cut after `limit` characters with an ellipsis and the whole text
+/// as a tooltip.
+fn clipped(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        None => esc(text),
+        Some((cut, _)) => format!(
+            "<span title=\"{}\">{}…</span>",
+            esc(text),
+            esc(text[..cut].trim_end())
+        ),
     }
 }
 
 /// The attempts that did not count, each with its error and a link to what it did.
-fn attempt_table(body: &mut String, attempts: &[ResultRow<'_>]) {
+fn attempt_table(body: &mut String, attempts: &[ResultRow<'_>], priced: bool) {
     if attempts.is_empty() {
         return;
     }
-    body.push_str(
+    let _ = write!(
+        body,
         "<h2>Earlier attempts</h2>\n<p class=\"muted small\">Attempts a later attempt of \
          the same task replaced; they are in no count or rate.</p>\n<table id=\"attempts\">\n\
          <thead><tr><th>task</th><th class=\"num\">attempt</th><th>verdict</th>\
-         <th>kind</th><th class=\"num\">hops</th><th class=\"num\">steps</th>\
-         <th class=\"num\">time</th><th>error / reason</th></tr></thead>\n<tbody>\n",
+         <th>kind</th><th class=\"num\">hops</th><th class=\"num\">steps</th>{}\
+         <th class=\"num\">time</th><th>why it ended</th></tr></thead>\n<tbody>\n",
+        if priced {
+            "<th class=\"num\">cost</th>"
+        } else {
+            ""
+        }
     );
     for row in attempts {
         let r = row.result;
         let id = row.id_cell();
+        let cost = if priced {
+            cost_cell(row.cost)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             body,
             "<tr data-id=\"{}\" data-attempt=\"{}\"><td>{id}</td><td class=\"num\">{}</td>\
              <td class=\"{v}\">{v}</td><td>{}</td><td class=\"num\">{}/{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+             <td class=\"num\">{}</td>{cost}<td class=\"num\">{}</td>{}</tr>",
             esc(&r.id),
             r.attempt,
             r.attempt,
@@ -241,7 +379,7 @@ fn attempt_table(body: &mut String, attempts: &[ResultRow<'_>]) {
             r.hops_total,
             r.steps,
             duration(r.time_ms),
-            error_or_reason(r),
+            why_it_ended(r),
             v = r.verdict.as_str(),
         );
     }

@@ -46,6 +46,8 @@ th{background:#f2f4f7}td.num,th.num{text-align:right;font-variant-numeric:tabula
 .ERROR{color:#b54708;font-weight:600}
 .err{color:#b42318;white-space:pre-wrap;max-width:36em}
 .answer{max-width:24em;overflow-wrap:anywhere}
+.without-reply{color:#b54708}
+.why{max-width:40em;overflow-wrap:anywhere}.why>span{display:block}.why .end{font-weight:600}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f8f9fb;border:1px solid #e4e7ec;padding:8px;margin:4px 0;max-height:40em;overflow:auto}
 .step{border:1px solid #d5d9e0;border-radius:6px;padding:10px 14px;margin:14px 0}
 .step h3{margin:0 0 6px;font-size:15px}

@@ -3,21 +3,27 @@
 //! the observation text (collapsed, it is long).
 
 use super::{duration, esc, page, thousands};
+use crate::report::cost::dollars;
 use crate::report::results::ResultLine;
 use crate::report::trajectory::{Picture, Step, Trajectory};
 use serde_json::Value;
 use std::fmt::Write;
 
 /// `trajectory` is `Err` with a message when the JSON could not be read: the page
-/// then says so, and still shows the result line.
-pub fn trajectory_page(result: &ResultLine, trajectory: Result<&Trajectory, &str>) -> String {
+/// then says so, and still shows the result line. `cost`: the attempt's cost in US
+/// dollars, when the report was given a price for its model.
+pub fn trajectory_page(
+    result: &ResultLine,
+    trajectory: Result<&Trajectory, &str>,
+    cost: Option<f64>,
+) -> String {
     let mut body = String::new();
     let _ = writeln!(
         body,
         "<p class=\"small\"><a href=\"../report.html\">← report</a></p>\n<h1>{}</h1>",
         esc(&result.id)
     );
-    summary(&mut body, result, trajectory.ok());
+    summary(&mut body, result, trajectory.ok(), cost);
     match trajectory {
         Ok(t) if t.steps.is_empty() => body.push_str("<p class=\"muted\">No steps recorded.</p>\n"),
         Ok(t) => {
@@ -36,7 +42,7 @@ pub fn trajectory_page(result: &ResultLine, trajectory: Result<&Trajectory, &str
     page(&format!("{} · hopbench trajectory", result.id), &body)
 }
 
-fn summary(body: &mut String, r: &ResultLine, t: Option<&Trajectory>) {
+fn summary(body: &mut String, r: &ResultLine, t: Option<&Trajectory>, cost: Option<f64>) {
     let intent = t.and_then(|t| {
         [&t.task, &t.run]
             .iter()
@@ -68,11 +74,15 @@ fn summary(body: &mut String, r: &ResultLine, t: Option<&Trajectory>) {
     item(
         "tokens",
         format!(
-            "{} in / {} out",
+            "{} in ({} cached) / {} out",
             thousands(r.tokens.input),
+            thousands(r.tokens.cached_input),
             thousands(r.tokens.output)
         ),
     );
+    if let Some(usd) = cost {
+        item("cost", dollars(usd));
+    }
     item("time", duration(r.time_ms));
     if let Some(answer) = &r.answer {
         let score = r
@@ -81,13 +91,23 @@ fn summary(body: &mut String, r: &ResultLine, t: Option<&Trajectory>) {
             .unwrap_or_default();
         item("answer", format!("{}{}", esc(answer), esc(&score)));
     }
-    if let Some(reason) = &r.reason {
-        item("reason", esc(reason));
-    }
-    if let Some(error) = &r.error {
+    // Whole here (the report's table cuts long texts): the end in words, the run's
+    // reason, and the error where it adds to the reason.
+    let ending = r.ending();
+    if !ending.is_empty() {
+        let parts: Vec<String> = [
+            ("end", ending.end.as_deref()),
+            ("reason", ending.reason),
+            ("err", ending.error),
+        ]
+        .into_iter()
+        .filter_map(|(class, text)| {
+            text.map(|text| format!("<span class=\"{class}\">{}</span>", esc(text)))
+        })
+        .collect();
         item(
-            "error",
-            format!("<span class=\"err\">{}</span>", esc(error)),
+            "why it ended",
+            format!("<div class=\"why\">{}</div>", parts.join(" ")),
         );
     }
     if let Some(settings) = t.map(|t| &t.settings).filter(|s| !s.is_null()) {
@@ -155,6 +175,14 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
     item(
         "tokens",
         step.tokens.as_ref().map(tokens_text).unwrap_or_default(),
+    );
+    item(
+        "observation cut",
+        step.prompt
+            .as_ref()
+            .and_then(|p| p.get("observation_cut"))
+            .map(observation_cut_text)
+            .unwrap_or_default(),
     );
     item(
         "timings",
@@ -281,12 +309,34 @@ fn model_error_text(value: &Value) -> String {
     text
 }
 
-/// `1,000 in / 100 out` from `{input, output}`.
+/// `1,000 in / 100 out` from `{input, output}`, `1,000 in (800 cached) / 100 out`
+/// when the provider served part of the prompt from its cache.
 fn tokens_text(tokens: &Value) -> String {
     let n = |k: &str| tokens.get(k).and_then(Value::as_u64);
-    match (n("input"), n("output")) {
-        (Some(i), Some(o)) => format!("{} in / {} out", thousands(i), thousands(o)),
+    match (n("input"), n("output"), n("cached_input").unwrap_or(0)) {
+        (Some(i), Some(o), 0) => format!("{} in / {} out", thousands(i), thousands(o)),
+        (Some(i), Some(o), c) => format!(
+            "{} in ({} cached) / {} out",
+            thousands(i),
+            thousands(c),
+            thousands(o)
+        ),
         _ => plain(tokens),
+    }
+}
+
+/// `kept about 1,000 of about 5,400 tokens (max_obs_tokens 1,000)` from
+/// `{max_tokens, estimated_tokens, kept_tokens}`; nothing for null (nothing was cut).
+fn observation_cut_text(cut: &Value) -> String {
+    let n = |k: &str| cut.get(k).and_then(Value::as_u64);
+    match (n("kept_tokens"), n("estimated_tokens"), n("max_tokens")) {
+        (Some(kept), Some(whole), Some(max)) => format!(
+            "kept about {} of about {} tokens (max_obs_tokens {})",
+            thousands(kept),
+            thousands(whole),
+            thousands(max)
+        ),
+        _ => plain(cut),
     }
 }
 
