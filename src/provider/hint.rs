@@ -63,13 +63,13 @@ pub fn hint(error: &CallError, config: &ProviderConfig, extension_origin: &str) 
     }
 }
 
-/// The observation mode is the setting that sends images; its names are the options
-/// page's and the runner's.
+/// The observation mode is the setting that sends images. Settings are named as the
+/// options page labels them and the runner spells its options.
 fn unsupported_input(config: &ProviderConfig) -> String {
     let model = config.model.trim();
     format!(
         "The model {model} cannot read the images this run sends. Set the observation \
-         mode to text (Settings → Observation mode, or the runner's `--observation text`), \
+         mode to text (Settings → Observation: text, or the runner's `--observation text`), \
          or use a model that reads images (llama-server needs the model's multimodal \
          projector: start it with `--mmproj`)."
     )
@@ -93,9 +93,10 @@ fn context_overflow(error: &CallError, config: &ProviderConfig) -> String {
         }
         (None, None) => "The prompt does not fit the model's context.".to_string(),
     };
-    let send_less = "Send less: cap the observation with max_obs_tokens in the settings \
-         (the runner's `--max-obs-tokens N`), or use the compact observation format \
-         (`--format compact`).";
+    let send_less = "Send less: cut the observation (max_obs_tokens: Settings → Cut the \
+         observation to, or the runner's `--max-obs-tokens N`), or use the compact text \
+         format (Settings → Text format: compact, or the runner's \
+         `--observation-format compact`).";
     let bigger = if url::is_local(config.base()) {
         "Or give the model a larger context on the server: llama-server `-c N`, vLLM \
          `--max-model-len N`, LM Studio's context length when it loads the model."

@@ -121,7 +121,7 @@ fn images_refused_by_llama_server_point_to_the_text_observation_mode_not_to_wait
     let cfg = config(ProviderKind::Openai, "http://127.0.0.1:8080/v1");
     let text = hint_for(&cfg, 500, &fixture("openai/llamacpp_500_image.json"));
     assert!(
-        text.contains("Settings → Observation mode") && text.contains("`--observation text`"),
+        text.contains("Settings → Observation: text") && text.contains("`--observation text`"),
         "{text}"
     );
     assert!(text.contains("--mmproj"), "{text}");
@@ -149,7 +149,7 @@ fn an_overflow_names_the_sizes_and_what_to_cut() {
     for fix in [
         "max_obs_tokens",
         "`--max-obs-tokens N`",
-        "`--format compact`",
+        "`--observation-format compact`",
         "llama-server `-c N`",
     ] {
         assert!(text.contains(fix), "{fix}: {text}");
