@@ -97,6 +97,12 @@ pub enum FinishCause {
     /// A model call failed in a way every later call would too (unreachable server,
     /// refused key, unknown model or URL, refused origin, unusable settings).
     ModelUnavailable,
+    /// The prompt did not fit the model's context (`context_overflow`): the task ends
+    /// as an error with the sizes, since every later step's prompt is as long.
+    ContextOverflow,
+    /// The model cannot take what the observation mode sends (`unsupported_input`:
+    /// images to a text-only model): a configuration error for the whole batch.
+    UnsupportedInput,
 }
 
 // Read by one shared visitor (`crate::serde_flat::unit_variant`).
@@ -109,4 +115,6 @@ crate::serde_flat::unit_enum_deserialize!(FinishCause, "FinishCause", {
     Stopped = "stopped",
     Interrupted = "interrupted",
     ModelUnavailable = "model_unavailable",
+    ContextOverflow = "context_overflow",
+    UnsupportedInput = "unsupported_input",
 });

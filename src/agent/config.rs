@@ -170,6 +170,9 @@ pub struct AgentConfig {
     pub observation_format: ObservationFormat,
     pub temperature: f32,
     pub max_tokens: u32,
+    /// Cut the observation to about this many tokens before it goes into the prompt
+    /// (MMInA's `max_obs_length`); `None`, the default, sends it whole.
+    pub max_obs_tokens: Option<u32>,
     /// Follow the task's `reference_trajectory` instead of calling a model.
     pub replay: bool,
     /// Procedural memory: how many past runs the prompt shows, chosen how (k = 0: off).
@@ -187,6 +190,7 @@ impl Default for AgentConfig {
             observation_format: ObservationFormat::Mmina,
             temperature: 0.0,
             max_tokens: 1024,
+            max_obs_tokens: None,
             replay: false,
             memory: MemorySettings::default(),
             agent: AgentKind::Prompt,
@@ -212,6 +216,11 @@ impl AgentConfig {
             Some(problem)
         } else if self.max_tokens == 0 {
             Some("max_tokens must be at least 1".to_string())
+        } else if self.max_obs_tokens == Some(0) {
+            Some(
+                "max_obs_tokens must be at least 1 (leave it out to send the whole observation)"
+                    .to_string(),
+            )
         } else if !(1..=100).contains(&self.modular.candidates) {
             Some(format!(
                 "modular.candidates must be from 1 to 100 (got {})",

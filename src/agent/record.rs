@@ -103,6 +103,10 @@ pub struct ObservationRecord {
 pub struct PromptRecord {
     pub system: String,
     pub user: String,
+    /// Set when the observation was cut to `max_obs_tokens` for this prompt (the
+    /// record's `observation` stays whole).
+    #[serde(default)]
+    pub observation_cut: Option<crate::agent::prompt::ObservationCut>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -137,8 +141,13 @@ pub struct ActResult {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Tokens {
+    /// The whole prompt, the part served from the provider's cache included.
     pub input: u64,
     pub output: u64,
+    /// The part of `input` the provider served from its prompt cache (0 where the
+    /// provider does not say, and in records from before it was counted).
+    #[serde(default)]
+    pub cached_input: u64,
 }
 
 impl From<Usage> for Tokens {
@@ -146,6 +155,7 @@ impl From<Usage> for Tokens {
         Tokens {
             input: usage.input_tokens,
             output: usage.output_tokens,
+            cached_input: usage.cached_input_tokens,
         }
     }
 }

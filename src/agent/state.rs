@@ -130,6 +130,9 @@ impl Phase {
 pub struct Draft {
     pub observation: Option<ObservationRecord>,
     pub user_prompt: Option<String>,
+    /// How the prompt's observation was cut (`max_obs_tokens`), if it was.
+    #[serde(default)]
+    pub observation_cut: Option<crate::agent::prompt::ObservationCut>,
     pub reply: Option<ReplyRecord>,
     pub model_error: Option<ModelErrorRecord>,
     pub action: Option<Action>,

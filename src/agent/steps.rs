@@ -6,8 +6,8 @@ use super::commands::{Command, FinishCause};
 use super::config::AgentKind;
 use super::events::{ModelFailure, ObservedImage, Picture};
 use super::prompt::{
-    act_failed_feedback, malformed_feedback, previous_action_text, system_prompt_with_memory,
-    turn_parts, turn_text, TurnInput,
+    act_failed_feedback, cut_observation, malformed_feedback, previous_action_text,
+    system_prompt_with_memory, turn_parts, turn_text, TurnInput,
 };
 use super::record::{
     ActResult, ActionRecord, ModelErrorRecord, ObservationRecord, PromptRecord, ReplyRecord,
@@ -29,8 +29,12 @@ impl Agent {
         images: &[ObservedImage],
         screenshot: Option<&Picture>,
     ) -> Vec<Command> {
+        let (shown, cut) = match self.config.max_obs_tokens {
+            Some(max) => cut_observation(&text, max),
+            None => (text.clone(), None),
+        };
         let user = turn_text(&TurnInput {
-            observation: &text,
+            observation: &shown,
             url: &url,
             objective: &self.objective,
             previous_action: self.previous_action.as_deref().unwrap_or("None"),
@@ -40,6 +44,7 @@ impl Agent {
         self.feedback = None;
         self.draft.observation = Some(ObservationRecord { text, url });
         self.draft.user_prompt = Some(user.clone());
+        self.draft.observation_cut = cut;
         if self.config.replay {
             return self.replay_step();
         }
@@ -126,6 +131,13 @@ impl Agent {
     ) -> Vec<Command> {
         let note = format!("the model call failed ({}): {}", error.kind, error.message);
         let ends_run = ErrorKind::from_name(&error.kind).is_some_and(ErrorKind::ends_run);
+        // The two a person fixes in the run's settings have a cause of their own, so
+        // results and reports can say which it was (and a batch can stop on the first).
+        let cause = match error.kind.as_str() {
+            "context_overflow" => FinishCause::ContextOverflow,
+            "unsupported_input" => FinishCause::UnsupportedInput,
+            _ => FinishCause::ModelUnavailable,
+        };
         let hint = error.hint.clone();
         if let Some(call) = self.draft.modular.as_mut().and_then(|m| m.calls.last_mut()) {
             call.error = Some(note.clone());
@@ -138,7 +150,7 @@ impl Agent {
         }
         let mut commands = vec![record];
         let reason = format!("the run cannot go on: {note}");
-        commands.extend(self.finish_with_hint(FinishCause::ModelUnavailable, reason, hint));
+        commands.extend(self.finish_with_hint(cause, reason, hint));
         commands
     }
 
@@ -261,6 +273,7 @@ impl Agent {
         for judged in &draft.judgements {
             tokens.input += judged.usage.input_tokens;
             tokens.output += judged.usage.output_tokens;
+            tokens.cached_input += judged.usage.cached_input_tokens;
         }
         let record = StepRecord {
             step: self.step,
@@ -274,6 +287,7 @@ impl Agent {
                     .and_then(|m| m.calls.first())
                     .map_or_else(|| self.system_prompt(), |c| c.system.clone()),
                 user: draft.user_prompt.unwrap_or_default(),
+                observation_cut: draft.observation_cut,
             },
             reply: draft.reply,
             model_error: draft.model_error,

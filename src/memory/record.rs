@@ -131,6 +131,8 @@ impl MemoryRecord {
             FinishCause::Stopped
             | FinishCause::Interrupted
             | FinishCause::ModelUnavailable
+            | FinishCause::ContextOverflow
+            | FinishCause::UnsupportedInput
             | FinishCause::ReplayFailed => return None,
         }
         Some(Self::ended(task, steps, cause, passed, hop_steps))

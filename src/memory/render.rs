@@ -116,7 +116,9 @@ fn outcome(record: &MemoryRecord) -> String {
         FinishCause::ReplayFailed
         | FinishCause::Stopped
         | FinishCause::Interrupted
-        | FinishCause::ModelUnavailable => "it was cut short",
+        | FinishCause::ModelUnavailable
+        | FinishCause::ContextOverflow
+        | FinishCause::UnsupportedInput => "it was cut short",
     };
     let verdict = match record.verdict {
         MemoryVerdict::Pass => "the task was solved",

@@ -162,6 +162,7 @@ impl Agent {
         };
         m.usage.input_tokens += reply.usage.input_tokens;
         m.usage.output_tokens += reply.usage.output_tokens;
+        m.usage.cached_input_tokens += reply.usage.cached_input_tokens;
         if let Some(last) = m.calls.last_mut() {
             last.reply = Some(reply.text.clone());
         }

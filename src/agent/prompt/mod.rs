@@ -7,6 +7,7 @@
 //! [`system_prompt`].
 
 mod actions;
+mod budget;
 mod cot;
 mod direct;
 mod examples;
@@ -15,6 +16,7 @@ pub(crate) mod intro;
 mod previous;
 mod user;
 
+pub use budget::{cut_observation, estimate_tokens, ObservationCut};
 pub use examples::{Example, EXAMPLES};
 pub use feedback::{act_failed_feedback, malformed_feedback};
 pub use previous::previous_action_text;

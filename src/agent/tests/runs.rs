@@ -292,3 +292,52 @@ fn bad_settings_are_refused_with_the_reason() {
         AgentConfig::default()
     );
 }
+
+#[test]
+fn max_obs_tokens_cuts_the_prompts_observation_and_the_record_says_so() {
+    let config = AgentConfig {
+        max_obs_tokens: Some(8),
+        ..config()
+    };
+    let run = run_with(
+        config,
+        Script::new(
+            vec![TOKYO_PAGE],
+            vec![reply(
+                "In summary, the next action I will perform is ```stop [Tokyo]```",
+            )],
+        ),
+    );
+    let record = run.records()[0];
+    // The record keeps the whole observation; the prompt shows its first lines only.
+    assert_eq!(record.observation.text, TOKYO_PAGE);
+    let cut = record
+        .prompt
+        .observation_cut
+        .expect("the observation was cut");
+    assert_eq!(cut.max_tokens, 8);
+    assert!(cut.kept_tokens <= 8 && cut.estimated_tokens > 8, "{cut:?}");
+    let shown = record.prompt.user.split("\nURL: ").next().unwrap();
+    let shown = shown.strip_prefix("OBSERVATION:\n").unwrap();
+    assert!(
+        TOKYO_PAGE.starts_with(shown) && shown.len() < TOKYO_PAGE.len(),
+        "{shown:?}"
+    );
+    assert_eq!(run.user_turns()[0], record.prompt.user);
+}
+
+#[test]
+fn without_max_obs_tokens_the_whole_observation_is_sent() {
+    let run = run(Script::new(
+        vec![TOKYO_PAGE],
+        vec![reply(
+            "In summary, the next action I will perform is ```stop [Tokyo]```",
+        )],
+    ));
+    let record = run.records()[0];
+    assert_eq!(record.prompt.observation_cut, None);
+    assert!(record
+        .prompt
+        .user
+        .starts_with(&format!("OBSERVATION:\n{TOKYO_PAGE}\nURL: ")));
+}

@@ -67,14 +67,18 @@ fn commands_and_records_have_the_documented_fields() {
     );
     // The prompt agent's one stage is its prompt and reply.
     assert_eq!(record["record"]["stages"], Value::Null);
-    assert_eq!(keys(&record["record"]["prompt"]), ["system", "user"]);
+    assert_eq!(
+        keys(&record["record"]["prompt"]),
+        ["observation_cut", "system", "user"]
+    );
+    assert_eq!(record["record"]["prompt"]["observation_cut"], Value::Null);
     assert_eq!(
         keys(&record["record"]["reply"]),
         ["attempts", "text", "usage"]
     );
     assert_eq!(
         record["record"]["tokens"],
-        json!({"input": 1000, "output": 50})
+        json!({"input": 1000, "output": 50, "cached_input": 0})
     );
     assert_eq!(
         to_value(&run.commands[4]),
