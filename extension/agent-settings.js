@@ -10,7 +10,7 @@ export const AGENT_SETTINGS_KEY = 'settings.agent';
  * @typedef {{ provider: string, base_url: string, model: string, api_key: string,
  *   temperature: number, max_tokens: number, plain_http_ok?: string }} Endpoint
  * @typedef {{ model: Endpoint, judge: Endpoint | null, max_steps: number, prompt_style: string,
- *   max_tries: number, call_timeout_ms: number, memory_k: number, memory_policy: string,
+ *   max_tries: number, call_timeout_ms: number, max_obs_tokens: number, memory_k: number, memory_policy: string,
  *   agent: string, modular_grounding: string, modular_select: string }} AgentSettings
  * @typedef {{ label: string, baseUrl: string, model: string, keyRequired: boolean,
  *   maxTemperature: number }} Provider
@@ -65,6 +65,7 @@ export const LIMITS = Object.freeze({
   max_steps: [1, 200],
   max_tries: [1, 10],
   call_timeout_ms: [1_000, 600_000],
+  max_obs_tokens: [0, 1_000_000],
   memory_k: [0, 10],
 });
 
@@ -86,6 +87,8 @@ export const DEFAULT_AGENT_SETTINGS = Object.freeze({
   prompt_style: 'cot',
   max_tries: 4,
   call_timeout_ms: 120_000,
+  /** Cut the observation to about this many tokens in the prompt (MMInA's max_obs_length); 0: send it whole. */
+  max_obs_tokens: 0,
   /** How many past runs the prompt shows (0: memory off), chosen by `memory_policy`. */
   memory_k: 0,
   memory_policy: 'recent',
@@ -155,6 +158,7 @@ export function agentSettingsProblems(settings) {
   integerIn(settings.max_steps, 'max_steps', add);
   integerIn(settings.max_tries, 'max_tries', add);
   integerIn(settings.call_timeout_ms, 'call_timeout_ms', add);
+  integerIn(settings.max_obs_tokens, 'max_obs_tokens', add);
   integerIn(settings.memory_k, 'memory_k', add);
   if (!AGENT_KINDS.includes(settings.agent)) {
     add('agent', `must be one of ${AGENT_KINDS.join(', ')} (got ${JSON.stringify(settings.agent)})`);
@@ -349,7 +353,7 @@ export function mergeAgentSettings(stored, incoming) {
     model: endpoint('model'),
     judge: incoming.judge === undefined ? stored.judge : endpoint('judge'),
   };
-  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'memory_k', 'memory_policy', 'agent', 'modular_grounding', 'modular_select']) {
+  for (const field of ['max_steps', 'prompt_style', 'max_tries', 'call_timeout_ms', 'max_obs_tokens', 'memory_k', 'memory_policy', 'agent', 'modular_grounding', 'modular_select']) {
     if (incoming[field] !== undefined) settings[field] = incoming[field];
   }
   // Fields as the page sent them: checked by agentSettingsProblems before storing.

@@ -133,6 +133,8 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
   observation_mode: oneOf(OBSERVATION_MODES),
   /** How the observation's text is written: `mmina` (the benchmark's) or `compact`. */
   observation_format: oneOf(OBSERVATION_FORMATS),
+  /** Cut the observation to about this many tokens in the prompt (MMInA's max_obs_length). */
+  max_obs_tokens: (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 1 && /** @type {number} */ (v) <= 1_000_000,
   /** Keep the session window open after the run (default: it is closed). */
   keep_window: isBoolean,
   /** Procedural memory for this run: how many past runs the prompt shows (0: off), chosen how. */
@@ -474,7 +476,7 @@ export const MESSAGE_TABLE = MESSAGES;
 
 /**
  * @typedef {{ provider?: string, max_steps?: number, observation_mode?: string,
- *   observation_format?: string, keep_window?: boolean, sites?: 'task'|'any', memory_k?: number, memory_policy?: string,
+ *   observation_format?: string, max_obs_tokens?: number, keep_window?: boolean, sites?: 'task'|'any', memory_k?: number, memory_policy?: string,
  *   memory_records?: object[], agent?: string, grounding?: string, select?: string }} RunOverrides
  * @typedef {{ mode?: string, wholePage?: boolean, linkUrls?: boolean, imageMaxSide?: number,
  *   format?: string, tabIds?: number[] }} ObserveOptions

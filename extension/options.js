@@ -159,6 +159,7 @@ function fill({ settings, observation, sites, keyStorage }) {
   control('prompt_style').value = settings.prompt_style;
   control('max_tries').value = String(settings.max_tries);
   control('call_timeout_s').value = String(settings.call_timeout_ms / 1000);
+  control('max_obs_tokens').value = String(settings.max_obs_tokens);
   control('agent').value = settings.agent;
   control('modular_grounding').value = settings.modular_grounding;
   control('modular_select').value = settings.modular_select;
@@ -204,6 +205,7 @@ function read() {
       prompt_style: control('prompt_style').value,
       max_tries: numberOf(control('max_tries')),
       call_timeout_ms: Math.round(numberOf(control('call_timeout_s')) * 1000),
+      max_obs_tokens: numberOf(control('max_obs_tokens')),
       agent: control('agent').value,
       modular_grounding: control('modular_grounding').value,
       modular_select: control('modular_select').value,

@@ -26,7 +26,7 @@ declare module '*/pkg/hopbench.js' {
   export function judge_containment(request: unknown): import('./worker/core-types.js').Judgement;
   export function observe(inputJson: string, registryJson?: string | null, optionsJson?: string | null): import('./worker/core-types.js').CoreObservation;
   export function resolve_element(registryJson: string, id: number): import('./worker/core-types.js').ElementRef;
-  export function model_call(config: unknown, request: unknown, options: unknown, signal?: AbortSignal): Promise<import('./worker/core-types.js').CallOutcome>;
+  export function model_call(config: unknown, request: unknown, options: unknown, signal?: AbortSignal, onTry?: (tryNumber: number) => void): Promise<import('./worker/core-types.js').CallOutcome>;
   export function test_connection(config: unknown, options: unknown, signal?: AbortSignal): Promise<import('./worker/core-types.js').CallOutcome>;
   export function action_words(actionText: string, observation: string): import('./worker/core-types.js').ActionWords;
   export function reference_of(steps: unknown): unknown;

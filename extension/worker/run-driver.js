@@ -17,7 +17,7 @@ import { COMMANDS, interruptedAct, stepInfo } from './run-commands.js';
 import { finishRun } from './run-finish.js';
 import { interruption } from './run-interrupt.js';
 import { callJudge, callModel } from './run-model.js';
-import { markPauseHeld, pauseRequest, readRecord, saveRecord, stopRequest } from './run-state.js';
+import { clearCallInFlight, markPauseHeld, noteCallTry, pauseRequest, readRecord, saveRecord, stopRequest } from './run-state.js';
 
 /**
  * @typedef {import('./types.js').Core} Core
@@ -29,7 +29,13 @@ import { markPauseHeld, pauseRequest, readRecord, saveRecord, stopRequest } from
 
 /** The run status of each finish cause that is not a plain `finished`. */
 /** @type {Readonly<Record<string, string>>} */
-const STATUS_OF_CAUSE = Object.freeze({ stopped: 'stopped', model_unavailable: 'error', interrupted: 'error' });
+const STATUS_OF_CAUSE = Object.freeze({
+  stopped: 'stopped',
+  model_unavailable: 'error',
+  context_overflow: 'error',
+  unsupported_input: 'error',
+  interrupted: 'error',
+});
 
 /** Starts of one command (worker stops included) after which the run gives up. */
 const MAX_TRIES = 5;
@@ -134,12 +140,21 @@ async function carryOut(core, record, command) {
   const spec = Object.hasOwn(COMMANDS, command.kind) ? COMMANDS[command.kind] : undefined;
   if (!spec) throw new Error(`the agent machine asked for an unknown command: ${command.kind}`);
   const controller = new AbortController();
+  // The notes of the call's tries, in order, so the last is written before it is cleared.
+  let callNotes = Promise.resolve();
+  /** @param {{ try: number, of: number }} tries */
+  const noteTry = (tries) => {
+    if (!('step' in command)) return;
+    callNotes = callNotes
+      .then(() => noteCallTry(record.runId, command.step, tries))
+      .catch((error) => console.warn(`hopbench: run ${record.runId}: noting the model call's try failed:`, error));
+  };
   /** @type {import('./run-commands.js').RunContext} */
   const ctx = {
     core,
     record,
     signal: controller.signal,
-    modelCall: (request, signal) => callModel(core, request, signal, record.options.agent),
+    modelCall: (request, signal) => callModel(core, request, signal, record.options.agent, noteTry),
     judgeCall: (question, signal) => callJudge(core, question, signal, record.options.agent),
   };
   if (command.kind === 'act' && record.actStarted === command.step) return interruptedAct(ctx, command);
@@ -166,6 +181,10 @@ async function carryOut(core, record, command) {
     return event;
   } finally {
     inFlight.delete(record.runId);
+    if (command.kind === 'call_model') {
+      await callNotes;
+      await clearCallInFlight(record.runId);
+    }
   }
 }
 

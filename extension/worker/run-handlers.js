@@ -24,6 +24,7 @@ import {
   BACKSTOP_ALARM,
   activeRunIds,
   addRun,
+  callInFlight,
   clearPause,
   ensureBackstop,
   pauseRequest,
@@ -347,7 +348,10 @@ export async function runView(readyCore, run) {
   if (run.provider === 'human' && run.status === 'running') run = await endOrphanedHuman(run);
   let { progress } = run;
   let paused = null;
+  /** @type {import('./run-state.js').CallInFlight | null} */
+  let call = null;
   if (run.status === 'running') {
+    call = await callInFlight(run.id);
     // The tracker goes when the run finishes; a view read at that moment keeps the
     // summary's progress, and the next read shows the finished run.
     progress = await progressOf(await readyCore(), run.sessionId ?? '').catch(() => progress);
@@ -372,6 +376,8 @@ export async function runView(readyCore, run) {
     tokens: run.tokens,
     provider: run.provider,
     paused,
+    // The model call the run waits for, if any: its step, try, and since when.
+    call,
     task: await taskCard(readyCore, run.task),
     human: run.provider === 'human' ? await humanState(run.id) : null,
     activeMs: run.activeMs ?? null,

@@ -71,16 +71,19 @@ async function runSettings(pinned) {
 
 /**
  * `{ok: true, reply, attempts}` or `{ok: false, error: {kind, message, hint}, attempts}`
- * (docs/agent-run.md, CallOutcome).
+ * (docs/agent-run.md, CallOutcome). `onTry({try, of})` hears of each try as it is sent.
  * @param {Core} core
  * @param {unknown} request
  * @param {AbortSignal | undefined} signal
  * @param {AgentSettings | undefined} pinned
+ * @param {(tries: { try: number, of: number }) => void} [onTry]
  * @returns {Promise<CallOutcome>}
  */
-export async function callModel(core, request, signal, pinned) {
+export async function callModel(core, request, signal, pinned, onTry) {
   const agent = await runSettings(pinned);
-  return whileWorking(core.model_call(agent.model, request, callOptions(agent), signal));
+  const options = callOptions(agent);
+  const report = onTry && ((/** @type {number} */ n) => onTry({ try: n, of: options.max_tries }));
+  return whileWorking(core.model_call(agent.model, request, options, signal, report));
 }
 
 /**

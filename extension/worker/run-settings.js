@@ -55,6 +55,8 @@ export async function runConfiguration(overrides) {
     replay,
     temperature: agent.model.temperature,
     max_tokens: agent.model.max_tokens,
+    // 0 in the settings: the whole observation (the core's default, left out).
+    ...maxObsTokens(overrides.max_obs_tokens ?? agent.max_obs_tokens),
     agent: overrides.agent ?? agent.agent,
     // Read by the modular agent only; the core checks them against the observation mode.
     modular: {
@@ -72,6 +74,21 @@ export async function runConfiguration(overrides) {
     keepWindow: overrides.keep_window ?? false,
     sites,
     siteLists: { allow: siteSettings.allow, deny: siteSettings.deny },
-    settings: { agent: withoutKeys(agent), observation, overrides, agentConfig },
+    // The observation as the run uses it (an override wins over the stored setting),
+    // so the trajectory says what the model was shown.
+    settings: {
+      agent: withoutKeys(agent),
+      observation: { ...observation, mode: agentConfig.observation_mode, format: agentConfig.observation_format },
+      overrides,
+      agentConfig,
+    },
   };
+}
+
+/**
+ * The core's `max_obs_tokens`: set when positive, left out (whole observation) at 0.
+ * @param {number | undefined} tokens
+ */
+function maxObsTokens(tokens) {
+  return typeof tokens === 'number' && tokens > 0 ? { max_obs_tokens: tokens } : {};
 }

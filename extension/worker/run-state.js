@@ -33,6 +33,8 @@ import { CURRENT_RUN_KEY, RUN_RECORD_KEY } from '../messages.js';
 const ACTIVE_KEY = 'runs.active';
 const STOP_KEY = (/** @type {string} */ runId) => `run.${runId}.stop`;
 export const PAUSE_KEY = (/** @type {string} */ runId) => `run.${runId}.pause`;
+/** The model call in flight: `{step, try, of, since, trySince}` (ms since the epoch). */
+const CALL_KEY = (/** @type {string} */ runId) => `run.${runId}.call`;
 // One lock for the active list: two runs starting together must not lose an entry.
 const ACTIVE_LOCK = 'hopbench.runs.active';
 
@@ -77,7 +79,7 @@ export function removeRun(runId) {
   return navigator.locks.request(ACTIVE_LOCK, async () => {
     const active = (await activeRunIds()).filter((id) => id !== runId);
     await chrome.storage.local.set({ [ACTIVE_KEY]: active });
-    await chrome.storage.local.remove([RUN_RECORD_KEY(runId), STOP_KEY(runId), PAUSE_KEY(runId)]);
+    await chrome.storage.local.remove([RUN_RECORD_KEY(runId), STOP_KEY(runId), PAUSE_KEY(runId), CALL_KEY(runId)]);
     if (active.length === 0) await chrome.alarms.clear(BACKSTOP_ALARM);
   });
 }
@@ -144,4 +146,36 @@ export function clearPause(runId) {
  */
 export async function pauseRequest(runId) {
   return /** @type {PauseRequest | undefined} */ ((await chrome.storage.local.get(PAUSE_KEY(runId)))[PAUSE_KEY(runId)]);
+}
+
+/**
+ * The model call a run is waiting for, as pages and the runner show it ("waiting for
+ * the model, try 2 of 4, 35 s"): set as each try is sent, removed when the call ends.
+ * @typedef {{ step: number, try: number, of: number, since: number, trySince: number }} CallInFlight
+ */
+
+/**
+ * @param {string} runId
+ * @param {number} step
+ * @param {{ try: number, of: number }} tries
+ */
+export async function noteCallTry(runId, step, tries) {
+  const key = CALL_KEY(runId);
+  const now = Date.now();
+  const before = /** @type {CallInFlight | undefined} */ ((await chrome.storage.local.get(key))[key]);
+  const since = before && before.step === step ? before.since : now;
+  await chrome.storage.local.set({ [key]: { step, try: tries.try, of: tries.of, since, trySince: now } });
+}
+
+/** @param {string} runId */
+export function clearCallInFlight(runId) {
+  return chrome.storage.local.remove(CALL_KEY(runId));
+}
+
+/**
+ * @param {string} runId
+ * @returns {Promise<CallInFlight | null>}
+ */
+export async function callInFlight(runId) {
+  return /** @type {CallInFlight | undefined} */ ((await chrome.storage.local.get(CALL_KEY(runId)))[CALL_KEY(runId)]) ?? null;
 }

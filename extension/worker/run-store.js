@@ -189,10 +189,11 @@ export function recordStep(runId, step, record) {
     await done(steps.put({ ...record, runId, step }));
     /** @type {Step[]} */
     const all = await done(steps.getAll(stepRange(runId)));
-    const tokens = { input: 0, output: 0 };
+    const tokens = { input: 0, output: 0, cached_input: 0 };
     for (const s of all) {
       tokens.input += s.tokens?.input ?? 0;
       tokens.output += s.tokens?.output ?? 0;
+      tokens.cached_input += s.tokens?.cached_input ?? 0;
     }
     const next = {
       ...run,
@@ -373,7 +374,7 @@ export function newRunSummary({ task, progress, ...fields }) {
     answer: null,
     startedAt: Date.now(),
     finishedAt: null,
-    tokens: { input: 0, output: 0 },
+    tokens: { input: 0, output: 0, cached_input: 0 },
     task,
     ...fields,
   };

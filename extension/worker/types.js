@@ -6,7 +6,7 @@
  * @typedef {import('./core-types.js').Verdict} Verdict
  */
 
-/** Tokens a run or step used. @typedef {{ input: number, output: number }} Tokens */
+/** Tokens a run or step used; `cached_input`: the part of `input` the provider served from its cache. @typedef {{ input: number, output: number, cached_input?: number }} Tokens */
 
 /**
  * The task as a run keeps it: what the core made of it, with its file's name and text.

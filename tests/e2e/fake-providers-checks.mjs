@@ -107,10 +107,17 @@ const CHECKS = Object.freeze({
     if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) problem('max_tokens is required (a positive integer)');
     optionalNumber(body, 'temperature', problem);
     if (body.temperature > 1) problem('temperature must be at most 1');
-    if (body.system !== undefined) {
-      if (typeof body.system !== 'string') problem('system must be a string');
-      else found.texts.push(body.system);
-    }
+    // The Messages API takes the system prompt as a string or as text blocks, which
+    // may carry a cache breakpoint (`cache_control: {type: "ephemeral"}`).
+    if (typeof body.system === 'string') found.texts.push(body.system);
+    else if (Array.isArray(body.system)) {
+      body.system.forEach((/** @type {Json} */ block, /** @type {number} */ i) => {
+        if (block?.type !== 'text' || typeof block.text !== 'string') return problem(`system.${i} must be a text block`);
+        const cache = block.cache_control;
+        if (cache !== undefined && cache?.type !== 'ephemeral') problem(`system.${i}.cache_control.type must be ephemeral`);
+        found.texts.push(block.text);
+      });
+    } else if (body.system !== undefined) problem('system must be a string or an array of text blocks');
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       problem('messages must be a non-empty array');
       return;

@@ -82,7 +82,7 @@ describe('model_call at the wasm boundary', { timeout: 120_000 }, () => {
       const { outcome } = await modelCall(page, { config: config(api) });
       assert.deepEqual(outcome, {
         ok: true,
-        reply: { text: '```stop [done]```', usage: { input_tokens: 321, output_tokens: 9 } },
+        reply: { text: '```stop [done]```', usage: { input_tokens: 321, output_tokens: 9, cached_input_tokens: 0 } },
         attempts: [],
       });
       const [request] = fake.requests;

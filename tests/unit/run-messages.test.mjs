@@ -43,7 +43,7 @@ describe('run messages', () => {
   test('overrides: unknown keys and bad values are named', () => {
     assert.deepEqual(runOverrideProblems({}), []);
     assert.deepEqual(runOverrideProblems({ max_step: 3 }), [
-      'unknown override max_step (known: provider, max_steps, observation_mode, observation_format, keep_window, memory_k, memory_policy, memory_records, agent, grounding, select, sites)',
+      'unknown override max_step (known: provider, max_steps, observation_mode, observation_format, max_obs_tokens, keep_window, memory_k, memory_policy, memory_records, agent, grounding, select, sites)',
     ]);
     assert.deepEqual(runOverrideProblems({ memory_k: 2, memory_policy: 'similar', memory_records: [{ task_id: 'a' }], agent: 'modular' }), []);
     assert.deepEqual(runOverrideProblems({ memory_k: 11, memory_policy: 'random', memory_records: ['x'], agent: 'seeact' }), [

@@ -9,6 +9,7 @@ use hopbench::provider::{
     build_request, connection_check_request, hint, parse_reply, redact, CallError, CallLog,
     CallOptions, CallOutcome, ProviderConfig, RetryPolicy,
 };
+use js_sys::Function;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::{wasm_bindgen, JsValue};
@@ -18,16 +19,28 @@ use web_sys::AbortSignal;
 /// `config` = `{provider, base_url, model, api_key}` (the settings' `model` object
 /// works as is), `request` = a `ModelRequest`, `options` =
 /// `{max_tries?, timeout_ms?, extension_origin?}`, `signal` = an AbortSignal or
-/// undefined.
+/// undefined, `on_try` = a function called with the try's number (1, 2, ...) as each
+/// try is sent, or undefined: a call may take minutes, and people want to see which
+/// try it is on.
 #[wasm_bindgen]
 pub async fn model_call(
     config: JsValue,
     request: JsValue,
     options: JsValue,
     signal: Option<AbortSignal>,
+    on_try: Option<Function>,
 ) -> JsValue {
     let outcome = match decode_call(&config, &request, &options) {
-        Ok((config, request, options)) => call(&config, &request, &options, signal.as_ref()).await,
+        Ok((config, request, options)) => {
+            call(
+                &config,
+                &request,
+                &options,
+                signal.as_ref(),
+                on_try.as_ref(),
+            )
+            .await
+        }
         Err(outcome) => *outcome,
     };
     to_js(&outcome)
@@ -43,7 +56,7 @@ pub async fn test_connection(
 ) -> JsValue {
     let request = connection_check_request();
     let outcome = match decode_config(&config).and_then(|c| Ok((c, decode_options(&options)?))) {
-        Ok((config, options)) => call(&config, &request, &options, signal.as_ref()).await,
+        Ok((config, options)) => call(&config, &request, &options, signal.as_ref(), None).await,
         Err(outcome) => *outcome,
     };
     to_js(&outcome)
@@ -54,6 +67,7 @@ async fn call(
     request: &ModelRequest,
     options: &CallOptions,
     signal: Option<&AbortSignal>,
+    on_try: Option<&Function>,
 ) -> CallOutcome {
     let origin = options.extension_origin.clone().unwrap_or_else(own_origin);
     let http = match build_request(config, request) {
@@ -65,7 +79,13 @@ async fn call(
         }
     };
     let mut log = CallLog::new(RetryPolicy::with_max_tries(options.max_tries));
+    let mut tries = 0u32;
     loop {
+        tries += 1;
+        if let Some(on_try) = on_try {
+            // Only a report to the caller: its failure must not fail the call.
+            let _ = on_try.call1(&JsValue::NULL, &JsValue::from(tries));
+        }
         let result = if is_aborted(signal) {
             Err(cancelled())
         } else {
