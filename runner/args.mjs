@@ -54,6 +54,17 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
                         at a time in each (--parallel is their number)
   --shard i/n           run only tasks i, i+n, i+2n, ... (1 <= i <= n)
   --max-steps N         agent steps per task (default: the extension's, 30)
+  --max-tokens N        the model's output cap per call (default: the extension's, 1024)
+  --temperature T       sampling temperature, a number from 0 (default 0)
+  --call-timeout S      give up on one try of a model call after S seconds (default 120);
+                        a slow local server on two cores may need more, or --max-tokens less
+  --tries N             tries per model call, the first included (default 4; 1: never
+                        retry); only what may pass by itself is retried (timeouts, 5xx, 429)
+  --max-obs-tokens N    cut the observation to about N tokens before it goes to the model
+                        (MMInA's max_obs_length; default: send it whole)
+  --prices FILE         JSON price table per model, for the report's cost columns:
+                        {"MODEL": {"input": USD, "cached_input": USD, "output": USD}} per
+                        million tokens
   --observation MODE    text, text+images (the extension's default), text+screenshot or som
   --observation-format F
                         mmina (the benchmark's text, default) or compact (fewer tokens:
@@ -95,6 +106,12 @@ const VALUE_OPTIONS = Object.freeze({
   'observation-format': 'observationFormat',
   shard: 'shard',
   'max-steps': 'maxSteps',
+  'max-tokens': 'maxTokens',
+  temperature: 'temperature',
+  'call-timeout': 'callTimeout',
+  tries: 'tries',
+  'max-obs-tokens': 'maxObsTokens',
+  prices: 'prices',
   observation: 'observation',
   'task-timeout': 'taskTimeout',
   agent: 'agent',
@@ -250,6 +267,8 @@ function validate(raw, retryErrors, browserEndpoints) {
     observationFormat: raw.observationFormat,
     shard: raw.shard === undefined ? null : parseShard(raw.shard),
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),
+    ...parseModelCalls(raw, provider),
+    prices: raw.prices,
     observation: raw.observation,
     // A fresh profile has no logins to protect, and MMInA's agents were not fenced.
     sites: raw.sites ?? 'any',
@@ -282,6 +301,50 @@ function parseParallel(raw, endpoints) {
     );
   }
   return parallel;
+}
+
+/** The extension's limits on these settings (extension/agent-settings.js LIMITS). */
+const MODEL_CALL_LIMITS = Object.freeze({ maxTokens: [1, 200_000], callTimeout: [1, 600], tries: [1, 10], maxObsTokens: [1, 1_000_000] });
+
+/**
+ * `--max-tokens`, `--temperature`, `--call-timeout`, `--tries`, `--max-obs-tokens`: the
+ * model call's settings, as the options page has them; each undefined when not given.
+ * @param {RawOptions} raw
+ * @param {string} provider
+ */
+function parseModelCalls(raw, provider) {
+  /** @type {[string, string][]} */
+  const options = [['maxTokens', '--max-tokens'], ['temperature', '--temperature'], ['callTimeout', '--call-timeout'], ['tries', '--tries'], ['maxObsTokens', '--max-obs-tokens']];
+  if (provider === 'replay') {
+    for (const [key, option] of options) {
+      if (raw[key] !== undefined) throw new UsageError(`${option} has no use with --provider replay (no model is called)`);
+    }
+  }
+  /** @param {'maxTokens' | 'callTimeout' | 'tries' | 'maxObsTokens'} key @param {string} option */
+  const within = (key, option) => {
+    const text = raw[key];
+    if (text === undefined) return undefined;
+    const [min, max] = MODEL_CALL_LIMITS[key];
+    if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max) {
+      throw new UsageError(`${option} takes a whole number from ${min} to ${max} (got ${text})`);
+    }
+    return Number(text);
+  };
+  let temperature;
+  if (raw.temperature !== undefined) {
+    temperature = Number(raw.temperature);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(raw.temperature) || !Number.isFinite(temperature)) {
+      throw new UsageError(`--temperature takes a number from 0, e.g. 0 or 0.7 (got ${raw.temperature})`);
+    }
+  }
+  const callTimeout = within('callTimeout', '--call-timeout');
+  return {
+    maxTokens: within('maxTokens', '--max-tokens'),
+    temperature,
+    callTimeoutMs: callTimeout === undefined ? undefined : callTimeout * 1000,
+    tries: within('tries', '--tries'),
+    maxObsTokens: within('maxObsTokens', '--max-obs-tokens'),
+  };
 }
 
 /**

@@ -78,6 +78,7 @@ export async function runBatch(runs, options) {
         timeoutMs: options.timeoutMs,
         attempt: item.attempt,
         onProgress: (p) => progress.step(item.index, item.task, p),
+        onWaiting: (call) => progress.waiting(item.index, item.task, call),
       });
       // Closing the browsers on Ctrl-C kills the runs in flight: not their failure.
       if (interrupt.interrupted) return;
@@ -86,6 +87,12 @@ export async function runBatch(runs, options) {
       const retry = done.line.error_kind === INFRASTRUCTURE && item.retriesLeft > 0;
       progress.finished(item.index, item.task, done.line, retry ? `retrying (attempt ${item.attempt + 1} goes to the end of the queue)` : null);
       if (retry) queue.push({ ...item, attempt: item.attempt + 1, retriesLeft: item.retriesLeft - 1 });
+      // A model that cannot take what the observation mode sends fails every task the
+      // same way: the batch stops at once; the tasks not run stay unrecorded, so the
+      // same command with the setting changed runs them.
+      if (done.line.end === 'unsupported_input') {
+        stop(`the model cannot take the observation mode's input: ${done.line.error ?? done.line.reason}`);
+      }
       if (done.laneDied) {
         lane.deathsInARow += 1;
         if (!checkDeaths(lane, stop)) return;

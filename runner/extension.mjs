@@ -104,9 +104,13 @@ export function settingsToSave(options, apiKey) {
   if (options.baseUrl !== undefined) model.base_url = options.baseUrl;
   if (options.model !== undefined) model.model = options.model;
   if (apiKey !== undefined) model.api_key = apiKey;
+  if (options.maxTokens !== undefined) model.max_tokens = options.maxTokens;
+  if (options.temperature !== undefined) model.temperature = options.temperature;
   /** @type {Record<string, unknown>} */
   const settings = { model };
   if (options.maxSteps !== undefined) settings.max_steps = options.maxSteps;
+  if (options.callTimeoutMs !== undefined) settings.call_timeout_ms = options.callTimeoutMs;
+  if (options.tries !== undefined) settings.max_tries = options.tries;
   return settings;
 }
 
@@ -122,6 +126,7 @@ export function runOverrides(options) {
   if (options.maxSteps !== undefined) overrides.max_steps = options.maxSteps;
   if (options.observation !== undefined) overrides.observation_mode = options.observation;
   if (options.observationFormat !== undefined) overrides.observation_format = options.observationFormat;
+  if (options.maxObsTokens !== undefined) overrides.max_obs_tokens = options.maxObsTokens;
   if (options.agent && options.agent !== 'prompt') overrides.agent = options.agent;
   if (options.grounding !== undefined) overrides.grounding = options.grounding;
   if (options.select !== undefined) overrides.select = options.select;

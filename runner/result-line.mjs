@@ -8,13 +8,20 @@ import { RUN } from './attempts.mjs';
 /** @typedef {ReturnType<typeof resultLine>} ResultLine one results.jsonl line */
 
 /**
+ * How a run ended on the runner's side, when the extension could not say: its
+ * `end` in results.jsonl (the extension's are the agent's finish causes).
+ * @typedef {'not_started' | 'timeout' | 'lost_contact' | 'browser_died'} RunnerEnd
+ */
+
+/**
  * @param {{ task: {id: string, hops: number}, run?: ExtensionData | null, error?: string | null,
- *   errorKind?: 'infrastructure' | 'run' | null, attempt?: number, elapsedMs: number }} input
+ *   errorKind?: 'infrastructure' | 'run' | null, end?: RunnerEnd | null, attempt?: number, elapsedMs: number }} input
  *   `error`: what broke the run on the runner's side (START_RUN refused, the per-task
  *   timeout, the browser gone); it makes the verdict ERROR. `errorKind` says whether a
- *   retry may help (attempts.mjs); an ERROR without one is a `run` error.
+ *   retry may help (attempts.mjs); an ERROR without one is a `run` error. `end`: why
+ *   the runner ended it, when it did (else the run's own cause).
  */
-export function resultLine({ task, run = null, error = null, errorKind = null, attempt = 1, elapsedMs }) {
+export function resultLine({ task, run = null, error = null, errorKind = null, end = null, attempt = 1, elapsedMs }) {
   const verdict = run?.verdict ?? null;
   const hopsTotal = positiveInt(verdict?.hops_total) ?? positiveInt(run?.progress?.total) ?? task.hops;
   const hopSteps = completedSteps(verdict, run?.progress).slice(0, hopsTotal);
@@ -33,13 +40,30 @@ export function resultLine({ task, run = null, error = null, errorKind = null, a
     tokens: {
       input: nonNegativeInt(run?.tokens?.input) ?? 0,
       output: nonNegativeInt(run?.tokens?.output) ?? 0,
+      cached_input: nonNegativeInt(run?.tokens?.cached_input) ?? 0,
     },
     time_ms: Math.max(0, Math.round(elapsedMs)),
     error: runError,
-    reason: typeof verdict?.reason === 'string' ? verdict.reason : (run?.finishReason ?? null),
+    // Why the run ended, in a word (`early_stop`, `context_overflow`, `answered`,
+    // `timeout`, ...) and in a sentence: the agent's own reason (the early-stop rule,
+    // the failed call, the answer), before the verdict's count of hops.
+    end: end ?? (typeof run?.cause === 'string' ? run.cause : null) ?? (run?.status === 'stopped' ? 'stopped' : null),
+    reason: reasonOf(run, verdict, error),
     attempt,
     error_kind: runError ? (errorKind ?? RUN) : null,
   };
+}
+
+/**
+ * @param {ExtensionData | null} run
+ * @param {ExtensionData | null} verdict
+ * @param {string | null} error the runner's own error, which is then the reason
+ * @returns {string | null}
+ */
+function reasonOf(run, verdict, error) {
+  if (error) return error;
+  if (typeof run?.reason === 'string' && run.reason !== '' && run.reason !== 'error') return run.reason;
+  return typeof verdict?.reason === 'string' ? verdict.reason : null;
 }
 
 /**

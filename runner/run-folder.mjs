@@ -109,6 +109,10 @@ export function runConfig(options) {
     // The modular agent's variant, when one was asked for.
     ...(options.grounding !== undefined ? { grounding: options.grounding } : {}),
     ...(options.select !== undefined ? { select: options.select } : {}),
+    // What the model is asked with: written only when given, as memory is.
+    ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.maxObsTokens !== undefined ? { max_obs_tokens: options.maxObsTokens } : {}),
     // A fenced agent cannot follow a page off the task's sites: another result.
     sites: options.sites ?? 'any',
   };

@@ -119,7 +119,7 @@ async function runAllWatched(options, env, interrupt, outage) {
     say(`interrupted: finished tasks are in ${join(out, 'results.jsonl')}; run the same command again to continue`);
     return 130;
   }
-  const report = spawnSync(nativeBin, ['report', out], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const report = spawnSync(nativeBin, ['report', out, ...(options.prices ? ['--prices', options.prices] : [])], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (report.status !== 0) return 1;
   say(`report: ${join(out, 'report.html')}`);
   if (stopped) {

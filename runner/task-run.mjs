@@ -26,7 +26,8 @@ const STOP_GRACE_MS = 5_000;
 
 /**
  * What `outcome` builds an attempt's result from.
- * @typedef {{ line: { run?: ExtensionData | null, error?: string | null, errorKind?: 'infrastructure' | 'run' | null },
+ * @typedef {{ line: { run?: ExtensionData | null, error?: string | null, errorKind?: 'infrastructure' | 'run' | null,
+ *     end?: import('./result-line.mjs').RunnerEnd | null },
  *   trajectory?: ExtensionData | null, exportError?: string | null, laneDied?: boolean,
  *   elapsedMs?: number }} OutcomeFields
  */
@@ -35,11 +36,12 @@ const STOP_GRACE_MS = 5_000;
  * @param {Lane} lane a live lane
  * @param {TaskEntry} task
  * @param {{ overrides: ExtensionData, timeoutMs: number, attempt: number,
- *   onProgress: (p: {hop: number, hops: number, step: number}) => void }} options
+ *   onProgress: (p: {hop: number, hops: number, step: number}) => void,
+ *   onWaiting?: (call: { step: number, try: number, of: number, seconds: number }) => void }} options
  * @returns {Promise<TaskOutcome>} `laneDied`: the lane's browser or extension
  *   died during the attempt (the line says so); the lane needs a fresh browser.
  */
-export async function runTask(lane, task, { overrides, timeoutMs, attempt, onProgress }) {
+export async function runTask(lane, task, { overrides, timeoutMs, attempt, onProgress, onWaiting = () => {} }) {
   const startedAt = Date.now();
   const elapsed = () => Date.now() - startedAt;
   /**
@@ -57,7 +59,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   // a window for it.
   if (overrides.provider === 'replay' && task.referenceSteps === 0) {
     const error = `task ${task.id} has no reference_trajectory; replay needs one (use a model provider for this task)`;
-    return outcome({ line: { error, errorKind: RUN } });
+    return outcome({ line: { error, errorKind: RUN, end: 'not_started' } });
   }
   // Whether the start URLs load is the browser's to say, not node's: Chromium maps
   // every *.localhost name to loopback, and proxies, PAC files and VPN DNS decide what
@@ -75,7 +77,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   } catch (error) {
     const death = await lane.deathExplaining();
     if (death) return outcome(await died(lane, null, null, death, elapsed()));
-    return outcome({ line: { error: `the run did not start: ${firstLine(error)}`, errorKind: RUN } });
+    return outcome({ line: { error: `the run did not start: ${firstLine(error)}`, errorKind: RUN, end: 'not_started' } });
   }
 
   /** @type {ExtensionData | null} */
@@ -86,9 +88,12 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   let error = null;
   /** @type {'infrastructure' | 'run' | null} */
   let errorKind = null;
+  /** @type {import('./result-line.mjs').RunnerEnd | null} */
+  let end = null;
   try {
     let hopsReported = 0;
-    run = await pollUntilEnded(lane, driver, runId, startedAt + timeoutMs, (view) => {
+    const waiting = waitingReports(onWaiting);
+    run = await pollUntilEnded(lane, driver, runId, startedAt + timeoutMs, waiting, (view) => {
       lastSeen = view;
       // Steps can be faster than the poll: a hop completed between two polls still
       // gets its line, at the step that completed it.
@@ -100,6 +105,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     if (run.status === 'running') {
       error = `timed out after ${Math.round(timeoutMs / 1000)} s (per-task timeout, --task-timeout)`;
       errorKind = INFRASTRUCTURE;
+      end = 'timeout';
       run = await stopAndSettle(lane, driver, runId, run);
     }
   } catch (e) {
@@ -107,6 +113,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     if (death) return outcome(await died(lane, runId, lastSeen, death, elapsed()));
     error = `lost contact with the run: ${firstLine(e)}`;
     errorKind = INFRASTRUCTURE;
+    end = 'lost_contact';
   }
   // Wall time as the runner saw it, START_RUN to the end: the same clock for every task.
   const elapsedMs = elapsed();
@@ -129,7 +136,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     else if (run?.status === 'error' && isInfrastructureMessage(run.error)) errorKind = INFRASTRUCTURE;
   }
   return {
-    line: resultLine({ task, run, error, errorKind, attempt, elapsedMs }),
+    line: resultLine({ task, run, error, errorKind, end, attempt, elapsedMs }),
     trajectory,
     exportError,
     laneDied: false,
@@ -160,7 +167,7 @@ async function died(lane, runId, lastSeen, death, elapsedMs) {
   }
   const when = runId ? 'during the task' : 'as the task started';
   return {
-    line: { run, error: `${death} ${when}${recovered}`, errorKind: INFRASTRUCTURE },
+    line: { run, error: `${death} ${when}${recovered}`, errorKind: INFRASTRUCTURE, end: 'browser_died' },
     trajectory: salvaged?.trajectory ?? null,
     exportError: salvaged?.error ?? null,
     laneDied: true,
@@ -193,18 +200,45 @@ export function skippedHops(run, reported) {
   return missed;
 }
 
+/** A model call is reported once it has taken this long, */
+const WAITING_FIRST_MS = 10_000;
+/** then again this often, and at once when it goes on to another try. */
+const WAITING_EVERY_MS = 30_000;
+
+/**
+ * What a run's model call in flight (GET_RUN's `call`) becomes on the progress
+ * lines: nothing for a quick call; a slow one is told, then told again now and then.
+ * @param {(call: { step: number, try: number, of: number, seconds: number }) => void} onWaiting
+ * @returns {(view: ExtensionData) => void}
+ */
+export function waitingReports(onWaiting, now = () => Date.now()) {
+  let told = { key: '', at: 0 };
+  return (view) => {
+    const call = view.call;
+    if (!call || typeof call.since !== 'number' || typeof call.step !== 'number') return;
+    const waited = now() - call.since;
+    if (waited < WAITING_FIRST_MS) return;
+    const key = `${call.step}/${call.try}`;
+    if (key === told.key && now() - told.at < WAITING_EVERY_MS) return;
+    told = { key, at: now() };
+    onWaiting({ step: call.step, try: call.try, of: call.of, seconds: waited / 1000 });
+  };
+}
+
 /**
  * @param {Lane} lane
  * @param {Driver} driver
  * @param {string} runId
  * @param {number} deadline
+ * @param {(view: ExtensionData) => void} onEveryView
  * @param {(view: ExtensionData) => void} onView
  * @returns {Promise<ExtensionData>}
  */
-async function pollUntilEnded(lane, driver, runId, deadline, onView) {
+async function pollUntilEnded(lane, driver, runId, deadline, onEveryView, onView) {
   let last = '';
   for (;;) {
     const run = await lane.guard(driver.getRun(runId));
+    onEveryView(run);
     const key = JSON.stringify(progressOf(run));
     if (key !== last) {
       last = key;

@@ -1,7 +1,8 @@
 // Unit tests of the runner's pure parts (no browser): file stems, options, shards,
 // result lines, media extraction.
 
-import { skippedHops } from '../../runner/task-run.mjs';
+import { skippedHops, waitingReports } from '../../runner/task-run.mjs';
+import { makeProgress, whyEnded } from '../../runner/progress.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { attemptFileStem, taskFileStem } from '../../runner/paths.mjs';
 import { errorKindOf, modelEndpointFailure, planRuns } from '../../runner/attempts.mjs';
 import { blameOutage } from '../../runner/batch.mjs';
 import { resultLine } from '../../runner/result-line.mjs';
-import { appendResult, prepareRunFolder, readFinished } from '../../runner/run-folder.mjs';
+import { appendResult, prepareRunFolder, readFinished, runConfig } from '../../runner/run-folder.mjs';
 import { makeRedactor, readApiKey } from '../../runner/secret.mjs';
 import { repeatedIds, selectShard } from '../../runner/tasks.mjs';
 import { extractMedia } from '../../runner/trajectory.mjs';
@@ -176,8 +177,8 @@ test('a finished run becomes a PASS or FAIL line in the report format', () => {
   };
   assert.deepEqual(resultLine({ task, run, elapsedMs: 4321.4 }), {
     id: 'suite/t', hops_total: 3, hops_completed: 3, hop_steps: [2, 4, 6], verdict: 'PASS',
-    answer: 'Tokyo', answer_score: 1, steps: 7, tokens: { input: 1200, output: 80 }, time_ms: 4321,
-    error: null, reason: 'all hops completed', attempt: 1, error_kind: null,
+    answer: 'Tokyo', answer_score: 1, steps: 7, tokens: { input: 1200, output: 80, cached_input: 0 }, time_ms: 4321,
+    error: null, end: null, reason: 'all hops completed', attempt: 1, error_kind: null,
   });
   const failed = { ...run, verdict: { ...run.verdict, passed: false, hops_done: 1, hop_steps: [2], answer: null, reason: 'hop 2 not reached' } };
   const line = resultLine({ task, run: failed, elapsedMs: 10 });
@@ -306,4 +307,89 @@ test('progress: hops done between two polls still get their line, at their own s
   ]);
   assert.deepEqual(skippedHops(run, 2), [], 'hop 3 is the current progress line itself');
   assert.deepEqual(skippedHops({ step: 0, progress: null }, 0), []);
+});
+
+test('why a run ended: its cause and the agent\'s own reason, before the verdict\'s count of hops', () => {
+  const earlyStop = {
+    status: 'finished', cause: 'early_stop', step: 3, tokens: { input: 900, output: 30, cached_input: 600 },
+    reason: 'Early stop: the last 3 steps gave no action (the last: the model call failed (bad_request): HTTP 400)',
+    progress: { done: 0, total: 1, hops: [] },
+    verdict: { passed: false, hops_done: 0, hops_total: 1, hop_steps: [], answer: null, reason: 'stopped at hop 1 of 1' },
+  };
+  const line = resultLine({ task: { ...task, hops: 1 }, run: earlyStop, elapsedMs: 1400 });
+  assert.deepEqual([line.verdict, line.end, line.reason, line.tokens], [
+    'FAIL', 'early_stop', earlyStop.reason, { input: 900, output: 30, cached_input: 600 },
+  ]);
+  assert.equal(
+    whyEnded(line, (t) => t),
+    '  early stop: Early stop: the last 3 steps gave no action (the last: the model call failed (bad_request): HTTP 400)',
+  );
+  // A run the model could not serve: the hint (what to change) is the error, the
+  // failed call the reason; both are told.
+  const overflow = {
+    status: 'error', cause: 'context_overflow', step: 1, progress: { done: 0, total: 1, hops: [] },
+    reason: 'the run cannot go on: the model call failed (context_overflow): request (2480 tokens) exceeds the available context size (1024 tokens)',
+    error: 'The prompt (2480 tokens) does not fit the model\'s context (1024 tokens): cut the observation (--max-obs-tokens N)',
+  };
+  const errorLine = resultLine({ task: { ...task, hops: 1 }, run: overflow, elapsedMs: 900 });
+  assert.deepEqual([errorLine.verdict, errorLine.end, errorLine.error_kind], ['ERROR', 'context_overflow', 'run']);
+  assert.equal(errorLine.reason, overflow.reason);
+  assert.equal(whyEnded(errorLine, (t) => t), `  context overflow: ${overflow.reason}; ${overflow.error}`);
+  // The runner's own ends: the timeout's message is its reason.
+  const slow = resultLine({ task, run: { status: 'stopped', step: 9 }, error: 'timed out after 60 s', errorKind: 'infrastructure', end: 'timeout', elapsedMs: 60_000 });
+  assert.deepEqual([slow.end, slow.reason], ['timeout', 'timed out after 60 s']);
+  assert.equal(whyEnded(slow, (t) => t), '  timeout: timed out after 60 s');
+  // A run that failed in the driver has the reason 'error': the error says it all.
+  const broke = resultLine({ task, run: { status: 'error', cause: 'error', reason: 'error', error: 'boom' }, elapsedMs: 1 });
+  assert.deepEqual([broke.end, broke.reason, whyEnded(broke, (t) => t)], ['error', null, '  error; boom']);
+});
+
+test('a slow model call is told on the progress lines after 10 s, again every 30 s and on each new try', () => {
+  let now = 0;
+  /** @type {unknown[]} */
+  const told = [];
+  const report = waitingReports((call) => told.push(call), () => now);
+  const view = (/** @type {object | null} */ call) => ({ status: 'running', call });
+  report(view(null));
+  now = 5_000;
+  report(view({ step: 3, try: 1, of: 4, since: 0 }));
+  assert.deepEqual(told, [], 'a quick call is not told');
+  now = 12_000;
+  report(view({ step: 3, try: 1, of: 4, since: 0 }));
+  now = 20_000;
+  report(view({ step: 3, try: 1, of: 4, since: 0 }));
+  now = 43_000;
+  report(view({ step: 3, try: 1, of: 4, since: 0 }));
+  now = 44_000;
+  report(view({ step: 3, try: 2, of: 4, since: 0 }));
+  assert.deepEqual(told, [
+    { step: 3, try: 1, of: 4, seconds: 12 },
+    { step: 3, try: 1, of: 4, seconds: 43 },
+    { step: 3, try: 2, of: 4, seconds: 44 },
+  ]);
+  /** @type {string[]} */
+  const lines = [];
+  makeProgress({ total: 2, write: (l) => lines.push(l), redact: (t) => t }).waiting(1, { id: 'suite/t', hops: 1 }, { step: 3, try: 2, of: 4, seconds: 35.4 });
+  assert.deepEqual(lines, ['task 1/2 suite/t  step 3: waiting for the model, try 2 of 4, 35 s']);
+});
+
+test('options: the model call settings, as the options page has them', () => {
+  const options = parseArgs(['--tasks', 't', '--provider', 'openai', '--max-tokens', '64', '--temperature', '0.7', '--call-timeout', '300', '--tries', '1', '--max-obs-tokens', '900']);
+  assert.ok(!options.help);
+  assert.deepEqual(settingsToSave(options, undefined), {
+    model: { provider: 'openai', max_tokens: 64, temperature: 0.7 },
+    call_timeout_ms: 300_000,
+    max_tries: 1,
+  });
+  assert.equal(runOverrides(options).max_obs_tokens, 900);
+  assert.deepEqual([runConfig(options).max_tokens, runConfig(options).temperature, runConfig(options).max_obs_tokens], [64, 0.7, 900]);
+  for (const [argv, message] of [
+    [['--tries', '0'], '--tries takes a whole number from 1 to 10 (got 0)'],
+    [['--call-timeout', '601'], '--call-timeout takes a whole number from 1 to 600 (got 601)'],
+    [['--max-tokens', 'lots'], '--max-tokens takes a whole number from 1 to 200000 (got lots)'],
+    [['--temperature', '-0.5'], '--temperature takes a number from 0, e.g. 0 or 0.7 (got -0.5)'],
+  ]) {
+    assert.throws(() => parseArgs(['--tasks', 't', '--provider', 'openai', ...argv]), { message });
+  }
+  assert.throws(() => parseArgs(['--tasks', 't', '--max-tokens', '64']), { message: '--max-tokens has no use with --provider replay (no model is called)' });
 });
