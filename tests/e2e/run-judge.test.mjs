@@ -113,7 +113,7 @@ describe('fuzzy answers judged during runs', { timeout: 180_000 }, () => {
       { reference: REFERENCE, answer: ANSWER, infers: true, by: 'judge model openai fake-judge', reply: 'Yes.', error: null },
     );
     assert.deepEqual(r.steps[1].judgements, r.run.verdict.answer.judgements, 'the step keeps what the judge said');
-    assert.deepEqual(r.run.tokens, { input: 300, output: 30 }, 'the judge call is counted');
+    assert.deepEqual(r.run.tokens, { input: 300, output: 30, cached_input: 0 }, 'the judge call is counted');
 
     const [call] = judgeCalls();
     assert.equal(judgeCalls().length, 1);

@@ -69,7 +69,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     assert.equal(run.provider, 'openai');
-    assert.deepEqual(run.tokens, { input: 300, output: 60 });
+    assert.deepEqual(run.tokens, { input: 300, output: 60, cached_input: 0 });
     assert.equal(modelRequests().length, 3);
 
     const { steps } = await sendOk(popup, 'getRun', { runId, withSteps: true });

@@ -84,7 +84,7 @@ describe('trajectory store', { timeout: 120_000 }, () => {
     assert.ok(steps.every((/** @type {import('../types.mjs').Json} */ s) => s.runId === 'r1'));
     const { run } = await sendOk(page, 'getRun', { runId: 'r1' });
     assert.equal(run.step, 2);
-    assert.deepEqual(run.tokens, { input: 15, output: 3 });
+    assert.deepEqual(run.tokens, { input: 15, output: 3, cached_input: 0 });
   });
 
   test('steps come back in step order whatever order they were put in', async () => {

@@ -132,7 +132,7 @@ describe('the modular agent through the runner', { timeout: 240_000 }, () => {
     assert.deepEqual(stages.log.plan_target, { role: 'link', name: "'Events in Tokyo'" });
     assert.equal(stages.log.executed.element.name, "'Events in Tokyo'");
     // Every call of the step counted: planning plus one per section.
-    assert.deepEqual(first.tokens, { input: 7 * stages.calls.length, output: 3 * stages.calls.length });
+    assert.deepEqual(first.tokens, { input: 7 * stages.calls.length, output: 3 * stages.calls.length, cached_input: 0 });
   });
 
   test('the report scores the stages against the reference trajectory', () => {

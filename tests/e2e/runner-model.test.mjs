@@ -70,7 +70,7 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     assert.match(result.stdout, /running 1 with openai fake-model/);
     const [line] = readLines(join(out, 'results.jsonl'));
     assert.equal(line.verdict, 'PASS', JSON.stringify(line));
-    assert.deepEqual(line.tokens, { input: 321, output: 12 });
+    assert.deepEqual(line.tokens, { input: 321, output: 12, cached_input: 0 });
     assert.deepEqual(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')), {
       provider: 'openai', model: 'fake-model', base_url: fake.baseUrl('openai'), max_steps: 3, observation: null, sites: 'any',
     });

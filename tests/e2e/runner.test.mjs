@@ -90,9 +90,10 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     assert.match(first.stdout, /4 tasks in .*; 0 already recorded in .*; running 4 with replay, 1 at a time/);
     assert.match(first.stdout, /^task 1\/4 e2e-runner\/tower {2}started \(2 hops\)$/m);
     assert.match(first.stdout, /^task 1\/4 e2e-runner\/tower {2}hop 1\/2 {2}step \d+$/m);
-    assert.match(first.stdout, /^task 1\/4 e2e-runner\/tower {2}PASS {2}hops 2\/2 {2}steps \d+ {2}[\d.]+ s$/m);
+    // The last line of a task says why it ended: here every hop was done.
+    assert.match(first.stdout, /^task 1\/4 e2e-runner\/tower {2}PASS {2}hops 2\/2 {2}steps \d+ {2}[\d.]+ s {2}all hops done: all hops completed$/m);
     assert.ok(
-      first.stdout.split('\n').some((l) => /^task 2\/4 e2e-runner\/unreachable {2}ERROR {2}hops 0\/1 {2}steps 0 {2}[\d.]+ s {2}/.test(l) &&
+      first.stdout.split('\n').some((l) => /^task 2\/4 e2e-runner\/unreachable {2}ERROR {2}hops 0\/1 {2}steps 0 {2}[\d.]+ s {2}interrupted: /.test(l) &&
         l.endsWith(`start URL unreachable: ${deadUrl} (net::ERR_CONNECTION_REFUSED)`)),
       first.stdout,
     );
@@ -114,7 +115,7 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     assert.equal(tower.hop_steps.length, 2);
     assert.ok(tower.hop_steps.every(Number.isInteger), JSON.stringify(tower));
     assert.ok(tower.steps >= 3 && tower.time_ms > 0, JSON.stringify(tower));
-    assert.deepEqual(tower.tokens, { input: 0, output: 0 });
+    assert.deepEqual(tower.tokens, { input: 0, output: 0, cached_input: 0 });
     assert.equal(tower.error, null);
     assert.equal(unreachable.error, `start URL unreachable: ${deadUrl} (net::ERR_CONNECTION_REFUSED)`);
     assert.deepEqual(unreachable.hop_steps, [null]);
