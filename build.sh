@@ -510,6 +510,13 @@ cmd_schema() {
   exec cargo run --quiet --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- schema --out "$ROOT/schema/task.schema.json"
 }
 
+# The terms the extension and the runner share with the core (observation modes, agents,
+# error kinds, finish causes, early-stop rules) are generated from the core's types into
+# a checked-in module; the core_terms test fails until it matches them.
+cmd_terms() {
+  exec cargo run --quiet --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- terms --out "$ROOT/extension/core-terms.js"
+}
+
 cmd_help() {
   printf 'usage: ./build.sh [SUBCOMMAND] [ARGS...]\n\nsubcommands:\n'
   local row name help
@@ -536,6 +543,7 @@ COMMAND_TABLE=(
   "bench-realmodel|cmd_bench_realmodel|prompt caching on the real-model tier's server: calls, input and cached tokens, s/call, without and with memory K=2: bench-realmodel [--steps N] [--tasks N]"
   "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
   "schema|cmd_schema|regenerate schema/task.schema.json from the task types (after changing them)"
+  "terms|cmd_terms|regenerate extension/core-terms.js, the terms JavaScript shares with the core, from its types (after changing them)"
   "help|cmd_help|list subcommands"
 )
 

@@ -24,6 +24,7 @@ pub mod observation;
 pub mod provider;
 mod serde_flat;
 pub mod task;
+pub mod terms;
 pub mod tracker;
 /// TypeScript declarations of the glue's values (`hopbench types`); native tools only.
 #[cfg(feature = "ts")]

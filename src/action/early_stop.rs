@@ -85,6 +85,50 @@ impl fmt::Display for EarlyStopReason {
     }
 }
 
+impl EarlyStopReason {
+    /// The rule that fired, by name: the `rule` tag this reason is written with.
+    pub fn rule(&self) -> EarlyStopRule {
+        match self {
+            EarlyStopReason::MaxSteps { .. } => EarlyStopRule::MaxSteps,
+            EarlyStopReason::ParseFailures { .. } => EarlyStopRule::ParseFailures,
+            EarlyStopReason::RepeatedAction { .. } => EarlyStopRule::RepeatedAction,
+            EarlyStopReason::RepeatedType { .. } => EarlyStopRule::RepeatedType,
+        }
+    }
+}
+
+/// An early-stop rule by name, without what it saw: the `rule` of an early stop's
+/// `finish`, so a reader (the runner, a report) tells the rules apart without reading
+/// the reason's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum EarlyStopRule {
+    /// Rule 1: the step budget is spent.
+    MaxSteps,
+    /// Rule 2: the last steps gave no action.
+    ParseFailures,
+    /// Rule 3: the same action in a row.
+    RepeatedAction,
+    /// Rule 4: the same typing anywhere in the history.
+    RepeatedType,
+}
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(EarlyStopRule, "EarlyStopRule", {
+    MaxSteps = "max_steps",
+    ParseFailures = "parse_failures",
+    RepeatedAction = "repeated_action",
+    RepeatedType = "repeated_type",
+});
+
+crate::terms::every_variant!(EarlyStopRule {
+    MaxSteps,
+    ParseFailures,
+    RepeatedAction,
+    RepeatedType,
+});
+
 /// The decision to stop an episode early.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EarlyStop {

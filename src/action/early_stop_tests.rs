@@ -163,3 +163,31 @@ fn stop_action_carries_the_reason() {
         "the same action `click [4]` was repeated 3 times in a row"
     );
 }
+
+#[test]
+fn each_reason_names_its_rule_as_it_is_written() {
+    let reasons = [
+        EarlyStopReason::MaxSteps {
+            steps: 30,
+            max_steps: 30,
+        },
+        EarlyStopReason::ParseFailures { count: 3 },
+        EarlyStopReason::RepeatedAction {
+            action: Action::Click { id: 4 },
+            count: 3,
+        },
+        EarlyStopReason::RepeatedType {
+            action: Action::Click { id: 4 },
+            count: 3,
+        },
+    ];
+    let rules: Vec<EarlyStopRule> = reasons.iter().map(EarlyStopReason::rule).collect();
+    assert_eq!(rules, EarlyStopRule::ALL);
+    for (reason, rule) in reasons.iter().zip(rules) {
+        // The reason's `rule` tag and the rule's own name are one spelling.
+        let tagged = serde_json::to_value(reason).unwrap();
+        assert_eq!(tagged["rule"], serde_json::to_value(rule).unwrap());
+        let back: EarlyStopRule = crate::json_read::from_value(tagged["rule"].clone()).unwrap();
+        assert_eq!(back, rule);
+    }
+}

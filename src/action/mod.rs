@@ -12,7 +12,9 @@ mod serde_read;
 mod suggest;
 mod types;
 
-pub use early_stop::{check_early_stop, EarlyStop, EarlyStopConfig, EarlyStopReason};
+pub use early_stop::{
+    check_early_stop, EarlyStop, EarlyStopConfig, EarlyStopReason, EarlyStopRule,
+};
 pub use error::{ActionParseError, ParseErrorKind};
 pub use extract::{extract_action, ExtractError, ExtractedAction};
 pub use key::{Key, KeyCombo, Modifier};

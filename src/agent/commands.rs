@@ -5,9 +5,11 @@ use serde::{Deserialize, Serialize};
 
 use super::config::ObservationMode;
 use super::record::StepRecord;
+use crate::action::EarlyStopRule;
 use crate::judge::Judgement;
 use crate::model::ModelRequest;
 use crate::observation::ObservationFormat;
+use crate::provider::ErrorKind;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -64,6 +66,14 @@ pub enum Command {
         /// (`model_unavailable`: the model client's hint).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hint: Option<String>,
+        /// The rule that fired, when `cause` is `early_stop`: `reason` says it in
+        /// words, this by name (`parse_failures`, `max_steps`, ...).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rule: Option<EarlyStopRule>,
+        /// The failed model call's error kind, when a model failure ended the run
+        /// (`model_unavailable`, `context_overflow`, `unsupported_input`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error_kind: Option<ErrorKind>,
     },
 }
 
@@ -117,4 +127,17 @@ crate::serde_flat::unit_enum_deserialize!(FinishCause, "FinishCause", {
     ModelUnavailable = "model_unavailable",
     ContextOverflow = "context_overflow",
     UnsupportedInput = "unsupported_input",
+});
+
+crate::terms::every_variant!(FinishCause {
+    Answered,
+    AllHopsDone,
+    EarlyStop,
+    ReplayEnded,
+    ReplayFailed,
+    Stopped,
+    Interrupted,
+    ModelUnavailable,
+    ContextOverflow,
+    UnsupportedInput,
 });

@@ -22,8 +22,11 @@ crate::serde_flat::unit_enum_deserialize!(PromptStyle, "PromptStyle", {
     Direct = "direct",
 });
 
-/// What the model gets besides the accessibility-tree text; the same names as the
-/// extension's observation modes (`extension/observe-settings.js`).
+crate::terms::every_variant!(PromptStyle { Cot, Direct });
+
+/// What the model gets besides the accessibility-tree text. The extension's settings
+/// and the runner's `--observation` take these names from `extension/core-terms.js`,
+/// generated from this type (`crate::terms`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ObservationMode {
@@ -48,6 +51,13 @@ crate::serde_flat::unit_enum_deserialize!(ObservationMode, "ObservationMode", {
     Som = "som",
 });
 
+crate::terms::every_variant!(ObservationMode {
+    Text,
+    TextImages,
+    TextScreenshot,
+    Som,
+});
+
 impl ObservationMode {
     /// The name the extension uses for this mode.
     pub fn name(self) -> &'static str {
@@ -56,6 +66,17 @@ impl ObservationMode {
             ObservationMode::TextImages => "text+images",
             ObservationMode::TextScreenshot => "text+screenshot",
             ObservationMode::Som => "som",
+        }
+    }
+
+    /// Whether the model gets pictures besides the text (images, a screenshot, or a
+    /// marked one): what visual grounding needs.
+    pub fn carries_pictures(self) -> bool {
+        match self {
+            ObservationMode::Text => false,
+            ObservationMode::TextImages
+            | ObservationMode::TextScreenshot
+            | ObservationMode::Som => true,
         }
     }
 }
@@ -77,6 +98,8 @@ crate::serde_flat::unit_enum_deserialize!(AgentKind, "AgentKind", {
     Prompt = "prompt",
     Modular = "modular",
 });
+
+crate::terms::every_variant!(AgentKind { Prompt, Modular });
 
 impl AgentKind {
     pub fn name(self) -> &'static str {
@@ -104,6 +127,8 @@ crate::serde_flat::unit_enum_deserialize!(SelectMode, "SelectMode", {
     FirstViable = "first_viable",
 });
 
+crate::terms::every_variant!(SelectMode { Model, FirstViable });
+
 /// What the modular agent's grounding call sees besides the lettered choices (SeeAct's
 /// grounding variants).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -123,11 +148,22 @@ crate::serde_flat::unit_enum_deserialize!(GroundingMode, "GroundingMode", {
     Visual = "visual",
 });
 
+crate::terms::every_variant!(GroundingMode { Textual, Visual });
+
 impl GroundingMode {
     pub fn name(self) -> &'static str {
         match self {
             GroundingMode::Textual => "textual",
             GroundingMode::Visual => "visual",
+        }
+    }
+
+    /// Whether this grounding shows the model the step's pictures, so the run needs
+    /// an observation mode that carries them ([`ObservationMode::carries_pictures`]).
+    pub fn needs_pictures(self) -> bool {
+        match self {
+            GroundingMode::Textual => false,
+            GroundingMode::Visual => true,
         }
     }
 }
@@ -233,8 +269,8 @@ impl AgentConfig {
                 "modular.sections must be from 1 to 10 and at most modular.candidates (got {})",
                 self.modular.sections
             ))
-        } else if self.modular.grounding == GroundingMode::Visual
-            && self.observation_mode == ObservationMode::Text
+        } else if self.modular.grounding.needs_pictures()
+            && !self.observation_mode.carries_pictures()
         {
             Some(
                 "modular.grounding visual needs pictures: set observation_mode to \

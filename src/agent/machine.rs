@@ -9,9 +9,20 @@ use super::error::AgentError;
 use super::events::AgentEvent;
 use super::objective::objective;
 use super::state::{Agent, Draft, Phase};
-use crate::action::{check_early_stop, EarlyStopConfig, EarlyStopReason};
+use crate::action::{check_early_stop, EarlyStopConfig, EarlyStopReason, EarlyStopRule};
 use crate::import::import_str;
 use crate::memory::{memory_section, select, MemoryQuery, MemoryRecord};
+use crate::provider::ErrorKind;
+
+/// What a `finish` says beside its cause and reason (each field documented on
+/// [`Command::Finish`]).
+#[derive(Debug, Default)]
+pub(super) struct Ending {
+    pub answer: Option<String>,
+    pub hint: Option<String>,
+    pub rule: Option<EarlyStopRule>,
+    pub error_kind: Option<ErrorKind>,
+}
 
 /// What one event produced. `ignored` says why an event changed nothing (a stale or
 /// duplicated delivery, or anything after the end), so a driver can log it.
@@ -200,7 +211,11 @@ impl Agent {
             {
                 reason = format!("{reason} (the last: {note})");
             }
-            return self.finish(FinishCause::EarlyStop, reason, None);
+            let ending = Ending {
+                rule: Some(stop.reason.rule()),
+                ..Ending::default()
+            };
+            return self.end(FinishCause::EarlyStop, reason, ending);
         }
         let trajectory = &self.task.reference_trajectory;
         if self.config.replay && self.history.len() >= trajectory.len() {
@@ -225,36 +240,34 @@ impl Agent {
         reason: String,
         answer: Option<String>,
     ) -> Vec<Command> {
-        self.end(cause, reason, answer, None)
+        self.end(
+            cause,
+            reason,
+            Ending {
+                answer,
+                ..Ending::default()
+            },
+        )
     }
 
-    /// A finish without an answer that tells the person what to change.
-    pub(super) fn finish_with_hint(
+    pub(super) fn end(
         &mut self,
         cause: FinishCause,
         reason: String,
-        hint: Option<String>,
-    ) -> Vec<Command> {
-        self.end(cause, reason, None, hint)
-    }
-
-    fn end(
-        &mut self,
-        cause: FinishCause,
-        reason: String,
-        answer: Option<String>,
-        hint: Option<String>,
+        ending: Ending,
     ) -> Vec<Command> {
         self.phase = Phase::Finished {
             cause,
             reason: reason.clone(),
-            answer: answer.clone(),
+            answer: ending.answer.clone(),
         };
         vec![Command::Finish {
             cause,
             reason,
-            answer,
-            hint,
+            answer: ending.answer,
+            hint: ending.hint,
+            rule: ending.rule,
+            error_kind: ending.error_kind,
         }]
     }
 

@@ -5,6 +5,7 @@ use serde_json::Value;
 use super::commands::{Command, FinishCause};
 use super::config::AgentKind;
 use super::events::{ModelFailure, ObservedImage, Picture};
+use super::machine::Ending;
 use super::prompt::{
     act_failed_feedback, cut_observation, malformed_feedback, previous_action_text,
     system_prompt_with_memory, turn_parts, turn_text, TurnInput,
@@ -130,12 +131,13 @@ impl Agent {
         attempts: Vec<Value>,
     ) -> Vec<Command> {
         let note = format!("the model call failed ({}): {}", error.kind, error.message);
-        let ends_run = ErrorKind::from_name(&error.kind).is_some_and(ErrorKind::ends_run);
+        let kind = ErrorKind::from_name(&error.kind);
+        let ends_run = kind.is_some_and(ErrorKind::ends_run);
         // The two a person fixes in the run's settings have a cause of their own, so
         // results and reports can say which it was (and a batch can stop on the first).
-        let cause = match error.kind.as_str() {
-            "context_overflow" => FinishCause::ContextOverflow,
-            "unsupported_input" => FinishCause::UnsupportedInput,
+        let cause = match kind {
+            Some(ErrorKind::ContextOverflow) => FinishCause::ContextOverflow,
+            Some(ErrorKind::UnsupportedInput) => FinishCause::UnsupportedInput,
             _ => FinishCause::ModelUnavailable,
         };
         let hint = error.hint.clone();
@@ -150,7 +152,12 @@ impl Agent {
         }
         let mut commands = vec![record];
         let reason = format!("the run cannot go on: {note}");
-        commands.extend(self.finish_with_hint(cause, reason, hint));
+        let ending = Ending {
+            hint,
+            error_kind: kind,
+            ..Ending::default()
+        };
+        commands.extend(self.end(cause, reason, ending));
         commands
     }
 

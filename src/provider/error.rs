@@ -66,6 +66,23 @@ crate::serde_flat::unit_enum_deserialize!(ErrorKind, "ErrorKind", {
     Config = "config",
 });
 
+crate::terms::every_variant!(ErrorKind {
+    RateLimited,
+    Server,
+    Timeout,
+    Network,
+    Auth,
+    NotFound,
+    BadRequest,
+    UnsupportedInput,
+    ContextOverflow,
+    OriginRejected,
+    Malformed,
+    Empty,
+    Cancelled,
+    Config,
+});
+
 impl ErrorKind {
     /// Failures that may pass by themselves; only these are tried again. A 5xx that
     /// names its cause (unsupported input) is not one: the same request meets the

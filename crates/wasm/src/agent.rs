@@ -5,12 +5,12 @@
 //! objects made from their JSON (`js.rs`).
 
 use super::js::to_js;
-use super::to_js_error;
+use super::Thrown;
 use hopbench::agent::{Agent, AgentConfig, AgentError, AgentEvent, Command};
 use hopbench::boundary::{AgentStarted, AgentStepped, MemoryShown};
 use hopbench::evaluator::Verdict;
 use hopbench::memory::MemoryRecord;
-use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
+use wasm_bindgen::prelude::{wasm_bindgen, JsValue};
 
 /// `agent_start(taskText, fileName, config, memory?)` → `{state, commands, ignored:
 /// null, memory: {k, policy, tasks}}`. `config = {max_steps, prompt_style,
@@ -25,19 +25,17 @@ pub fn agent_start(
     file_name: &str,
     config: JsValue,
     memory: JsValue,
-) -> Result<JsValue, JsError> {
-    let config = AgentConfig::from_json(&json_text(&config, "config")?).map_err(to_js_error)?;
+) -> Result<JsValue, Thrown> {
+    let config = AgentConfig::from_json(&json_text(&config, "config")?)?;
     let pool = if config.memory.k == 0 || memory.is_undefined() || memory.is_null() {
         Vec::new()
     } else {
-        MemoryRecord::parse_pool(&json_text(&memory, "memory")?)
-            .map_err(|e| to_js_error(AgentError::Config(e)))?
+        MemoryRecord::parse_pool(&json_text(&memory, "memory")?).map_err(AgentError::Config)?
     };
-    let (agent, commands) =
-        Agent::start_with_memory(task_text, file_name, config, &pool).map_err(to_js_error)?;
+    let (agent, commands) = Agent::start_with_memory(task_text, file_name, config, &pool)?;
     let started = AgentStarted {
         stepped: AgentStepped {
-            state: agent.to_json().map_err(to_js_error)?,
+            state: agent.to_json()?,
             commands: &commands,
             ignored: None,
         },
@@ -54,21 +52,21 @@ pub fn agent_start(
 /// `null` (still running, or an ending that says nothing about the task). `verdict`
 /// is the session tracker's (`tracker_verdict`); only its pass and hop steps are read.
 #[wasm_bindgen]
-pub fn agent_memory_record(state: &str, verdict: JsValue) -> Result<JsValue, JsError> {
-    let agent = Agent::from_json(state).map_err(to_js_error)?;
+pub fn agent_memory_record(state: &str, verdict: JsValue) -> Result<JsValue, Thrown> {
+    let agent = Agent::from_json(state)?;
     let verdict: Verdict = hopbench::json_read::from_str(&json_text(&verdict, "verdict")?)
-        .map_err(|e| to_js_error(AgentError::Event(format!("the verdict: {e}"))))?;
+        .map_err(|e| AgentError::Event(format!("the verdict: {e}")))?;
     to_js(&agent.memory_record(&verdict))
 }
 
 /// `agent_feed(state, event)` → `{state, commands, ignored}`. A stale or duplicated
 /// event gives no commands, the state unchanged and `ignored` saying why.
 #[wasm_bindgen]
-pub fn agent_feed(state: &str, event: JsValue) -> Result<JsValue, JsError> {
-    let mut agent = Agent::from_json(state).map_err(to_js_error)?;
+pub fn agent_feed(state: &str, event: JsValue) -> Result<JsValue, Thrown> {
+    let mut agent = Agent::from_json(state)?;
     let text = json_text(&event, "event")?;
-    let event: AgentEvent = hopbench::json_read::from_str(&text)
-        .map_err(|e| to_js_error(AgentError::Event(e.to_string())))?;
+    let event: AgentEvent =
+        hopbench::json_read::from_str(&text).map_err(|e| AgentError::Event(e.to_string()))?;
     let fed = agent.feed(event);
     stepped(&agent, &fed.commands, fed.ignored)
 }
@@ -77,9 +75,9 @@ fn stepped(
     agent: &Agent,
     commands: &[Command],
     ignored: Option<String>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, Thrown> {
     let value = AgentStepped {
-        state: agent.to_json().map_err(to_js_error)?,
+        state: agent.to_json()?,
         commands,
         ignored,
     };
@@ -88,7 +86,7 @@ fn stepped(
 
 /// A JS string is taken as JSON text; anything else is stringified. `undefined`
 /// stands for `{}` so `agent_start(text, name)` runs with the default settings.
-fn json_text(value: &JsValue, what: &str) -> Result<String, JsError> {
+fn json_text(value: &JsValue, what: &str) -> Result<String, Thrown> {
     if value.is_undefined() || value.is_null() {
         return Ok("{}".to_string());
     }
@@ -98,5 +96,5 @@ fn json_text(value: &JsValue, what: &str) -> Result<String, JsError> {
     js_sys::JSON::stringify(value)
         .ok()
         .and_then(|s| s.as_string())
-        .ok_or_else(|| JsError::new(&format!("the {what} cannot be turned into JSON")))
+        .ok_or_else(|| Thrown::input(format!("the {what} cannot be turned into JSON")))
 }

@@ -1,7 +1,8 @@
 //! Functions callable from JS. To add one: write a `#[wasm_bindgen] pub fn` here that
-//! calls the core, returning `Result<T, JsError>` (map errors with
-//! `super::to_js_error`), then whitelist it in `extension/core-calls.js`.
+//! calls the core, returning `Result<T, Thrown>` (a core error becomes a `Thrown` with
+//! its kind: `error.rs`), then whitelist it in `extension/core-calls.js`.
 
+use hopbench::boundary::CoreErrorKind;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// `"hopbench <version>"`: lets the extension show which core it loaded and lets the
@@ -24,8 +25,8 @@ pub fn take_last_panic() -> Option<String> {
 pub fn task_overview(
     task_text: &str,
     file_name: &str,
-) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsError> {
-    let overview =
-        hopbench::task::overview_from_text(task_text, file_name).map_err(super::to_js_error)?;
+) -> Result<wasm_bindgen::JsValue, super::Thrown> {
+    let overview = hopbench::task::overview_from_text(task_text, file_name)
+        .map_err(|e| super::Thrown::new(CoreErrorKind::Task, e))?;
     super::js::to_js(&overview)
 }

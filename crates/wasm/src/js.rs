@@ -8,14 +8,21 @@
 //! serde-wasm-bindgen did (about a tenth of the wasm). The engine's JSON is also
 //! faster than building a large object property by property across the boundary.
 
+use super::Thrown;
+use hopbench::boundary::CoreErrorKind;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen::JsValue;
 
 /// A plain JS value (objects, arrays, `null` for `None`) made from `value`'s JSON.
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value).map_err(super::to_js_error)?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("the core made JSON that JS cannot parse"))
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Thrown> {
+    let text = serde_json::to_string(value).map_err(|e| Thrown::new(CoreErrorKind::Internal, e))?;
+    js_sys::JSON::parse(&text).map_err(|_| {
+        Thrown::new(
+            CoreErrorKind::Internal,
+            "the core made JSON that JS cannot parse",
+        )
+    })
 }
 
 /// The JSON text of a JS value; `undefined` reads as `null` (JSON has no `undefined`,

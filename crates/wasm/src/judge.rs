@@ -5,13 +5,14 @@
 //! wording and the reading; the worker only carries things.
 
 use super::js::{from_js, to_js};
+use super::Thrown;
 use hopbench::judge::{judge_request, JudgeRequest, Judgement};
 use hopbench::provider::CallOutcome;
 use serde::de::DeserializeOwned;
-use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
+use wasm_bindgen::prelude::{wasm_bindgen, JsValue};
 
-fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    from_js(&value, what).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Thrown> {
+    from_js(&value, what).map_err(|e| Thrown::input(format!("invalid {what}: {e}")))
 }
 
 /// `judge_prompt({answer, reference}, temperature, max_tokens)` → a `ModelRequest`
@@ -21,7 +22,7 @@ pub fn judge_prompt(
     request: JsValue,
     temperature: f32,
     max_tokens: u32,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, Thrown> {
     let request: JudgeRequest = decode(request, "judge request")?;
     to_js(&judge_request(&request, temperature, max_tokens))
 }
@@ -29,7 +30,7 @@ pub fn judge_prompt(
 /// `judge_outcome(request, by, outcome)` → the judgement: `model_call`'s outcome
 /// read (yes / no / why there is no verdict); `by` names the judge model.
 #[wasm_bindgen]
-pub fn judge_outcome(request: JsValue, by: &str, outcome: JsValue) -> Result<JsValue, JsError> {
+pub fn judge_outcome(request: JsValue, by: &str, outcome: JsValue) -> Result<JsValue, Thrown> {
     let request: JudgeRequest = decode(request, "judge request")?;
     let outcome: CallOutcome = decode(outcome, "call outcome")?;
     to_js(&Judgement::from_outcome(&request, by, &outcome))
@@ -37,7 +38,7 @@ pub fn judge_outcome(request: JsValue, by: &str, outcome: JsValue) -> Result<JsV
 
 /// `judge_containment(request)` → the judgement of the fallback without a model.
 #[wasm_bindgen]
-pub fn judge_containment(request: JsValue) -> Result<JsValue, JsError> {
+pub fn judge_containment(request: JsValue) -> Result<JsValue, Thrown> {
     let request: JudgeRequest = decode(request, "judge request")?;
     to_js(&Judgement::by_containment(&request))
 }

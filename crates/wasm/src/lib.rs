@@ -21,7 +21,7 @@ mod recording;
 
 pub use action::{canonical_action, parse_action};
 pub use agent::{agent_feed, agent_start};
-pub use error::to_js_error;
+pub use error::Thrown;
 pub use exports::{core_version, take_last_panic};
 pub use fence::{site_fence, site_list_problems};
 pub use hops::{

@@ -1,7 +1,9 @@
 //! How runs end: early-stop rules, the step limit, the last hop, a person's Stop.
 
 use super::harness::*;
+use crate::action::EarlyStopRule;
 use crate::agent::{AgentConfig, AgentEvent, Command, FinishCause};
+use crate::provider::ErrorKind;
 
 #[test]
 fn three_failed_calls_in_a_row_stop_the_run_early() {
@@ -113,6 +115,8 @@ fn stop_requested_records_a_started_step_then_finishes() {
             reason,
             answer: None,
             hint: None,
+            rule: None,
+            error_kind: None,
         }] => {
             assert_eq!(
                 record.note.as_deref(),
@@ -167,7 +171,10 @@ fn a_model_that_cannot_be_used_ends_the_run_at_once_with_the_hint() {
                 reason,
                 answer: None,
                 hint: Some(hint),
+                rule: None,
+                error_kind: Some(error_kind),
             }) => {
+                assert_eq!(crate::terms::name_of(error_kind), kind);
                 assert_eq!(
                     reason,
                     &format!(
@@ -230,6 +237,8 @@ fn interrupted_records_a_started_step_with_the_reason_then_ends_as_interrupted()
             reason: finish_reason,
             answer: None,
             hint: None,
+            rule: None,
+            error_kind: None,
         }] => {
             assert_eq!(record.note.as_deref(), Some(reason));
             assert_eq!(finish_reason, reason);
@@ -258,4 +267,69 @@ fn interrupted_before_any_observation_records_nothing() {
         other => panic!("expected a finish alone, got {other:?}"),
     }
     assert_eq!(agent.steps_recorded(), 0);
+}
+
+/// The `rule` and `error_kind` of the run's `finish`.
+fn finish_facts(run: &Run) -> (Option<EarlyStopRule>, Option<ErrorKind>) {
+    match run.commands.last() {
+        Some(Command::Finish {
+            rule, error_kind, ..
+        }) => (*rule, *error_kind),
+        other => panic!("the run should end with finish, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_early_stop_names_its_rule_beside_the_reason() {
+    let no_action = run(Script::new(
+        vec![TOKYO_PAGE],
+        vec![Say::Fail, Say::Fail, Say::Fail],
+    ));
+    assert_eq!(
+        finish_facts(&no_action),
+        (Some(EarlyStopRule::ParseFailures), None)
+    );
+    let repeated = run(Script::new(
+        vec![TOKYO_PAGE],
+        vec![reply("```scroll [down]```"); 3],
+    ));
+    assert_eq!(
+        finish_facts(&repeated),
+        (Some(EarlyStopRule::RepeatedAction), None)
+    );
+    let limited = run_with(
+        AgentConfig {
+            max_steps: 1,
+            ..config()
+        },
+        Script::new(vec![TOKYO_PAGE], vec![reply("```click [12]```")]),
+    );
+    assert_eq!(
+        finish_facts(&limited),
+        (Some(EarlyStopRule::MaxSteps), None)
+    );
+    // Other endings have no rule.
+    let answered = run(Script::new(
+        vec![TOKYO_PAGE],
+        vec![reply("```stop [Tokyo]```")],
+    ));
+    assert_eq!(answered.finish().0, FinishCause::Answered);
+    assert_eq!(finish_facts(&answered), (None, None));
+}
+
+#[test]
+fn a_model_failure_that_ends_the_run_names_the_call_error_kind() {
+    for (kind, cause) in [
+        ("network", FinishCause::ModelUnavailable),
+        ("context_overflow", FinishCause::ContextOverflow),
+        ("unsupported_input", FinishCause::UnsupportedInput),
+    ] {
+        let run = run(Script::new(vec![TOKYO_PAGE], vec![Say::FailWith(kind)]));
+        assert_eq!(run.finish().0, cause, "{kind}");
+        assert_eq!(
+            finish_facts(&run),
+            (None, ErrorKind::from_name(kind)),
+            "{kind}"
+        );
+    }
 }

@@ -8,6 +8,7 @@ mod sandbox;
 pub mod schema;
 mod signals;
 mod tasks;
+mod terms;
 pub mod types;
 mod validate;
 
@@ -67,6 +68,12 @@ pub const COMMANDS: &[Command] = &[
         summary:
             "print (or write) TypeScript declarations of the values the wasm core gives JavaScript",
         run: types::run,
+    },
+    Command {
+        name: "terms",
+        args: "[--out FILE]",
+        summary: "print (or write) the JavaScript module of the terms the extension and runner share with the core (extension/core-terms.js)",
+        run: terms::run,
     },
     Command {
         name: "bench-memory",

@@ -21,7 +21,7 @@ pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError
     emit(NAME, args, out, task_schema_text)
 }
 
-/// A generated file's command (`schema`, `types`): `--out FILE` writes it there,
+/// A generated file's command (`schema`, `types`, `terms`): `--out FILE` writes it there,
 /// without it the text goes to stdout.
 pub(super) fn emit(
     name: &'static str,
