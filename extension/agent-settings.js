@@ -2,6 +2,8 @@
 // Shared by the service worker (which alone reads the API keys) and the options page
 // (which only ever sees the masked view). Stored in chrome.storage.local under one key.
 
+import { AGENT_KINDS, GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, PROMPT_STYLES, SELECT_MODES } from './core-terms.js';
+
 export const AGENT_SETTINGS_KEY = 'settings.agent';
 
 /**
@@ -49,15 +51,13 @@ export const PROVIDERS = Object.freeze({
   }),
 });
 
-export const PROMPT_STYLES = Object.freeze(['cot', 'direct']);
-/** Procedural memory: `recent` = the last K finished tasks of the subset, `similar` = the K closest. */
-export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
-/** `prompt`: one prompt per step; `modular`: SeeAct-style stages (ranking, plan, grounding, selection). */
-export const AGENT_KINDS = Object.freeze(['prompt', 'modular']);
-/** The modular agent's grounding: `textual` (lettered choices only) or `visual` (with the step's pictures). */
-export const GROUNDING_MODES = Object.freeze(['textual', 'visual']);
-/** The modular agent's selection among several grounded actions: `model` (one more call) or `first_viable`. */
-export const SELECT_MODES = Object.freeze(['model', 'first_viable']);
+// The names of the choices are the core's (core-terms.js, generated from its types):
+// PROMPT_STYLES `cot` / `direct`; MEMORY_POLICIES `recent` (the last K finished tasks of
+// the subset) / `similar` (the K closest); AGENT_KINDS `prompt` (one prompt per step) /
+// `modular` (SeeAct-style stages: ranking, plan, grounding, selection); the modular
+// agent's GROUNDING_MODES `textual` (lettered choices only) / `visual` (with the step's
+// pictures) and SELECT_MODES `model` (one more call) / `first_viable`.
+export { AGENT_KINDS, GROUNDING_MODES, MEMORY_POLICIES, PROMPT_STYLES, SELECT_MODES };
 
 /** Limits, also shown by the options page next to each field. */
 export const LIMITS = Object.freeze({
@@ -66,7 +66,7 @@ export const LIMITS = Object.freeze({
   max_tries: [1, 10],
   call_timeout_ms: [1_000, 600_000],
   max_obs_tokens: [0, 1_000_000],
-  memory_k: [0, 10],
+  memory_k: [0, MAX_MEMORY_K],
 });
 
 /**

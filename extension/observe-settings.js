@@ -2,6 +2,8 @@
 // Stored in chrome.storage.local under one key, merged over the defaults on read so
 // a setting added later has a value for people who saved settings before.
 
+import { OBSERVATION_FORMATS, OBSERVATION_MODES } from './core-terms.js';
+
 export const OBSERVATION_SETTINGS_KEY = 'settings.observation';
 
 /**
@@ -9,14 +11,13 @@ export const OBSERVATION_SETTINGS_KEY = 'settings.observation';
  *   format: string }} ObservationSettings
  */
 
-/** What a model is given with the accessibility-tree text. */
-export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
-
 /**
- * How the text is written: MMInA's format, or the compact one for models with a small
- * context (no indentation, text without ids; docs/observation.md "Compact").
+ * What a model is given with the accessibility-tree text (OBSERVATION_MODES), and how
+ * the text is written (OBSERVATION_FORMATS): MMInA's format, or the compact one for
+ * models with a small context (no indentation, text without ids; docs/observation.md
+ * "Compact"). Their names are the core's (core-terms.js, generated from its types).
  */
-export const OBSERVATION_FORMATS = Object.freeze(['mmina', 'compact']);
+export { OBSERVATION_FORMATS, OBSERVATION_MODES };
 
 /** @type {Readonly<ObservationSettings>} */
 export const DEFAULT_OBSERVATION_SETTINGS = Object.freeze({

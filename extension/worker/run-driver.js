@@ -13,6 +13,7 @@
 // Chrome releases the lock when the worker stops.
 
 import { errorText } from '../messages.js';
+import { RUN_ERROR_KINDS } from '../run-error-kinds.js';
 import { COMMANDS, interruptedAct, stepInfo } from './run-commands.js';
 import { finishRun } from './run-finish.js';
 import { interruption } from './run-interrupt.js';
@@ -116,6 +117,9 @@ async function loop(readyCore, runId) {
         answer: command.answer ?? null,
         // A run that could not go on says what to change (the model client's hint).
         error: status === 'error' ? (command.hint ?? command.reason) : null,
+        // What the reason says in words, by name: the early-stop rule, the failed call's kind.
+        rule: command.rule ?? null,
+        callErrorKind: command.error_kind ?? null,
       });
       return;
     }
@@ -270,5 +274,14 @@ function feed(core, record, event) {
 async function failRun(readyCore, runId, error) {
   const record = await readRecord(runId);
   if (!record) return;
-  await finishRun(readyCore, record, { status: 'error', cause: 'error', reason: 'error', answer: null, error: errorText(error) });
+  await finishRun(readyCore, record, {
+    status: 'error',
+    cause: 'error',
+    reason: 'error',
+    answer: null,
+    error: errorText(error),
+    // The stored record counts the starts of its pending command; at the limit the
+    // worker stopped under that command each time (carryOut's "started N times").
+    errorKind: (record.tries ?? 0) >= MAX_TRIES ? RUN_ERROR_KINDS.COMMAND_RESTARTS : null,
+  });
 }

@@ -4,9 +4,11 @@
 // summary is written before the tracker is forgotten, and a finish that finds the
 // session gone but the summary final only removes the record.
 
+import { RUN_ERROR_KINDS } from '../run-error-kinds.js';
 import { removeFence } from './fence.js';
 import { progressOf, verdictOf } from './hops.js';
 import { getRun, putMemory, updateRun } from './run-store.js';
+import { browserLife } from './run-interrupt.js';
 import { removeRun } from './run-state.js';
 import { endTaskSession } from './session-handlers.js';
 import { readSessions } from './session.js';
@@ -38,14 +40,15 @@ export async function finishRun(readyCore, record, end) {
     // The session is gone, and its tracker with it, so there is no verdict: the browser
     // exited during the run (chrome.storage.session does not survive it). The driver
     // says so (`interrupted`, run-interrupt.js); any other end cannot stand as it is.
+    const ownError = end.status === 'error' && end.error ? end.error : null;
     await updateRun(runId, {
       ...summaryOf(end),
       status: 'error',
       error:
-        end.status === 'error' && end.error
-          ? end.error
-          : `the run's session ended before the run did (was the browser closed?); ` +
-            `its recorded steps (${run.step ?? 0}) are kept`,
+        ownError ??
+        `the run's session ended before the run did (was the browser closed?); ` +
+          `its recorded steps (${run.step ?? 0}) are kept`,
+      errorKind: await lostSessionKind(record, end, ownError !== null),
     });
   }
   if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });
@@ -55,10 +58,45 @@ export async function finishRun(readyCore, record, end) {
 }
 
 /**
+ * Why a run whose session is gone ended, when that is the harness's doing: the browser
+ * exited under it (the driver fed `interrupted` because the record's browser life is
+ * not this one, as run-interrupt.js decides), or the session went without the end
+ * saying why. Null for an end with an error of its own (a session ended by END_SESSION
+ * while the run went on, a page that did not load, a model failure).
+ * @param {{ browserLife?: string }} record
+ * @param {RunEnd} end
+ * @param {boolean} ownError the end names its own error
+ * @returns {Promise<RunErrorKind | null>}
+ */
+async function lostSessionKind(record, end, ownError) {
+  if (!ownError) return RUN_ERROR_KINDS.SESSION_LOST;
+  if (end.cause === 'interrupted' && (record.browserLife === undefined || record.browserLife !== (await browserLife()))) {
+    return RUN_ERROR_KINDS.BROWSER_EXIT;
+  }
+  return end.errorKind ?? null;
+}
+
+/**
+ * How the driver ends a run. `rule` (the early-stop rule) and `callErrorKind` (the
+ * failed model call's kind) say by name what `reason` says in words, when the agent's
+ * `finish` carried them; `errorKind` is set only for the harness's reasons
+ * (run-error-kinds.js).
  * @typedef {{ status: string, cause: string, reason: string, answer: string | null,
- *   error?: string | null }} RunEnd
+ *   error?: string | null, rule?: string | null, callErrorKind?: string | null,
+ *   errorKind?: RunErrorKind | null }} RunEnd
+ * @typedef {import('../run-error-kinds.js').RunErrorKind} RunErrorKind
  * @param {RunEnd} end
  */
-function summaryOf({ status, cause, reason, answer, error }) {
-  return { status, cause, reason, answer, error: error ?? null, finishedAt: Date.now() };
+function summaryOf({ status, cause, reason, answer, error, rule, callErrorKind, errorKind }) {
+  return {
+    status,
+    cause,
+    reason,
+    answer,
+    error: error ?? null,
+    rule: rule ?? null,
+    callErrorKind: callErrorKind ?? null,
+    errorKind: errorKind ?? null,
+    finishedAt: Date.now(),
+  };
 }

@@ -370,6 +370,11 @@ export async function runView(readyCore, run) {
     error: run.error,
     cause: run.cause,
     reason: run.reason,
+    // By name what `reason` and `error` say in words (run-finish.js): the early-stop
+    // rule, the failed model call's error kind, the harness's reason (run-error-kinds.js).
+    rule: run.rule ?? null,
+    callErrorKind: run.callErrorKind ?? null,
+    errorKind: run.errorKind ?? null,
     answer: run.answer,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

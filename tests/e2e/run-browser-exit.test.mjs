@@ -102,6 +102,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     assert.equal(run.status, 'error', JSON.stringify(run));
     assert.equal(run.cause, 'interrupted');
     assert.match(run.error, /^interrupted by browser exit: /);
+    assert.equal(run.errorKind, 'browser_exit', 'the harness ended it, by name');
     assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2], 'every step once: step 1 as recorded, step 2 as it stood');
     // Stored step against stored step: GET_RUN adds derived fields for the views (`words`).
     const stored = await store(page, 'getSteps', runId);

@@ -199,6 +199,8 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
     const r = await faultRun('faults/500-forever', Array.from({ length: 6 }, () => ({ status: 503, message: 'overloaded' })));
     assert.equal(r.run.status, 'finished');
     assert.equal(r.run.cause, 'early_stop');
+    // The rule by name beside the sentence, for readers that should not parse it.
+    assert.deepEqual([r.run.rule, r.run.callErrorKind, r.run.errorKind], ['parse_failures', null, null]);
     assert.match(r.run.reason, /^Early stop: the last 3 steps gave no action \(the last: the model call failed \(server\): .*HTTP 503.*overloaded/);
     assert.deepEqual(r.steps.map((/** @type {import('../types.mjs').Json} */ s) => s.model_error?.error.kind), ['server', 'server', 'server']);
     assert.equal(r.run.verdict.passed, false);
@@ -213,6 +215,8 @@ describe('provider faults during runs', { timeout: 300_000 }, () => {
       const r = await faultRun('faults/unreachable', []);
       assert.equal(r.run.status, 'error', JSON.stringify(r.run));
       assert.equal(r.run.cause, 'model_unavailable');
+      // The failed call's kind by name; not the harness's end.
+      assert.deepEqual([r.run.callErrorKind, r.run.rule, r.run.errorKind], ['network', null, null]);
       assert.match(r.run.reason, new RegExp(`^the run cannot go on: the model call failed \\(network\\): could not reach http://127\\.0\\.0\\.1:${port}/`));
       assert.match(r.run.reason, /gave up after 2 tries/);
       assert.match(r.run.error, new RegExp(`Nothing answered at http://127\\.0\\.0\\.1:${port}/v1: is the local server running`));

@@ -139,6 +139,7 @@ describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
     assert.equal(run.status, 'error');
     assert.equal(run.cause, 'interrupted');
     assert.match(run.error, /^interrupted by browser exit: .*the steps recorded before are kept$/);
+    assert.equal(run.errorKind, 'browser_exit');
     // Step 2 had its observation and its action under way: it is recorded as it stood.
     const steps = await store(popup, 'getSteps', runId);
     assert.deepEqual(steps.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1, 2]);

@@ -52,6 +52,7 @@ describe('runs on pages the browser cannot load', { timeout: 120_000 }, () => {
     assert.equal(run.status, 'error', JSON.stringify(run));
     assert.equal(run.cause, 'interrupted');
     assert.equal(run.error, `start URL unreachable: ${dead} (net::ERR_CONNECTION_REFUSED)`);
+    assert.equal(run.errorKind, null, 'the page, not the harness: a retry would meet it again');
     assert.equal(run.reason, run.error);
     assert.equal(run.step, 0);
     assert.deepEqual(await store(popup, 'getSteps', runId), [], 'no step began on the error page');
