@@ -2,12 +2,28 @@
 // plain object. A usage error throws UsageError; run.mjs prints it with the usage.
 
 import { parseArgs as parseArgsUtil } from 'node:util';
+import {
+  AGENT_KINDS,
+  GROUNDING_MODES,
+  GROUNDING_MODES_NEEDING_PICTURES,
+  MAX_MEMORY_K,
+  MEMORY_POLICIES,
+  OBSERVATION_FORMATS,
+  OBSERVATION_MODES,
+  OBSERVATION_MODES_WITH_PICTURES,
+  SELECT_MODES,
+} from '../extension/core-terms.js';
 import { endpointProblem } from './remote-browser.mjs';
 
+// The names the options take are the core's (extension/core-terms.js, generated from its
+// types): OBSERVATION_MODES; OBSERVATION_FORMATS, MMInA's text or the compact one (fewer
+// tokens); MEMORY_POLICIES; the agents (AGENTS); the modular agent's variants (SeeAct),
+// how it grounds a plan (GROUNDING_MODES) and picks among answers (SELECT_MODES); and the
+// extension's limit on past runs in a prompt (MAX_MEMORY_K).
+export { GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, OBSERVATION_FORMATS, OBSERVATION_MODES, SELECT_MODES };
+export const AGENTS = AGENT_KINDS;
+
 export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini']);
-export const OBSERVATION_MODES = Object.freeze(['text', 'text+images', 'text+screenshot', 'som']);
-/** How the page's text is written: MMInA's format, or the compact one (fewer tokens). */
-export const OBSERVATION_FORMATS = Object.freeze(['mmina', 'compact']);
 
 /** The variable an API key is read from when --api-key-env is not given. */
 export const DEFAULT_KEY_ENV = Object.freeze({
@@ -17,13 +33,6 @@ export const DEFAULT_KEY_ENV = Object.freeze({
 });
 
 export const DEFAULT_TASK_TIMEOUT_S = 900;
-export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
-export const AGENTS = Object.freeze(['prompt', 'modular']);
-/** The modular agent's variants (SeeAct): how it grounds a plan and picks among answers. */
-export const GROUNDING_MODES = Object.freeze(['textual', 'visual']);
-export const SELECT_MODES = Object.freeze(['model', 'first_viable']);
-/** The extension's limit on past runs in a prompt (memory::MAX_MEMORY_K). */
-export const MAX_MEMORY_K = 10;
 /** Retries of an infrastructure error within one run (docs/runner.md "Crashes, retries and resuming"). */
 export const DEFAULT_RETRIES = 1;
 
@@ -362,10 +371,28 @@ function parseModularVariant(raw, agent) {
     if (!modes.includes(value)) throw new UsageError(`${option} must be one of ${modes.join(', ')} (got ${raw[key]})`);
     if (agent !== 'modular') throw new UsageError(`${option} is a setting of the modular agent: add --agent modular`);
   }
-  if (raw.grounding === 'visual' && (raw.observation ?? 'text+images') === 'text') {
-    throw new UsageError('--grounding visual needs pictures: use --observation text+images, text+screenshot or som');
+  // The core's rule (AgentConfig::check), from its terms: a grounding that shows the
+  // model pictures needs an observation mode that carries them. The extension's default
+  // mode, text+images, does.
+  const observation = raw.observation ?? 'text+images';
+  if (
+    raw.grounding !== undefined &&
+    GROUNDING_MODES_NEEDING_PICTURES.includes(raw.grounding) &&
+    !OBSERVATION_MODES_WITH_PICTURES.includes(observation)
+  ) {
+    throw new UsageError(
+      `--grounding ${raw.grounding} needs pictures: use --observation ${orList(OBSERVATION_MODES_WITH_PICTURES)}`,
+    );
   }
   return { grounding: raw.grounding, select: raw.select };
+}
+
+/**
+ * `a, b or c`.
+ * @param {readonly string[]} names
+ */
+function orList(names) {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 }
 
 /**

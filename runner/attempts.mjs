@@ -4,33 +4,69 @@
 // (the unit test runner-units.test.mjs). Rules: docs/runner.md "Crashes, retries and
 // resuming".
 
+import { EARLY_STOP_RULES, FINISH_CAUSES, TRANSIENT_CALL_ERROR_KINDS } from '../extension/core-terms.js';
+import { HARNESS_ERROR_KINDS } from '../extension/run-error-kinds.js';
+
+/**
+ * `name`, checked against the core's list of such names: a term the core renamed
+ * fails as this module loads (in the unit tests first), not quietly at a batch's end.
+ * @param {readonly string[]} terms
+ * @param {string} name
+ */
+function term(terms, name) {
+  if (!terms.includes(name)) {
+    throw new Error(`runner/attempts.mjs names ${name}, which is not among the core's ${terms.join(', ')}`);
+  }
+  return name;
+}
+
+/** Why a run ended (agent::FinishCause), and the early-stop rule for steps without an action (ParseFailures). */
+const MODEL_UNAVAILABLE = term(FINISH_CAUSES, 'model_unavailable');
+const EARLY_STOP = term(FINISH_CAUSES, 'early_stop');
+const NO_ACTION_RULE = term(EARLY_STOP_RULES, 'parse_failures');
+
 /** `error_kind` of an ERROR a retry may fix: the browser, worker, sandbox, model endpoint or timeout. */
 export const INFRASTRUCTURE = 'infrastructure';
 /** `error_kind` of an ERROR a retry would meet again: the task file, the settings, a start URL. */
 export const RUN = 'run';
 
 /**
- * Messages of harness failures in the ERROR lines of runners that did not write
- * `error_kind` yet, and in errors the extension reports for a broken harness (not
- * for the agent): a run whose browser closed under it, a worker stopped over and
- * over, the page the runner talks through gone.
+ * How runners before `error_kind` worded the harness failures in their ERROR lines, as
+ * the fixed beginnings of those messages: a line without `error_kind` is read by these
+ * (with `startsWith`), and only such a line. Everything written since carries
+ * `error_kind`, and a run the extension ended for the harness's reasons says so by its
+ * `errorKind` (`isHarnessEnd`). The runner sent every message through `page.evaluate`,
+ * so Playwright's words for a page or browser gone came after that prefix; the extension
+ * named the command before "of step N was started 5 times without finishing".
  */
-const INFRASTRUCTURE_MESSAGES = [
-  /Target page, context or browser has been closed/,
-  /Target crashed/,
-  /^timed out after \d+ s \(per-task timeout/,
-  /^lost contact with the run/,
-  /the run's session ended before the run did/,
-  /^interrupted by browser exit/,
-  /was started \d+ times without finishing \(the worker stopped each time\)/,
-];
+const OLDER_INFRASTRUCTURE_MESSAGES = Object.freeze([
+  'the run did not start: page.evaluate: Target page, context or browser has been closed',
+  'the run did not start: page.evaluate: Target crashed',
+  'lost contact with the run',
+  'timed out after ',
+  "the run's session ended before the run did",
+  'interrupted by browser exit',
+  ...['observe', 'call_model', 'judge', 'act', 'record'].map((command) => `${command} of step `),
+]);
 
 /**
- * True when an extension or runner error message names a harness failure.
- * @param {unknown} error
+ * True when an ERROR line without `error_kind` names a harness failure, by the words
+ * older runners wrote (`OLDER_INFRASTRUCTURE_MESSAGES`).
+ * @param {unknown} error the line's `error`
  */
-export function isInfrastructureMessage(error) {
-  return typeof error === 'string' && INFRASTRUCTURE_MESSAGES.some((re) => re.test(error));
+export function isOlderInfrastructureMessage(error) {
+  return typeof error === 'string' && OLDER_INFRASTRUCTURE_MESSAGES.some((start) => error.startsWith(start));
+}
+
+/**
+ * True when the extension ended a run in error for the harness's reasons (the browser
+ * exited under it, its session went, a command was started over and over as the worker
+ * stopped): its view's `errorKind` (extension/run-error-kinds.js), set where the run was
+ * ended.
+ * @param {import('./extension.mjs').ExtensionData | null} run GET_RUN's view
+ */
+export function isHarnessEnd(run) {
+  return run?.status === 'error' && HARNESS_ERROR_KINDS.includes(run.errorKind);
 }
 
 /**
@@ -42,7 +78,7 @@ export function isInfrastructureMessage(error) {
 export function errorKindOf(line) {
   if (line.verdict !== 'ERROR') return null;
   if (line.error_kind === INFRASTRUCTURE || line.error_kind === RUN) return line.error_kind;
-  return isInfrastructureMessage(line.error) ? INFRASTRUCTURE : RUN;
+  return isOlderInfrastructureMessage(line.error) ? INFRASTRUCTURE : RUN;
 }
 
 /**
@@ -92,31 +128,30 @@ function covers(retryErrors, kind) {
   return kind === INFRASTRUCTURE;
 }
 
-/** Model call failures that may pass by themselves (provider/error.rs `is_transient`, and a network failure). */
-const TRANSIENT_MODEL_KINDS = new Set(['server', 'rate_limited', 'timeout', 'network']);
-
 /**
  * When a model run ended because the model endpoint failed, not because of what the
- * agent did, says so; otherwise null. Two shapes:
- * - the run ended as `model_unavailable` on a network failure (the server is not
- *   there after the client's own tries); a refused key, an unknown model or URL are
- *   the settings' fault and stay `run` errors;
- * - an early stop by the no-action rule ("the last 3 steps gave no action") whose
- *   trailing steps without an action are all model calls that failed transiently
- *   (5xx, 429, timeouts) after the client's tries: the rule fired on the endpoint's
- *   failures. A malformed reply among them makes it the agent's outcome, and so does
- *   the step limit (the budget was spent, whatever the last step met).
+ * agent did, says so; otherwise null. Read from structured fields only (the run view's
+ * `callErrorKind` and `rule`, the steps' `model_error.error.kind`), whose names are the
+ * core's (extension/core-terms.js). Two shapes:
+ * - the run ended as `model_unavailable` on a failure that may pass by itself (a
+ *   transient kind ended the run: the network, the server not there after the client's
+ *   own tries); a refused key, an unknown model or URL are the settings' fault and stay
+ *   `run` errors;
+ * - an early stop by the no-action rule (`rule: parse_failures`, "the last 3 steps gave
+ *   no action") whose trailing steps without an action are all model calls that failed
+ *   transiently (5xx, 429, timeouts) after the client's tries: the rule fired on the
+ *   endpoint's failures. A malformed reply among them makes it the agent's outcome, and
+ *   so does the step limit (the budget was spent, whatever the last step met).
  * @param {import('./extension.mjs').ExtensionData | null} run GET_RUN's view
  * @param {import('./extension.mjs').ExtensionData | null} trajectory EXPORT_RUN's export (for the steps)
  */
 export function modelEndpointFailure(run, trajectory) {
   if (!run) return null;
   const reason = typeof run.reason === 'string' ? run.reason : '';
-  if (run.status === 'error' && run.cause === 'model_unavailable') {
-    return /\(network\)/.test(reason) ? `the model endpoint could not be reached: ${reason}` : null;
+  if (run.status === 'error' && run.cause === MODEL_UNAVAILABLE) {
+    return isTransient(run.callErrorKind) ? `the model endpoint could not be reached: ${reason}` : null;
   }
-  // The reason names the rule (src/action/early_stop.rs, ParseFailures).
-  if (run.cause !== 'early_stop' || !/gave no action/.test(reason) || !Array.isArray(trajectory?.steps)) return null;
+  if (run.cause !== EARLY_STOP || run.rule !== NO_ACTION_RULE || !Array.isArray(trajectory?.steps)) return null;
   const trailing = [];
   for (const step of [...trajectory.steps].reverse()) {
     if (step?.action?.text) break;
@@ -124,10 +159,19 @@ export function modelEndpointFailure(run, trajectory) {
   }
   if (trailing.length === 0) return null;
   const kinds = trailing.map((s) => s?.model_error?.error?.kind);
-  if (!kinds.every((k) => TRANSIENT_MODEL_KINDS.has(k))) return null;
+  if (!kinds.every(isTransient)) return null;
   const last = trailing[0].model_error.error;
   return (
     `the model endpoint kept failing (${[...new Set(kinds)].join(', ')}) on the last ` +
     `${trailing.length} step${trailing.length === 1 ? '' : 's'} after its own tries: ${last.message ?? ''}`.trim()
   );
+}
+
+
+/**
+ * A model call error kind that may pass by itself (the core's `ErrorKind::is_transient`).
+ * @param {unknown} kind
+ */
+function isTransient(kind) {
+  return typeof kind === 'string' && TRANSIENT_CALL_ERROR_KINDS.includes(kind);
 }

@@ -5,7 +5,7 @@
 // infrastructure error whose steps are salvaged from the browser's profile.
 
 import { readFileSync } from 'node:fs';
-import { INFRASTRUCTURE, RUN, isInfrastructureMessage, modelEndpointFailure } from './attempts.mjs';
+import { INFRASTRUCTURE, RUN, isHarnessEnd, modelEndpointFailure } from './attempts.mjs';
 import { firstLine } from './lane.mjs';
 import { resultLine } from './result-line.mjs';
 
@@ -133,7 +133,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   if (!error) {
     const endpoint = modelEndpointFailure(run, trajectory);
     if (endpoint) [error, errorKind] = [endpoint, INFRASTRUCTURE];
-    else if (run?.status === 'error' && isInfrastructureMessage(run.error)) errorKind = INFRASTRUCTURE;
+    else if (isHarnessEnd(run)) errorKind = INFRASTRUCTURE;
   }
   return {
     line: resultLine({ task, run, error, errorKind, end, attempt, elapsedMs }),

@@ -8,10 +8,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_KEY_ENV, UsageError, parseArgs } from '../../runner/args.mjs';
+import { AGENTS, DEFAULT_KEY_ENV, MAX_MEMORY_K, OBSERVATION_MODES, UsageError, parseArgs } from '../../runner/args.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
 import { attemptFileStem, taskFileStem } from '../../runner/paths.mjs';
-import { errorKindOf, modelEndpointFailure, planRuns } from '../../runner/attempts.mjs';
+import { errorKindOf, isHarnessEnd, modelEndpointFailure, planRuns } from '../../runner/attempts.mjs';
+import * as TERMS from '../../extension/core-terms.js';
+import { TRANSIENT_CALL_ERROR_KINDS } from '../../extension/core-terms.js';
+import { RUN_ERROR_KINDS } from '../../extension/run-error-kinds.js';
 import { blameOutage } from '../../runner/batch.mjs';
 import { resultLine } from '../../runner/result-line.mjs';
 import { appendResult, prepareRunFolder, readFinished, runConfig } from '../../runner/run-folder.mjs';
@@ -148,22 +151,88 @@ test('error kinds: lines of older runners are read by their message', () => {
 });
 
 test('model endpoint failures are infrastructure; the settings and the agent are not', () => {
-  const unreachable = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (network): fetch failed' };
+  const unreachable = { status: 'error', cause: 'model_unavailable', callErrorKind: 'network', reason: 'the run cannot go on: the model call failed (network): fetch failed' };
   assert.match(/** @type {string} */ (modelEndpointFailure(unreachable, null)), /^the model endpoint could not be reached: /);
-  const badKey = { status: 'error', cause: 'model_unavailable', reason: 'the run cannot go on: the model call failed (auth): 401' };
+  const badKey = { status: 'error', cause: 'model_unavailable', callErrorKind: 'auth', reason: 'the run cannot go on: the model call failed (auth): 401' };
   assert.equal(modelEndpointFailure(badKey, null), null);
   /** @param {string} kind */
   const failed = (kind) => ({ action: null, model_error: { error: { kind, message: `HTTP 503 (${kind})` } } });
   const acted = { action: { text: 'click [3]' }, model_error: null };
-  const stopped = { status: 'finished', cause: 'early_stop', reason: 'Early stop: the last 3 steps gave no action (the last: the model call failed (server): 503)' };
+  const stopped = { status: 'finished', cause: 'early_stop', rule: 'parse_failures', reason: 'Early stop: the last 3 steps gave no action (the last: the model call failed (server): 503)' };
   const endpointDown = { steps: [acted, failed('server'), failed('server'), failed('rate_limited')] };
   assert.match(/** @type {string} */ (modelEndpointFailure(stopped, endpointDown)), /kept failing \(rate_limited, server\) on the last 3 steps/);
   // A malformed reply among them: the model answered, so the early stop is the agent's.
   const malformed = { action: null, model_error: null, note: 'malformed reply' };
   assert.equal(modelEndpointFailure(stopped, { steps: [acted, failed('server'), malformed, failed('server')] }), null);
   assert.equal(modelEndpointFailure({ status: 'finished', cause: 'answered' }, endpointDown), null);
-  const budgetSpent = { ...stopped, reason: 'Early stop: reached the step limit (30 of 30 steps)' };
+  const budgetSpent = { ...stopped, rule: 'max_steps', reason: 'Early stop: reached the step limit (30 of 30 steps)' };
   assert.equal(modelEndpointFailure(budgetSpent, endpointDown), null);
+});
+
+test('model endpoint failures are read from the run\'s fields, never from its words', () => {
+  // The call's error kind decides, whatever the reason says.
+  const words = 'the run cannot go on: the model call failed (network): fetch failed';
+  assert.equal(modelEndpointFailure({ status: 'error', cause: 'model_unavailable', callErrorKind: 'auth', reason: words }, null), null);
+  assert.equal(modelEndpointFailure({ status: 'error', cause: 'model_unavailable', reason: words }, null), null, 'no kind: not known to be the endpoint');
+  assert.equal(
+    modelEndpointFailure({ status: 'error', cause: 'model_unavailable', callErrorKind: 'network', reason: 'nothing answered' }, null),
+    'the model endpoint could not be reached: nothing answered',
+  );
+  // The early-stop rule decides, whatever the reason says.
+  /** @param {string} kind */
+  const failed = (kind) => ({ action: null, model_error: { error: { kind, message: 'HTTP 503' } } });
+  const steps = { steps: [failed('server'), failed('timeout'), failed('server')] };
+  const noAction = { status: 'finished', cause: 'early_stop', rule: 'parse_failures', reason: 'Early stop' };
+  assert.match(/** @type {string} */ (modelEndpointFailure(noAction, steps)), /kept failing \(server, timeout\) on the last 3 steps/);
+  const repeated = { ...noAction, rule: 'repeated_action', reason: 'Early stop: the last 3 steps gave no action' };
+  assert.equal(modelEndpointFailure(repeated, steps), null);
+  assert.equal(modelEndpointFailure({ ...noAction, rule: undefined }, steps), null);
+  // Only the kinds the core calls transient count (extension/core-terms.js).
+  assert.equal(modelEndpointFailure(noAction, { steps: [failed('server'), failed('bad_request'), failed('server')] }), null);
+  for (const kind of TRANSIENT_CALL_ERROR_KINDS) {
+    assert.ok(modelEndpointFailure(noAction, { steps: [failed(kind)] }), kind);
+  }
+});
+
+test('a run the extension ended for the harness\'s reasons is read by its errorKind', () => {
+  for (const errorKind of Object.values(RUN_ERROR_KINDS)) {
+    assert.equal(isHarnessEnd({ status: 'error', errorKind, error: 'any words' }), true, errorKind);
+  }
+  // Its words alone say nothing any more.
+  assert.equal(isHarnessEnd({ status: 'error', errorKind: null, error: 'interrupted by browser exit: ...' }), false);
+  assert.equal(isHarnessEnd({ status: 'error', error: "the run's session ended before the run did" }), false);
+  assert.equal(isHarnessEnd({ status: 'finished', errorKind: 'browser_exit' }), false);
+  assert.equal(isHarnessEnd(null), false);
+});
+
+test('error kinds: every older harness message is known by its fixed beginning', () => {
+  /** @param {string} message */
+  const error = (message) => ({ verdict: 'ERROR', error: message });
+  assert.equal(errorKindOf(error('the run did not start: page.evaluate: Target crashed')), 'infrastructure');
+  assert.equal(errorKindOf(error("the run's session ended before the run did (was the browser closed?); its recorded steps (2) are kept")), 'infrastructure');
+  assert.equal(errorKindOf(error('interrupted by browser exit: the run\'s window, pages and hop tracker do not outlive the browser')), 'infrastructure');
+  assert.equal(
+    errorKindOf(error('call_model of step 4 was started 5 times without finishing (the worker stopped each time); the run cannot go on')),
+    'infrastructure',
+  );
+  // A START_RUN the extension refused, and an END_SESSION from a page, are the run's.
+  assert.equal(errorKindOf(error('the run did not start: the agent settings are not valid: max_steps must be at least 1')), 'run');
+  assert.equal(errorKindOf(error("the run's session s1 was ended while the run went on (END_SESSION from a page?)")), 'run');
+});
+
+test('the runner\'s option names and the grounding rule are the core\'s terms', () => {
+  assert.deepEqual([...OBSERVATION_MODES], [...TERMS.OBSERVATION_MODES]);
+  assert.deepEqual([...AGENTS], [...TERMS.AGENT_KINDS]);
+  assert.equal(MAX_MEMORY_K, TERMS.MAX_MEMORY_K);
+  const modular = ['--tasks', 't.json', '--provider', 'openai', '--agent', 'modular'];
+  for (const observation of TERMS.OBSERVATION_MODES) {
+    const args = [...modular, '--grounding', 'visual', '--observation', observation];
+    if (TERMS.OBSERVATION_MODES_WITH_PICTURES.includes(observation)) {
+      assert.equal(/** @type {{ grounding?: string }} */ (parseArgs(args)).grounding, 'visual', observation);
+    } else {
+      assert.throws(() => parseArgs(args), { message: '--grounding visual needs pictures: use --observation text+images, text+screenshot or som' });
+    }
+  }
 });
 
 const task = { id: 'suite/t', hops: 3, file: 't.json', fileName: 'suite/t.json' };
