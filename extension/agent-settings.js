@@ -1,10 +1,10 @@
 // Agent settings (docs/agent-run.md, "Settings"): which model and how a run goes.
 // Shared by the service worker (which alone reads the API keys) and the options page
-// (which only ever sees the masked view). Stored in chrome.storage.local under one key.
+// (which only ever sees the masked view). Stored in one slot (store/keys.js AGENT_SETTINGS).
 
 import { AGENT_KINDS, GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, PROMPT_STYLES, SELECT_MODES } from './core-terms.js';
-
-export const AGENT_SETTINGS_KEY = 'settings.agent';
+import { AGENT_SETTINGS } from './store/keys.js';
+import { read, write } from './store/store.js';
 
 /**
  * One model endpoint. `plain_http_ok`: the http origin the person confirmed the key may
@@ -368,7 +368,7 @@ export function mergeAgentSettings(stored, incoming) {
  */
 export async function loadAgentSettings() {
   /** @type {Partial<AgentSettings>} */
-  const stored = (await chrome.storage.local.get(AGENT_SETTINGS_KEY))[AGENT_SETTINGS_KEY] ?? {};
+  const stored = /** @type {Partial<AgentSettings>} */ ((await read(AGENT_SETTINGS)) ?? {});
   /** @type {AgentSettings} */
   const settings = {
     ...DEFAULT_AGENT_SETTINGS,
@@ -390,6 +390,6 @@ export async function saveAgentSettings(incoming) {
   if (problems.length > 0) {
     throw Object.assign(new Error(`settings not saved: ${describeProblems(problems)}`), { problems });
   }
-  await chrome.storage.local.set({ [AGENT_SETTINGS_KEY]: settings });
+  await write(AGENT_SETTINGS, settings);
   return { settings, notes };
 }

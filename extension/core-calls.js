@@ -4,7 +4,7 @@
 // `default` (init) and memory helpers, which a page message must never reach.
 // Each entry checks its own arguments, then calls the export.
 
-/** @type {Record<string, (core: import('./worker/types.js').Core, args: unknown[]) => unknown>} */
+/** @type {Record<string, (core: import('./worker/core/types.js').Core, args: unknown[]) => unknown>} */
 export const CORE_CALLS = Object.freeze({
   core_version: (core, args) => {
     expectArgs('core_version', args, 0);

@@ -8,5 +8,5 @@ interface LockManager {
   request<T>(name: string, options: LockOptions, callback: (lock: Lock | null) => T): Promise<Awaited<T>>;
 }
 
-// The page recorder's object in its isolated world (worker/recorder-page.js).
+// The page recorder's object in its isolated world (worker/human/recorder-page.js).
 declare var __hopbenchRecorder: { announce(): void; assign(...pairs: unknown[]): number; idOf(handle: number): number | null } | undefined;

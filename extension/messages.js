@@ -1,70 +1,143 @@
-// The one message protocol between the service worker and extension pages.
+// The one message protocol between the extension's pages and its service worker.
 //
-// Every message is `{ type, ...fields }`; `type` names the direction so a handler can
-// never mistake who sent it. MESSAGES below is the one table of them: per message its
-// type, direction, fields (a check and, when the field may be left out, a default),
-// any check across fields, and the reply. The constructors (senders use them, so shapes
-// stay in one place) and the guards (receivers validate before acting) are derived from
-// it. Every reply is `{ ok: true, ...fields }` or `{ ok: false, error }`.
+// Each message is declared once, below, as `export const name = request(TYPE, {fields,
+// reply})`: its wire type (the `type` on the wire names the direction, so a handler
+// can never mistake who sent it), its fields (a check each and, when the sender may
+// leave one out, its default), any check across fields, and the shape of its reply.
+// Everything else derives from that declaration: calling it builds the message
+// (`startRun({ taskText })`), `startRun.is(value)` is its guard, `ask(startRun, fields)`
+// (ask.js) resolves to its reply typed for the caller, and `handler(startRun, fn)` is
+// how the worker's one door (worker/door.js) answers it: services return domain
+// values, and only the door makes them replies. Every reply is `{ ok: true, ...fields }`
+// or `{ ok: false, error, problems? }`.
 //
 // Only pages talk to the worker by message. The worker tells pages of changes through
-// chrome.storage (RUN_RECORD_KEY, CURRENT_RUN_KEY, HUMAN_STATE_KEY below) and reaches
-// content scripts through chrome.scripting and the debugger, never by message; the
-// `direction` field is there so a message of another direction has one place to go.
+// the view records it publishes in the store (store/views.js) and reaches content
+// scripts through chrome.scripting and the debugger, never by message.
 
-import { OBSERVATION_FORMATS, OBSERVATION_MODES } from './observe-settings.js';
+import {
+  AGENT_KINDS,
+  GROUNDING_MODES,
+  MAX_MEMORY_K,
+  MEMORY_POLICIES,
+  OBSERVATION_FORMATS,
+  OBSERVATION_MODES,
+  SELECT_MODES,
+} from './core-terms.js';
 
 /**
- * @typedef {import('./worker/core-types.js').ElementRef} ElementRef `targetId` null is
+ * @typedef {import('./worker/core/core-types.js').ElementRef} ElementRef `targetId` null is
  *   the tab's main target, otherwise an out-of-process iframe's target.
- * @typedef {import('./worker/core-types.js').Action} Action
+ * @typedef {import('./worker/core/core-types.js').Action} Action
+ * @typedef {import('./types.js').RunView} RunView
+ * @typedef {import('./types.js').StepView} StepView
  * @typedef {(value: unknown) => boolean} Check
- * @typedef {'pages→worker' | 'worker→pages' | 'worker→content'} Direction
- * @typedef {{ check: Check, default?: () => unknown }} FieldSpec a field's check; with
- *   `default` the sender may leave it out (the default is made fresh for each message)
- * @typedef {{ type: string, direction: Direction, fields: Record<string, FieldSpec>,
- *   whole?: (msg: Record<string, unknown>) => boolean, reply: string }} MessageSpec
- *   `whole`: a check across fields, after each field's own; `reply`: the reply's fields
- * @typedef {{ ok: boolean, error?: string } & Record<string, unknown>} Reply
+ * @typedef {{ ok: boolean, error?: string, problems?: Problem[] } & Record<string, unknown>} Reply
+ * @typedef {{ field: string, message: string, confirm?: string }} Problem
  */
 
 /**
- * The message types sent by extension pages to the worker: one namespace. The first two
- * keep their `popup-to-worker/` spelling, which is on the wire (and in tests).
+ * A field of a message: its check (a type guard, so the field's type is known) and,
+ * when the sender may leave it out, the default made fresh for each message.
+ * @template T
+ * @typedef {{ check: (value: unknown) => value is T, default?: () => T }} Field
  */
-export const PAGE_TO_WORKER = Object.freeze({
-  GET_CORE_STATUS: 'popup-to-worker/get-core-status',
-  CORE_CALL: 'popup-to-worker/core-call',
-  OBSERVE_TAB: 'page-to-worker/observe-tab',
-  START_SESSION: 'page-to-worker/start-session',
-  END_SESSION: 'page-to-worker/end-session',
-  LIST_SESSION_TABS: 'page-to-worker/list-session-tabs',
-  ACT: 'page-to-worker/act',
-  GET_PROGRESS: 'page-to-worker/get-progress',
-  GET_VERDICT: 'page-to-worker/get-verdict',
-  START_RUN: 'page-to-worker/start-run',
-  STOP_RUN: 'page-to-worker/stop-run',
-  GET_RUN: 'page-to-worker/get-run',
-  LIST_RUNS: 'page-to-worker/list-runs',
-  EXPORT_RUN: 'page-to-worker/export-run',
-  DELETE_RUN: 'page-to-worker/delete-run',
-  PAUSE_RUN: 'page-to-worker/pause-run',
-  GET_MEDIA: 'page-to-worker/get-media',
-  START_HUMAN: 'page-to-worker/start-human',
-  HUMAN_CONTROL: 'page-to-worker/human-control',
-  HUMAN_FINISH: 'page-to-worker/human-finish',
-  START_DUEL: 'page-to-worker/start-duel',
-  GET_DUEL: 'page-to-worker/get-duel',
-  GET_SETTINGS: 'page-to-worker/get-settings',
-  SAVE_SETTINGS: 'page-to-worker/save-settings',
-  TEST_CONNECTION: 'page-to-worker/test-connection',
-});
 
-/** The popup's two messages under their old name (the same entries of PAGE_TO_WORKER). */
-export const POPUP_TO_WORKER = Object.freeze({
-  GET_CORE_STATUS: PAGE_TO_WORKER.GET_CORE_STATUS,
-  CORE_CALL: PAGE_TO_WORKER.CORE_CALL,
-});
+/**
+ * The fields as the receiver sees them (every one present, defaults filled in).
+ * @template {Record<string, Field<any>>} F
+ * @typedef {{ [K in keyof F]: F[K] extends Field<infer T> ? T : never }} FieldValues
+ */
+
+/**
+ * The fields as a sender gives them: those with a default may be left out.
+ * @template {Record<string, Field<any>>} F
+ * @typedef {{ [K in keyof F as F[K] extends { default: () => unknown } ? never : K]: F[K] extends Field<infer T> ? T : never }
+ *   & { [K in keyof F as F[K] extends { default: () => unknown } ? K : never]?: F[K] extends Field<infer T> ? T : never }} FieldInput
+ */
+
+/**
+ * One declared message: call it with the fields to build the message (with none, when
+ * the message has no field the sender must give).
+ * @template {Record<string, Field<any>>} F
+ * @template R the reply's fields (besides `ok`)
+ * @typedef {((...fields: ({} extends FieldInput<F> ? [FieldInput<F>?] : [FieldInput<F>])) => { type: string } & FieldValues<F>) & {
+ *   type: string, fields: F, reply: R,
+ *   is(value: unknown): value is { type: string } & FieldValues<F>,
+ *   fromArguments(args: unknown[]): { type: string } & FieldValues<F> }} Request
+ */
+
+/**
+ * Any declared message (its arguments are its own, hence `any` here).
+ * @typedef {((...args: any[]) => { type: string }) & { type: string, fields: Record<string, Field<any>>,
+ *   reply: any, is(value: unknown): boolean, fromArguments(args: unknown[]): { type: string } }} AnyRequest
+ */
+
+/**
+ * The message a declaration builds.
+ * @template {AnyRequest} D
+ * @typedef {ReturnType<D>} MessageOf
+ */
+
+/**
+ * The fields of the reply to a declaration's message (`ok` aside).
+ * @template {AnyRequest} D
+ * @typedef {D['reply']} ReplyOf
+ */
+
+// --- Field checks --------------------------------------------------------------------
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+export const isPlainObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** @type {(v: unknown) => v is string} */
+const isString = (v) => typeof v === 'string';
+/** @type {(v: unknown) => v is boolean} */
+const isBoolean = (v) => typeof v === 'boolean';
+/** @type {(v: unknown) => v is number} */
+const isInteger = (v) => Number.isInteger(v);
+/** @type {(v: unknown) => v is string} */
+const isRunId = (v) => typeof v === 'string' && v.length > 0;
+/** @type {(v: unknown) => v is number} */
+const isTabId = (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0;
+/** @type {(v: unknown) => v is unknown[]} */
+const isArray = (v) => Array.isArray(v);
+/**
+ * @template {string} T
+ * @param {readonly T[]} values
+ * @returns {(v: unknown) => v is T}
+ */
+const oneOf = (values) => /** @type {(v: unknown) => v is T} */ ((v) => values.includes(/** @type {T} */ (v)));
+/**
+ * @template T
+ * @param {(v: unknown) => boolean} check
+ * @returns {(v: unknown) => v is T}
+ */
+const checked = (check) => /** @type {(v: unknown) => v is T} */ (check);
+
+/**
+ * @template T
+ * @param {(v: unknown) => v is T} check
+ * @returns {Field<T>}
+ */
+const required = (check) => ({ check });
+/**
+ * @template T
+ * @param {(v: unknown) => v is T} check
+ * @param {() => T} made
+ * @returns {Field<T> & { default: () => T }}
+ */
+const withDefault = (check, made) => ({ check, default: made });
+/**
+ * A field the sender may leave out (it stays `undefined` in the message).
+ * @template T
+ * @param {(v: unknown) => v is T} check
+ * @returns {Field<T | undefined> & { default: () => T | undefined }}
+ */
+const leftOut = (check) => ({ check: (v) => v === undefined || check(v), default: () => undefined });
 
 /** The 12 actions, in the parsed-object shape of the core's `Action` (serde tag `kind`). */
 export const ACTION_KINDS = Object.freeze([
@@ -73,43 +146,13 @@ export const ACTION_KINDS = Object.freeze([
 ]);
 
 export const RUN_STATUSES = Object.freeze(['running', 'finished', 'stopped', 'error']);
-export const HUMAN_COMMANDS = Object.freeze(['start', 'pause', 'resume']);
-export const CONNECTION_TARGETS = Object.freeze(['model', 'judge']);
-
-/** chrome.storage.local keys the worker writes and pages may watch. */
-export const RUN_RECORD_KEY = (/** @type {string} */ runId) => `run.${runId}`;
-export const CURRENT_RUN_KEY = 'runs.current';
-/** A person's session: `{phase, startedAt, pausedMs, pausedAt, steps}`, phase 'ready' |
- * 'recording' | 'paused' | 'ended' (worker/human-session.js). */
-export const HUMAN_STATE_KEY = (/** @type {string} */ runId) => `run.${runId}.human`;
-
-// --- Field checks --------------------------------------------------------------------
+export const HUMAN_COMMANDS = /** @type {const} */ (['start', 'pause', 'resume']);
+export const CONNECTION_TARGETS = /** @type {const} */ (['model', 'judge']);
 
 /**
- * @param {unknown} value
- * @returns {value is Record<string, unknown>}
+ * @typedef {{ mode?: string, wholePage?: boolean, linkUrls?: boolean, imageMaxSide?: number,
+ *   format?: string, tabIds?: number[] }} ObserveOptions
  */
-const isPlainObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** @type {Check} */
-const isString = (v) => typeof v === 'string';
-/** @type {Check} */
-const isBoolean = (v) => typeof v === 'boolean';
-/** @type {Check} */
-const isRunId = (v) => typeof v === 'string' && v.length > 0;
-/** @type {Check} */
-const isTabId = (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0;
-/**
- * @param {Check} check
- * @returns {Check}
- */
-const optional = (check) => (v) => v === undefined || check(v);
-/**
- * @param {readonly unknown[]} values
- * @returns {Check}
- */
-const oneOf = (values) => (v) => values.includes(v);
-
 /** @type {Record<string, Check>} */
 const OBSERVE_OPTION_CHECKS = Object.freeze({
   mode: isString,
@@ -119,12 +162,16 @@ const OBSERVE_OPTION_CHECKS = Object.freeze({
   imageMaxSide: (v) => Number.isInteger(v),
   tabIds: (v) => Array.isArray(v) && v.every(Number.isInteger),
 });
+/** @type {(v: unknown) => v is ObserveOptions} */
+const isObserveOptions = checked(
+  (v) => isPlainObject(v) && Object.entries(v).every(([key, value]) => Object.hasOwn(OBSERVE_OPTION_CHECKS, key) && OBSERVE_OPTION_CHECKS[key](value)),
+);
 
-/** @type {Check} */
-const isObserveOptions = (v) =>
-  isPlainObject(v) &&
-  Object.entries(v).every(([key, value]) => Object.hasOwn(OBSERVE_OPTION_CHECKS, key) && OBSERVE_OPTION_CHECKS[key](value));
-
+/**
+ * @typedef {{ provider?: string, max_steps?: number, observation_mode?: string,
+ *   observation_format?: string, max_obs_tokens?: number, keep_window?: boolean, sites?: 'task'|'any', memory_k?: number, memory_policy?: string,
+ *   memory_records?: object[], agent?: string, grounding?: string, select?: string }} RunOverrides
+ */
 /** @type {Record<string, Check>} */
 const RUN_OVERRIDE_CHECKS = Object.freeze({
   /** `replay` follows the task's reference_trajectory; any other name is a model provider. */
@@ -138,19 +185,19 @@ const RUN_OVERRIDE_CHECKS = Object.freeze({
   /** Keep the session window open after the run (default: it is closed). */
   keep_window: isBoolean,
   /** Procedural memory for this run: how many past runs the prompt shows (0: off), chosen how. */
-  memory_k: (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0 && /** @type {number} */ (v) <= 10,
-  memory_policy: oneOf(['recent', 'similar']),
+  memory_k: (v) => Number.isInteger(v) && /** @type {number} */ (v) >= 0 && /** @type {number} */ (v) <= MAX_MEMORY_K,
+  memory_policy: oneOf(MEMORY_POLICIES),
   /**
    * The memory records to choose from instead of the extension's own (the runner keeps
    * them in its run folder); the core reads them, so only the shape is checked here.
    */
   memory_records: (v) => Array.isArray(v) && v.every(isPlainObject),
   /** `prompt` (one prompt per step) or `modular` (SeeAct-style stages). */
-  agent: oneOf(['prompt', 'modular']),
+  agent: oneOf(AGENT_KINDS),
   /** The modular agent's grounding variant: `textual` or `visual` (with the step's pictures). */
-  grounding: oneOf(['textual', 'visual']),
+  grounding: oneOf(GROUNDING_MODES),
   /** The modular agent's selection: `model` (one more call) or `first_viable`. */
-  select: oneOf(['model', 'first_viable']),
+  select: oneOf(SELECT_MODES),
   /** `task`: only the task's sites (the fence, docs/security.md); `any`: anywhere.
    * Default: Settings → Sites (on unless the person turned it off). */
   sites: oneOf(['task', 'any']),
@@ -172,8 +219,8 @@ export function runOverrideProblems(overrides) {
     );
 }
 
-/** @type {Check} */
-const isRunOverrides = (v) => runOverrideProblems(v).length === 0;
+/** @type {(v: unknown) => v is RunOverrides} */
+const isRunOverrides = checked((v) => runOverrideProblems(v).length === 0);
 
 /**
  * @param {unknown} value
@@ -188,551 +235,325 @@ export function isElementRef(value) {
   );
 }
 
-/** @type {Check} */
-const isBounds = (b) =>
-  isPlainObject(b) &&
-  ['left', 'top', 'width', 'height'].every((k) => Number.isInteger(b[k])) &&
-  /** @type {number} */ (b.width) > 0 &&
-  /** @type {number} */ (b.height) > 0;
+/** @typedef {{ left: number, top: number, width: number, height: number }} Bounds */
+/** @type {(v: unknown) => v is Bounds} */
+const isBounds = checked(
+  (b) =>
+    isPlainObject(b) &&
+    ['left', 'top', 'width', 'height'].every((k) => Number.isInteger(b[k])) &&
+    /** @type {number} */ (b.width) > 0 &&
+    /** @type {number} */ (b.height) > 0,
+);
 
-/** A study's tag on a person's run: which study, which participant, which task of it.
- * @type {Check} */
-const isStudyTag = (s) =>
-  isPlainObject(s) && typeof s.id === 'string' && s.id !== '' && typeof s.participant === 'string' && s.participant !== '' &&
-  Number.isInteger(s.position) && /** @type {number} */ (s.position) >= 1;
+/** A study's tag on a person's run: which study, which participant, which task of it. */
+/** @typedef {{ id: string, participant: string, position: number }} StudyTag */
+/** @type {(v: unknown) => v is StudyTag} */
+const isStudyTag = checked(
+  (s) =>
+    isPlainObject(s) && typeof s.id === 'string' && s.id !== '' && typeof s.participant === 'string' && s.participant !== '' &&
+    Number.isInteger(s.position) && /** @type {number} */ (s.position) >= 1,
+);
 
-/** @param {Check} check @returns {FieldSpec} */
-const required = (check) => ({ check });
-/** @param {Check} check @param {() => unknown} made @returns {FieldSpec} */
-const withDefault = (check, made) => ({ check, default: made });
-/** A field the sender may leave out (it stays `undefined` in the message). */
-const leftOut = (/** @type {Check} */ check) => withDefault(optional(check), () => undefined);
+/** @typedef {{ model: Record<string, unknown>, judge?: Record<string, unknown> | null } & Record<string, unknown>} SettingsInput */
+/** @type {(v: unknown) => v is SettingsInput} */
+const isSettingsInput = checked(
+  (v) => isPlainObject(v) && isPlainObject(v.model) && (v.judge === undefined || v.judge === null || isPlainObject(v.judge)),
+);
 
-const TO_WORKER = 'pages→worker';
+/** The reply's shape, for the type checker only: a declaration's `reply` is never read at run time. */
+const REPLY = /** @type {any} */ (null);
 
-// --- The table -----------------------------------------------------------------------
-//
-// `sessionId` may be left out while exactly one session is open. RunView = { id, taskId,
-// intent, status, step, maxSteps, progress, verdict, error, startedAt, finishedAt,
-// tokens: {input, output}, reason, provider, paused, task }, status one of RUN_STATUSES;
-// `paused` null, 'pausing' (asked, the step in progress finishes first) or 'paused'
-// (held before the next step); `task` = {intent, hops, sites} for the panel's task card.
-// Pages learn of a run's changes from chrome.storage.onChanged: the worker rewrites
-// `run.<id>` (RUN_RECORD_KEY) after every transition and `runs.current` on START_RUN.
+// --- The declarations ------------------------------------------------------------------
 
-/** @type {Readonly<Record<string, MessageSpec>>} */
-const MESSAGES = Object.freeze({
-  // Is the wasm core initialised? Starts its init if nothing has yet. `initMs`: how long
-  // the init took; `initStartedMs`: when it started, in ms since the worker started.
-  getCoreStatus: {
-    type: PAGE_TO_WORKER.GET_CORE_STATUS, direction: TO_WORKER, fields: {},
-    reply: '{ ok, version, initMs, initStartedMs }',
-  },
-  // Call one whitelisted core export (core-calls.js) with JSON-serialisable arguments.
-  coreCall: {
-    type: PAGE_TO_WORKER.CORE_CALL, direction: TO_WORKER,
-    fields: { fn: required(isString), args: withDefault(Array.isArray, () => []) },
-    reply: '{ ok, value }',
-  },
-  // Observe one tab as a model would see it; `options` override the settings.
-  observeTab: {
-    type: PAGE_TO_WORKER.OBSERVE_TAB, direction: TO_WORKER,
-    fields: { tabId: required(Number.isInteger), options: withDefault(isObserveOptions, () => ({})) },
-    reply: '{ ok, observation: { text, url, title, mode, images, screenshot?, som?, marks, stats, timings } }',
-  },
-  // Sessions: a window the extension opened for one task; only its tabs are acted on
-  // and tracked.
-  startSession: {
-    type: PAGE_TO_WORKER.START_SESSION, direction: TO_WORKER,
-    fields: { taskText: required(isString), fileName: withDefault(isString, () => 'task.json') },
-    reply: '{ ok, session: SessionView, task: {id, intent, start_urls}, progress }',
-  },
-  endSession: {
-    type: PAGE_TO_WORKER.END_SESSION, direction: TO_WORKER,
-    fields: { sessionId: leftOut(isString), keepWindow: withDefault(isBoolean, () => false) },
-    reply: '{ ok, verdict }  (closes the window unless keepWindow)',
-  },
-  listSessionTabs: {
-    type: PAGE_TO_WORKER.LIST_SESSION_TABS, direction: TO_WORKER,
-    fields: { sessionId: leftOut(isString) },
-    reply: '{ ok, tabs: [{index, tabId, url, title, current}] }',
-  },
-  act: {
-    type: PAGE_TO_WORKER.ACT, direction: TO_WORKER,
-    fields: {
-      sessionId: leftOut(isString),
-      tabId: leftOut(isTabId),
-      // Checked with actionText below: exactly one of the two spellings of the action.
-      action: required(() => true),
-      actionText: required(() => true),
-      element: leftOut(isElementRef),
-      settleTimeoutMs: leftOut((v) => Number.isFinite(v) && /** @type {number} */ (v) >= 0),
-    },
-    whole: (msg) =>
-      typeof msg.actionText === 'string'
-        ? msg.action === undefined
-        : isPlainObject(msg.action) && ACTION_KINDS.includes(/** @type {string} */ (msg.action.kind)),
-    reply: '{ ok, result: { effect, error?, settle } }',
-  },
-  getProgress: {
-    type: PAGE_TO_WORKER.GET_PROGRESS, direction: TO_WORKER,
-    fields: { sessionId: leftOut(isString) },
-    reply: '{ ok, progress }',
-  },
-  getVerdict: {
-    type: PAGE_TO_WORKER.GET_VERDICT, direction: TO_WORKER,
-    fields: { sessionId: leftOut(isString) },
-    reply: '{ ok, verdict }',
-  },
-  // Agent runs (docs/agent-run.md): the core's agent machine in a session window, each
-  // step recorded in IndexedDB.
-  startRun: {
-    type: PAGE_TO_WORKER.START_RUN, direction: TO_WORKER,
-    fields: {
-      taskText: required(isString),
-      fileName: withDefault(isString, () => 'task.json'),
-      overrides: withDefault(isRunOverrides, () => ({})),
-    },
-    reply: '{ ok, runId, sessionId }',
-  },
-  stopRun: {
-    type: PAGE_TO_WORKER.STOP_RUN, direction: TO_WORKER,
-    fields: { runId: required(isRunId) },
-    reply: '{ ok, run }  (the run as it is once stopped)',
-  },
-  getRun: {
-    type: PAGE_TO_WORKER.GET_RUN, direction: TO_WORKER,
-    fields: { runId: required(isRunId), withSteps: withDefault(isBoolean, () => false) },
-    reply: '{ ok, run: RunView, steps? }  (with `withSteps`; a step with an action has `words`: {kind, element, words})',
-  },
-  listRuns: {
-    type: PAGE_TO_WORKER.LIST_RUNS, direction: TO_WORKER, fields: {},
-    reply: '{ ok, runs: RunView[] }  (newest first)',
-  },
-  exportRun: {
-    type: PAGE_TO_WORKER.EXPORT_RUN, direction: TO_WORKER,
-    fields: { runId: required(isRunId) },
-    reply: '{ ok, trajectory }  (run, task, settings without key, steps, media as data URLs)',
-  },
-  deleteRun: {
-    type: PAGE_TO_WORKER.DELETE_RUN, direction: TO_WORKER,
-    fields: { runId: required(isRunId) },
-    reply: '{ ok, runId }',
-  },
-  // Pause on (true) or off (false); see worker/run-driver.js.
-  pauseRun: {
-    type: PAGE_TO_WORKER.PAUSE_RUN, direction: TO_WORKER,
-    fields: { runId: required(isRunId), paused: required(isBoolean) },
-    reply: '{ ok, run }',
-  },
-  // A run's screenshots, for thumbnails: media ids of that run's steps.
-  getMedia: {
-    type: PAGE_TO_WORKER.GET_MEDIA, direction: TO_WORKER,
-    fields: { runId: required(isRunId), mediaIds: required(Array.isArray) },
-    whole: (msg) => {
-      const ids = /** @type {unknown[]} */ (msg.mediaIds);
-      return ids.length <= 200 && ids.every((id) => typeof id === 'string' && id.startsWith(`${msg.runId}/`));
-    },
-    reply: '{ ok, media: {<mediaId>: dataUrl} }',
-  },
-  // A person's session (worker/human-session.js): the person does the task in its
-  // window while what they do is recorded in the agent's action space and scored by
-  // the same hop tracker; a run like an agent's (provider `human`).
-  startHuman: {
-    type: PAGE_TO_WORKER.START_HUMAN, direction: TO_WORKER,
-    fields: {
-      taskText: required(isString),
-      fileName: withDefault(isString, () => 'task.json'),
-      keepWindow: withDefault(isBoolean, () => false),
-      bounds: leftOut(isBounds),
-      study: leftOut(isStudyTag),
-    },
-    reply: '{ ok, runId, sessionId }  (the window opens; recording waits for Start)',
-  },
-  humanControl: {
-    type: PAGE_TO_WORKER.HUMAN_CONTROL, direction: TO_WORKER,
-    fields: { runId: required(isRunId), command: required(oneOf(HUMAN_COMMANDS)) },
-    reply: '{ ok, run }',
-  },
-  // `answer` is the person's stop [answer], or null: they give up.
-  humanFinish: {
-    type: PAGE_TO_WORKER.HUMAN_FINISH, direction: TO_WORKER,
-    fields: {
-      runId: required(isRunId),
-      answer: required((v) => v === null || (typeof v === 'string' && v.length <= 2000)),
-    },
-    reply: '{ ok, run }',
-  },
-  // Human vs agent (worker/duel.js): the agent's run (left) and the person's session
-  // (right); the agent waits for the person's Start. `overrides` as START_RUN's, for
-  // the agent; `windowId` the person's window now (the two tile its display).
-  startDuel: {
-    type: PAGE_TO_WORKER.START_DUEL, direction: TO_WORKER,
-    fields: {
-      taskText: required(isString),
-      fileName: withDefault(isString, () => 'task.json'),
-      overrides: withDefault(isRunOverrides, () => ({})),
-      windowId: leftOut(Number.isInteger),
-    },
-    reply: '{ ok, duelId, agentRunId, humanRunId, agentWindowId, humanWindowId }',
-  },
-  getDuel: {
-    type: PAGE_TO_WORKER.GET_DUEL, direction: TO_WORKER,
-    fields: { duelId: required(isRunId) },
-    reply: '{ ok, duel, agent: RunView, human: RunView, agentSteps, humanSteps, ' +
-      'comparison: {hops: [{hop, description, a, b}], diverged_at, summary} }  (`a` the person\'s step, `b` the agent\'s)',
-  },
-  // Agent settings and model connection (options page). API keys live in
-  // chrome.storage.local and the worker only: pages send a key once, inside
-  // SAVE_SETTINGS, and never get it back.
-  getSettings: {
-    type: PAGE_TO_WORKER.GET_SETTINGS, direction: TO_WORKER, fields: {},
-    reply: '{ ok, settings (masked: api_key_set, api_key_last4), observation, modelProblems: [{field, message}], ' +
-      'sites: {fence, allow, deny}, keyStorage: {restricted, error?} }',
-  },
-  saveSettings: {
-    type: PAGE_TO_WORKER.SAVE_SETTINGS, direction: TO_WORKER,
-    fields: {
-      settings: required(
-        (v) => isPlainObject(v) && isPlainObject(v.model) && (v.judge === undefined || v.judge === null || isPlainObject(v.judge)),
-      ),
-      observation: leftOut(isPlainObject),
-      sites: leftOut(isPlainObject),
-    },
-    reply: '{ ok, settings (masked), observation, sites, keyStorage, notes: [{field, message}] } or ' +
-      '{ ok: false, error, problems: [{field, message, confirm?}] }',
-  },
-  // One small request with the saved settings of the agent or judge model.
-  testConnection: {
-    type: PAGE_TO_WORKER.TEST_CONNECTION, direction: TO_WORKER,
-    fields: { which: withDefault(oneOf(CONNECTION_TARGETS), () => 'model') },
-    reply: '{ ok, which, endpoint: {provider, base_url, model}, outcome }  (`outcome`: the core\'s CallOutcome)',
-  },
+/** Every declaration, in the order declared: the door's table is checked against it. */
+/** @type {AnyRequest[]} */
+const DECLARED = [];
+
+/**
+ * Declares one message (see the top of the file). `params`: the fields a caller may
+ * give as positional arguments instead of one object, in order (for the two oldest
+ * messages, whose calls are spelled that way).
+ * @template {Record<string, Field<any>>} F
+ * @template R
+ * @param {string} type the wire type
+ * @param {{ fields: F, reply: R, whole?: (msg: FieldValues<F>) => boolean, params?: (keyof F & string)[] }} spec
+ * @returns {Request<F, R>}
+ */
+function request(type, { fields, reply, whole, params }) {
+  /** @param {Record<string, unknown>} values */
+  const build = (values) => {
+    /** @type {Record<string, unknown>} */
+    const msg = { type };
+    for (const [name, field] of Object.entries(fields)) {
+      const value = values[name];
+      msg[name] = value === undefined && field.default ? field.default() : value;
+    }
+    return /** @type {{ type: string } & FieldValues<F>} */ (msg);
+  };
+  /** @param {unknown[]} args */
+  const fromArguments = (args) => {
+    if (params) return build(Object.fromEntries(params.map((name, i) => [name, args[i]])));
+    const [values = {}] = args;
+    return build(isPlainObject(values) ? values : {});
+  };
+  /** @param {unknown} value @returns {value is { type: string } & FieldValues<F>} */
+  const is = (value) =>
+    isPlainObject(value) &&
+    value.type === type &&
+    Object.entries(fields).every(([name, field]) => field.check(value[name])) &&
+    (whole === undefined || whole(/** @type {FieldValues<F>} */ (value)));
+  const declared = Object.assign((/** @type {unknown[]} */ ...args) => fromArguments(args), { type, fields, reply, is, fromArguments });
+  DECLARED.push(/** @type {AnyRequest} */ (/** @type {unknown} */ (declared)));
+  return /** @type {Request<F, R>} */ (/** @type {unknown} */ (declared));
+}
+
+// Is the wasm core initialised? Starts its init if nothing has yet. `initMs`: how long
+// the init took; `initStartedMs`: when it started, in ms since the worker started.
+export const getCoreStatus = request('popup-to-worker/get-core-status', {
+  fields: {},
+  reply: /** @type {{ version: string, initMs: number, initStartedMs: number }} */ (REPLY),
 });
 
 /**
- * The message of one table entry: its type, then each field in table order (a field
- * left out gets its default, or stays `undefined`).
- * @param {MessageSpec} spec
- * @param {Record<string, unknown>} values
- * @returns {{ type: string } & Record<string, unknown>}
+ * Call one whitelisted core export (core-calls.js) with JSON-serialisable arguments:
+ * `coreCall(fn, args)`.
+ * @type {Request<{ fn: Field<string>, args: Field<unknown[]> & { default: () => unknown[] } }, { value: any }>
+ *   & ((fn: string, args?: unknown[]) => { type: string, fn: string, args: unknown[] })}
  */
-function build(spec, values) {
-  /** @type {{ type: string } & Record<string, unknown>} */
-  const msg = { type: spec.type };
-  for (const [name, field] of Object.entries(spec.fields)) {
-    const value = values[name];
-    msg[name] = value === undefined && field.default ? field.default() : value;
-  }
-  return msg;
+export const coreCall = /** @type {any} */ (request('popup-to-worker/core-call', {
+  fields: { fn: required(isString), args: withDefault(isArray, () => []) },
+  params: ['fn', 'args'],
+  reply: /** @type {{ value: any }} */ (REPLY),
+}));
+
+/**
+ * Observe one tab as a model would see it; `options` override the settings:
+ * `observeTab(tabId, options)`.
+ * @type {Request<{ tabId: Field<number>, options: Field<ObserveOptions> & { default: () => ObserveOptions } },
+ *   { observation: import('./types.js').ObservationView }>
+ *   & ((tabId: number, options?: ObserveOptions) => { type: string, tabId: number, options: ObserveOptions })}
+ */
+export const observeTab = /** @type {any} */ (request('page-to-worker/observe-tab', {
+  fields: { tabId: required(isInteger), options: withDefault(isObserveOptions, () => ({})) },
+  params: ['tabId', 'options'],
+  reply: /** @type {{ observation: import('./types.js').ObservationView }} */ (REPLY),
+}));
+
+// Sessions: a window the extension opened for one task; only its tabs are acted on and
+// tracked. `sessionId` may be left out while exactly one session is open. `taskText` is
+// a task file's text in any format the core imports (ours, MMInA, WebArena); `fileName`
+// (e.g. `normal/3.json`) names it in errors and gives MMInA files their subset.
+export const startSession = request('page-to-worker/start-session', {
+  fields: { taskText: required(isString), fileName: withDefault(isString, () => 'task.json') },
+  reply: /** @type {{ session: import('./types.js').SessionView, task: { id: string, intent: string, start_urls: string[] },
+   *   progress: import('./types.js').Progress }} */ (REPLY),
+});
+
+// Closes the window unless `keepWindow`.
+export const endSession = request('page-to-worker/end-session', {
+  fields: { sessionId: leftOut(isString), keepWindow: withDefault(isBoolean, () => false) },
+  reply: /** @type {{ verdict: import('./types.js').Verdict, events: unknown[], session: import('./types.js').SessionView }} */ (REPLY),
+});
+
+export const listSessionTabs = request('page-to-worker/list-session-tabs', {
+  fields: { sessionId: leftOut(isString) },
+  reply: /** @type {{ session: import('./types.js').SessionView,
+   *   tabs: { index: number, tabId: number, url: string, title: string, current: boolean }[] }} */ (REPLY),
+});
+
+// One agent step. Give either `actionText` as the model printed it (`click [12]`: parsed
+// by the core, `[id]` resolved through the tab's last observation) or a parsed `action`
+// with an explicit `element` reference (required by click, hover and type). `tabId`
+// defaults to the session's current tab.
+export const act = request('page-to-worker/act', {
+  fields: {
+    sessionId: leftOut(isString),
+    tabId: leftOut(isTabId),
+    // Checked with actionText below: exactly one of the two spellings of the action.
+    action: leftOut(checked(/** @returns {v is Action} */ (v) => isPlainObject(v))),
+    actionText: leftOut(isString),
+    element: leftOut(isElementRef),
+    settleTimeoutMs: leftOut(checked(/** @returns {v is number} */ (v) => Number.isFinite(v) && /** @type {number} */ (v) >= 0)),
+  },
+  whole: (msg) =>
+    typeof msg.actionText === 'string'
+      ? msg.action === undefined
+      : isPlainObject(msg.action) && ACTION_KINDS.includes(/** @type {string} */ (msg.action.kind)),
+  reply: /** @type {{ step: number, result: { effect: import('./types.js').Effect | unknown, error?: string | null, settle: unknown } }} */ (REPLY),
+});
+
+export const getProgress = request('page-to-worker/get-progress', {
+  fields: { sessionId: leftOut(isString) },
+  reply: /** @type {{ progress: import('./types.js').Progress, session: import('./types.js').SessionView }} */ (REPLY),
+});
+
+export const getVerdict = request('page-to-worker/get-verdict', {
+  fields: { sessionId: leftOut(isString) },
+  reply: /** @type {{ verdict: import('./types.js').Verdict }} */ (REPLY),
+});
+
+// Agent runs (docs/agent-run.md): the core's agent machine in a session window, each
+// step recorded in IndexedDB.
+export const startRun = request('page-to-worker/start-run', {
+  fields: {
+    taskText: required(isString),
+    fileName: withDefault(isString, () => 'task.json'),
+    overrides: withDefault(isRunOverrides, () => ({})),
+  },
+  reply: /** @type {{ runId: string, sessionId: string, windowId: number }} */ (REPLY),
+});
+
+// The run as it is once stopped.
+export const stopRun = request('page-to-worker/stop-run', {
+  fields: { runId: required(isRunId) },
+  reply: /** @type {{ run: RunView }} */ (REPLY),
+});
+
+// With `withSteps`, the steps too; a step with an action has `words`: {kind, element, words}.
+export const getRun = request('page-to-worker/get-run', {
+  fields: { runId: required(isRunId), withSteps: withDefault(isBoolean, () => false) },
+  reply: /** @type {{ run: RunView, steps?: StepView[] }} */ (REPLY),
+});
+
+// Newest first.
+export const listRuns = request('page-to-worker/list-runs', {
+  fields: {},
+  reply: /** @type {{ runs: RunView[] }} */ (REPLY),
+});
+
+// The run, its task, its settings without key, its steps, its media as data URLs.
+export const exportRun = request('page-to-worker/export-run', {
+  fields: { runId: required(isRunId) },
+  reply: /** @type {{ trajectory: import('./types.js').Trajectory }} */ (REPLY),
+});
+
+export const deleteRun = request('page-to-worker/delete-run', {
+  fields: { runId: required(isRunId) },
+  reply: /** @type {{ runId: string }} */ (REPLY),
+});
+
+// Pause on (true) or off (false); see worker/run/driver.js.
+export const pauseRun = request('page-to-worker/pause-run', {
+  fields: { runId: required(isRunId), paused: required(isBoolean) },
+  reply: /** @type {{ run: RunView }} */ (REPLY),
+});
+
+// A run's pictures, for thumbnails: media ids of that run's steps, at most 200.
+export const getMedia = request('page-to-worker/get-media', {
+  fields: {
+    runId: required(isRunId),
+    mediaIds: required(checked(/** @returns {v is string[]} */ (v) => Array.isArray(v) && v.every((id) => typeof id === 'string'))),
+  },
+  whole: (msg) => msg.mediaIds.length <= 200 && msg.mediaIds.every((/** @type {string} */ id) => id.startsWith(`${msg.runId}/`)),
+  reply: /** @type {{ media: Record<string, string> }} */ (REPLY),
+});
+
+// A person's session (worker/human/): the person does the task in its window while
+// what they do is recorded in the agent's action space and scored by the same hop
+// tracker; a run like an agent's (provider `human`). The window opens; recording waits
+// for Start.
+export const startHuman = request('page-to-worker/start-human', {
+  fields: {
+    taskText: required(isString),
+    fileName: withDefault(isString, () => 'task.json'),
+    keepWindow: withDefault(isBoolean, () => false),
+    bounds: leftOut(isBounds),
+    study: leftOut(isStudyTag),
+  },
+  reply: /** @type {{ runId: string, sessionId: string, windowId: number }} */ (REPLY),
+});
+
+// The run's summary as stored (worker/core/types.js Run), not its view.
+export const humanControl = request('page-to-worker/human-control', {
+  fields: { runId: required(isRunId), command: required(oneOf(HUMAN_COMMANDS)) },
+  reply: /** @type {{ run: import('./worker/core/types.js').Run | undefined }} */ (REPLY),
+});
+
+// `answer` is the person's stop [answer], or null: they give up.
+export const humanFinish = request('page-to-worker/human-finish', {
+  fields: {
+    runId: required(isRunId),
+    answer: required(checked(/** @returns {v is string | null} */ (v) => v === null || (typeof v === 'string' && v.length <= 2000))),
+  },
+  reply: /** @type {{ run: import('./worker/core/types.js').Run }} */ (REPLY),
+});
+
+// Human vs agent (worker/duel/): the agent's run (left) and the person's session
+// (right); the agent waits for the person's Start. `overrides` as START_RUN's, for the
+// agent; `windowId` the person's window now (the two tile its display).
+export const startDuel = request('page-to-worker/start-duel', {
+  fields: {
+    taskText: required(isString),
+    fileName: withDefault(isString, () => 'task.json'),
+    overrides: withDefault(isRunOverrides, () => ({})),
+    windowId: leftOut(isInteger),
+  },
+  reply: /** @type {{ duelId: string, agentRunId: string, humanRunId: string, agentWindowId: number, humanWindowId: number }} */ (REPLY),
+});
+
+// Both runs, their steps and the core's comparison (`a` the person's step, `b` the agent's).
+export const getDuel = request('page-to-worker/get-duel', {
+  fields: { duelId: required(isRunId) },
+  reply: /** @type {import('./types.js').DuelView} */ (REPLY),
+});
+
+// Agent settings and model connection (options page). API keys live in the store and
+// the worker only: pages send a key once, inside SAVE_SETTINGS, and never get it back.
+export const getSettings = request('page-to-worker/get-settings', {
+  fields: {},
+  reply: /** @type {import('./types.js').SettingsView & { modelProblems: Problem[] }} */ (REPLY),
+});
+
+// `settings` in the shape of agent-settings.js, endpoints with `api_key` only when a new
+// key was typed (or `clear_api_key: true`); `observation` changes the observation
+// settings; `sites` the site fence settings (site-settings.js). A refusal names each
+// field at fault: `{ ok: false, error, problems: [{field, message, confirm?}] }`.
+export const saveSettings = request('page-to-worker/save-settings', {
+  fields: {
+    settings: required(isSettingsInput),
+    observation: leftOut(checked(/** @returns {v is { mode?: string, format?: string }} */ (v) => isPlainObject(v))),
+    sites: leftOut(checked(/** @returns {v is { fence: boolean, allow: string[], deny: string[] }} */ (v) => isPlainObject(v))),
+  },
+  reply: /** @type {import('./types.js').SettingsView & { notes: Problem[] }} */ (REPLY),
+});
+
+// One small request with the saved settings of the agent or judge model; `outcome` is
+// the core's CallOutcome.
+export const testConnection = request('page-to-worker/test-connection', {
+  fields: { which: withDefault(oneOf(CONNECTION_TARGETS), () => /** @type {'model' | 'judge'} */ ('model')) },
+  reply: /** @type {{ which: 'model' | 'judge', endpoint: { provider: string, base_url: string, model: string },
+   *   outcome: import('./types.js').CallOutcome }} */ (REPLY),
+});
+
+/** Every declared message, in the order declared. */
+export const REQUESTS = Object.freeze([...DECLARED]);
+
+/**
+ * The declaration of a wire type, or undefined.
+ * @param {unknown} type
+ * @returns {AnyRequest | undefined}
+ */
+export function requestOfType(type) {
+  return REQUESTS.find((declared) => declared.type === type);
 }
-
-/**
- * The guard of one table entry: the type, every field's check, then the check across
- * fields.
- * @param {MessageSpec} spec
- * @returns {(msg: unknown) => boolean}
- */
-function guardOf(spec) {
-  return (msg) =>
-    isPlainObject(msg) &&
-    msg.type === spec.type &&
-    Object.entries(spec.fields).every(([name, field]) => field.check(msg[name])) &&
-    (spec.whole === undefined || spec.whole(msg));
-}
-
-/**
- * A typed guard over a table entry: the cast is what the entry's checks establish.
- * @template T
- * @param {string} name
- * @returns {(msg: unknown) => msg is T}
- */
-function guard(name) {
-  return /** @type {(msg: unknown) => msg is T} */ (guardOf(spec(name)));
-}
-
-/**
- * A typed constructor's message: the cast states the entry's field types.
- * @template T
- * @param {string} name
- * @param {Record<string, unknown>} values
- * @returns {T}
- */
-function message(name, values) {
-  return /** @type {T} */ (/** @type {unknown} */ (build(spec(name), values)));
-}
-
-/** @param {string} name */
-function spec(name) {
-  const found = MESSAGES[name];
-  if (!found) throw new Error(`messages.js: no message ${name} in the table`);
-  return found;
-}
-
-/** The table's entries, for documentation and tests: `{name: {type, direction, reply}}`. */
-export const MESSAGE_TABLE = MESSAGES;
-
-// --- Messages, constructors and guards -------------------------------------------------
-
-/**
- * @typedef {{ provider?: string, max_steps?: number, observation_mode?: string,
- *   observation_format?: string, max_obs_tokens?: number, keep_window?: boolean, sites?: 'task'|'any', memory_k?: number, memory_policy?: string,
- *   memory_records?: object[], agent?: string, grounding?: string, select?: string }} RunOverrides
- * @typedef {{ mode?: string, wholePage?: boolean, linkUrls?: boolean, imageMaxSide?: number,
- *   format?: string, tabIds?: number[] }} ObserveOptions
- * @typedef {{ left: number, top: number, width: number, height: number }} Bounds
- * @typedef {{ id: string, participant: string, position: number }} StudyTag
- * @typedef {{ type: string }} GetCoreStatus
- * @typedef {{ type: string, fn: string, args: unknown[] }} CoreCall
- * @typedef {{ type: string, tabId: number, options: ObserveOptions }} ObserveTab
- * @typedef {{ type: string, taskText: string, fileName: string }} StartSession
- * @typedef {{ type: string, sessionId?: string, keepWindow: boolean }} EndSession
- * @typedef {{ type: string, sessionId?: string }} SessionQuery LIST_SESSION_TABS,
- *   GET_PROGRESS and GET_VERDICT
- * @typedef {{ type: string, sessionId?: string, tabId?: number, action?: Action,
- *   actionText?: string, element?: ElementRef, settleTimeoutMs?: number }} Act
- * @typedef {{ type: string, taskText: string, fileName: string, overrides: RunOverrides }} StartRun
- * @typedef {{ type: string, runId: string }} RunQuery STOP_RUN, EXPORT_RUN and DELETE_RUN
- * @typedef {{ type: string, runId: string, withSteps: boolean }} GetRun
- * @typedef {{ type: string, runId: string, paused: boolean }} PauseRun
- * @typedef {{ type: string, runId: string, mediaIds: string[] }} GetMedia
- * @typedef {{ type: string }} ListRuns
- * @typedef {{ type: string, taskText: string, fileName: string, keepWindow: boolean,
- *   bounds?: Bounds, study?: StudyTag }} StartHuman
- * @typedef {{ type: string, runId: string, command: 'start'|'pause'|'resume' }} HumanControl
- * @typedef {{ type: string, runId: string, answer: string | null }} HumanFinish
- * @typedef {{ type: string, taskText: string, fileName: string, overrides: RunOverrides,
- *   windowId?: number }} StartDuel
- * @typedef {{ type: string, duelId: string }} GetDuel
- * @typedef {{ type: string }} GetSettings
- * @typedef {{ model: Record<string, unknown>, judge?: Record<string, unknown> | null } & Record<string, unknown>} SettingsInput
- * @typedef {{ type: string, settings: SettingsInput, observation?: { mode?: string, format?: string },
- *   sites?: { fence: boolean, allow: string[], deny: string[] } }} SaveSettings
- * @typedef {{ type: string, which: 'model'|'judge' }} TestConnection
- * @typedef {GetCoreStatus | CoreCall | ObserveTab | StartSession | EndSession | SessionQuery
- *   | Act | StartRun | RunQuery | GetRun | PauseRun | GetMedia | ListRuns | StartHuman
- *   | HumanControl | HumanFinish | StartDuel | GetDuel | GetSettings | SaveSettings
- *   | TestConnection} PageMessage
- */
-
-/**
- * A worker handler of one message type: `isValid` is the message's guard, `handle` its
- * work (a method, so each handler may take its own message type).
- * @typedef {{ isValid(msg: unknown): boolean, handle(msg: PageMessage): Promise<Reply> }} Handler
- * @typedef {Record<string, Handler>} Handlers
- */
-
-/** @returns {GetCoreStatus} */
-export const getCoreStatus = () => message('getCoreStatus', {});
-/** @type {(msg: unknown) => msg is GetCoreStatus} */
-export const isGetCoreStatus = guard('getCoreStatus');
-
-/**
- * @param {string} fn name of a core export listed in core-calls.js
- * @param {unknown[]} [args] JSON-serialisable arguments
- * @returns {CoreCall}
- */
-export const coreCall = (fn, args = []) => message('coreCall', { fn, args });
-/** @type {(msg: unknown) => msg is CoreCall} */
-export const isCoreCall = guard('coreCall');
-
-/**
- * Observe one tab as a model would see it.
- * @param {number} tabId
- * @param {ObserveOptions} [options] override the settings
- * @returns {ObserveTab}
- */
-export const observeTab = (tabId, options = {}) => message('observeTab', { tabId, options });
-/** @type {(msg: unknown) => msg is ObserveTab} */
-export const isObserveTab = guard('observeTab');
-
-/**
- * @param {{ taskText: string, fileName?: string }} task a task file's text in any format
- *   the core imports (ours, MMInA, WebArena); `fileName` (e.g. `normal/3.json`) names it
- *   in errors and gives MMInA files their subset.
- * @returns {StartSession}
- */
-export const startSession = ({ taskText, fileName }) => message('startSession', { taskText, fileName });
-/** @type {(msg: unknown) => msg is StartSession} */
-export const isStartSession = guard('startSession');
-
-/**
- * @param {{ sessionId?: string, keepWindow?: boolean }} [options]
- * @returns {EndSession}
- */
-export const endSession = ({ sessionId, keepWindow } = {}) => message('endSession', { sessionId, keepWindow });
-/** @type {(msg: unknown) => msg is EndSession} */
-export const isEndSession = guard('endSession');
-
-/**
- * @param {{ sessionId?: string }} [options]
- * @returns {SessionQuery}
- */
-export const listSessionTabs = ({ sessionId } = {}) => message('listSessionTabs', { sessionId });
-/** @type {(msg: unknown) => msg is SessionQuery} */
-export const isListSessionTabs = guard('listSessionTabs');
-
-/**
- * One agent step. Give either `actionText` as the model printed it (`click [12]`: parsed
- * by the core, `[id]` resolved through the tab's last observation) or a parsed `action`
- * with an explicit `element` reference (required by click, hover and type). `tabId`
- * defaults to the session's current tab.
- * @param {{ sessionId?: string, tabId?: number, action?: Action, actionText?: string,
- *   element?: ElementRef, settleTimeoutMs?: number }} fields
- * @returns {Act}
- */
-export const act = ({ sessionId, tabId, action, actionText, element, settleTimeoutMs }) =>
-  message('act', { sessionId, tabId, action, actionText, element, settleTimeoutMs });
-/** @type {(msg: unknown) => msg is Act} */
-export const isAct = guard('act');
-
-/**
- * @param {{ sessionId?: string }} [options]
- * @returns {SessionQuery}
- */
-export const getProgress = ({ sessionId } = {}) => message('getProgress', { sessionId });
-/** @type {(msg: unknown) => msg is SessionQuery} */
-export const isGetProgress = guard('getProgress');
-
-/**
- * @param {{ sessionId?: string }} [options]
- * @returns {SessionQuery}
- */
-export const getVerdict = ({ sessionId } = {}) => message('getVerdict', { sessionId });
-/** @type {(msg: unknown) => msg is SessionQuery} */
-export const isGetVerdict = guard('getVerdict');
-
-/**
- * @param {{ taskText: string, fileName?: string, overrides?: RunOverrides }} run
- * @returns {StartRun}
- */
-export const startRun = ({ taskText, fileName, overrides }) => message('startRun', { taskText, fileName, overrides });
-/** @type {(msg: unknown) => msg is StartRun} */
-export const isStartRun = guard('startRun');
-
-/**
- * @param {{ runId: string }} run
- * @returns {RunQuery}
- */
-export const stopRun = ({ runId }) => message('stopRun', { runId });
-/** @type {(msg: unknown) => msg is RunQuery} */
-export const isStopRun = guard('stopRun');
-
-/**
- * @param {{ runId: string, withSteps?: boolean }} run
- * @returns {GetRun}
- */
-export const getRun = ({ runId, withSteps }) => message('getRun', { runId, withSteps });
-/** @type {(msg: unknown) => msg is GetRun} */
-export const isGetRun = guard('getRun');
-
-/**
- * @param {{ runId: string, paused: boolean }} run Pause (true) or Resume (false).
- * @returns {PauseRun}
- */
-export const pauseRun = ({ runId, paused }) => message('pauseRun', { runId, paused });
-/** @type {(msg: unknown) => msg is PauseRun} */
-export const isPauseRun = guard('pauseRun');
-
-/**
- * @param {{ runId: string, mediaIds: string[] }} request media ids of that run's steps
- * @returns {GetMedia}
- */
-export const getMedia = ({ runId, mediaIds }) => message('getMedia', { runId, mediaIds });
-/** @type {(msg: unknown) => msg is GetMedia} */
-export const isGetMedia = guard('getMedia');
-
-/** @returns {ListRuns} */
-export const listRuns = () => message('listRuns', {});
-/** @type {(msg: unknown) => msg is ListRuns} */
-export const isListRuns = guard('listRuns');
-
-/**
- * @param {{ runId: string }} run
- * @returns {RunQuery}
- */
-export const exportRun = ({ runId }) => message('exportRun', { runId });
-/** @type {(msg: unknown) => msg is RunQuery} */
-export const isExportRun = guard('exportRun');
-
-/**
- * @param {{ runId: string }} run
- * @returns {RunQuery}
- */
-export const deleteRun = ({ runId }) => message('deleteRun', { runId });
-/** @type {(msg: unknown) => msg is RunQuery} */
-export const isDeleteRun = guard('deleteRun');
-
-/**
- * @param {{ taskText: string, fileName?: string, keepWindow?: boolean, bounds?: Bounds,
- *   study?: StudyTag }} session
- * @returns {StartHuman}
- */
-export const startHuman = ({ taskText, fileName, keepWindow, bounds, study }) =>
-  message('startHuman', { taskText, fileName, keepWindow, bounds, study });
-/** @type {(msg: unknown) => msg is StartHuman} */
-export const isStartHuman = guard('startHuman');
-
-/**
- * @param {{ runId: string, command: 'start'|'pause'|'resume' }} control
- * @returns {HumanControl}
- */
-export const humanControl = ({ runId, command }) => message('humanControl', { runId, command });
-/** @type {(msg: unknown) => msg is HumanControl} */
-export const isHumanControl = guard('humanControl');
-
-/**
- * @param {{ runId: string, answer: string|null }} end the answer, or null to give up
- * @returns {HumanFinish}
- */
-export const humanFinish = ({ runId, answer }) => message('humanFinish', { runId, answer });
-/** @type {(msg: unknown) => msg is HumanFinish} */
-export const isHumanFinish = guard('humanFinish');
-
-/**
- * @param {{ taskText: string, fileName?: string, overrides?: RunOverrides, windowId?: number }} duel
- * @returns {StartDuel}
- */
-export const startDuel = ({ taskText, fileName, overrides, windowId }) =>
-  message('startDuel', { taskText, fileName, overrides, windowId });
-/** @type {(msg: unknown) => msg is StartDuel} */
-export const isStartDuel = guard('startDuel');
-
-/**
- * @param {{ duelId: string }} duel
- * @returns {GetDuel}
- */
-export const getDuel = ({ duelId }) => message('getDuel', { duelId });
-/** @type {(msg: unknown) => msg is GetDuel} */
-export const isGetDuel = guard('getDuel');
-
-/** @returns {GetSettings} */
-export const getSettings = () => message('getSettings', {});
-/** @type {(msg: unknown) => msg is GetSettings} */
-export const isGetSettings = guard('getSettings');
-
-/**
- * @param {{ settings: SettingsInput, observation?: {mode?: string, format?: string},
- *   sites?: {fence: boolean, allow: string[], deny: string[]} }} fields `settings` in the
- *   shape of agent-settings.js, endpoints with `api_key` only when a new key was typed
- *   (or `clear_api_key: true`); `observation` changes settings.observation; `sites`
- *   the site fence settings (site-settings.js).
- * @returns {SaveSettings}
- */
-export const saveSettings = ({ settings, observation, sites }) => message('saveSettings', { settings, observation, sites });
-/** @type {(msg: unknown) => msg is SaveSettings} */
-export const isSaveSettings = guard('saveSettings');
-
-/**
- * Sends one small request with the saved settings of the agent or judge model.
- * @param {{ which?: 'model'|'judge' }} [target]
- * @returns {TestConnection}
- */
-export const testConnection = ({ which } = {}) => message('testConnection', { which });
-/** @type {(msg: unknown) => msg is TestConnection} */
-export const isTestConnection = guard('testConnection');
 
 // --- Replies -----------------------------------------------------------------------
+
+/**
+ * A refusal that names the fields at fault: the door answers it as `{ ok: false, error,
+ * problems }`, so the page can mark each field.
+ */
+export class Refusal extends Error {
+  /**
+   * @param {string} message
+   * @param {Problem[]} problems
+   */
+  constructor(message, problems) {
+    super(message);
+    this.name = 'Refusal';
+    this.problems = problems;
+  }
+}
 
 /**
  * @param {Record<string, unknown>} [fields]
@@ -747,7 +568,8 @@ export function okReply(fields = {}) {
  * @returns {Reply}
  */
 export function errorReply(error) {
-  return { ok: false, error: errorText(error) };
+  const problems = error instanceof Refusal ? { problems: error.problems } : {};
+  return { ok: false, error: errorText(error), ...problems };
 }
 
 /**

@@ -6,7 +6,7 @@ import { errorText, isReply, observeTab } from './messages.js';
 import { loadObservationSettings } from './observe-settings.js';
 import { byId } from './dom.js';
 
-/** @typedef {import('./worker/observe.js').Observation} Observation */
+/** @typedef {import('./worker/observe/observe.js').Observation} Observation */
 
 const $ = (/** @type {string} */ id) => byId(id);
 const tabId = Number(new URLSearchParams(location.search).get('tab'));
@@ -100,7 +100,7 @@ function render(obs) {
   );
 }
 
-/** @param {import('./worker/observe.js').LabelledImage} image */
+/** @param {import('./worker/observe/observe.js').LabelledImage} image */
 function figure(image) {
   const fig = document.createElement('figure');
   fig.dataset.id = String(image.id);

@@ -1,10 +1,10 @@
 // Observation settings, shared by the service worker and the extension pages.
-// Stored in chrome.storage.local under one key, merged over the defaults on read so
-// a setting added later has a value for people who saved settings before.
+// Stored in one slot (store/keys.js OBSERVATION_SETTINGS), merged over the defaults on
+// read so a setting added later has a value for people who saved settings before.
 
 import { OBSERVATION_FORMATS, OBSERVATION_MODES } from './core-terms.js';
-
-export const OBSERVATION_SETTINGS_KEY = 'settings.observation';
+import { OBSERVATION_SETTINGS } from './store/keys.js';
+import { read, write } from './store/store.js';
 
 /**
  * @typedef {{ mode: string, imageMaxSide: number, wholePage: boolean, linkUrls: boolean,
@@ -58,9 +58,8 @@ export function settingsProblems(settings) {
 
 /** @returns {Promise<ObservationSettings>} */
 export async function loadObservationSettings() {
-  const stored = await chrome.storage.local.get(OBSERVATION_SETTINGS_KEY);
   /** @type {ObservationSettings} */
-  const merged = { ...DEFAULT_OBSERVATION_SETTINGS, ...(stored[OBSERVATION_SETTINGS_KEY] ?? {}) };
+  const merged = { ...DEFAULT_OBSERVATION_SETTINGS, ...((await read(OBSERVATION_SETTINGS)) ?? {}) };
   // A stored value that no longer validates falls back to the default, not to an error.
   return settingsProblems(merged).length === 0 ? merged : { ...DEFAULT_OBSERVATION_SETTINGS };
 }
@@ -73,6 +72,6 @@ export async function saveObservationSettings(changes) {
   const next = { ...(await loadObservationSettings()), ...changes };
   const problems = settingsProblems(next);
   if (problems.length > 0) throw new Error(`observation settings not saved: ${problems.join('; ')}`);
-  await chrome.storage.local.set({ [OBSERVATION_SETTINGS_KEY]: next });
+  await write(OBSERVATION_SETTINGS, next);
   return next;
 }

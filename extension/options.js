@@ -1,7 +1,7 @@
 // Options page: agent and judge model, run settings, and "Test connection".
 //
 // Everything goes through the worker (GET_SETTINGS / SAVE_SETTINGS / TEST_CONNECTION):
-// this page never reads chrome.storage, so it never holds a saved API key. A key typed
+// this page never reads the store, so it never holds a saved API key. A key typed
 // here is sent once with Save and the field is emptied right after.
 
 import { PROVIDERS, defaultEndpoint } from './agent-settings.js';
@@ -15,8 +15,9 @@ import {
 import { byId } from './dom.js';
 
 /**
- * @typedef {import('./types.js').SettingsReply} SettingsReply
- * @typedef {import('./types.js').ConnectionReply} ConnectionReply
+ * @typedef {import('./types.js').SettingsView} SettingsView
+ * @typedef {import('./messages.js').ReplyOf<typeof testConnection>} Connection
+ * @typedef {{ ok: false, error: string, problems?: Problem[] }} Failed a refused or failed request
  * @typedef {import('./types.js').MaskedEndpoint} MaskedEndpoint
  * @typedef {import('./agent-settings.js').Problem} Problem
  * @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Control
@@ -147,7 +148,7 @@ function showKeyStorage(keyStorage) {
     : `API keys cannot be stored in this browser: ${keyStorage.error}. Update Chrome; models that need no key (a local server) still work.`;
 }
 
-/** @param {SettingsReply} reply */
+/** @param {SettingsView} reply */
 function fill({ settings, observation, sites, keyStorage }) {
   fillSites(sites);
   showKeyStorage(keyStorage);
@@ -224,17 +225,22 @@ function read() {
 // --- talking to the worker ---------------------------------------------------------
 
 /**
- * @param {unknown} message
- * @returns {Promise<import('./messages.js').Reply>}
+ * Like ask.js, but a refusal comes back as a reply, with the fields at fault
+ * (`problems`), for the form to mark them.
+ * @template {import('./messages.js').AnyRequest} D
+ * @param {D} declared
+ * @param {Parameters<D>} args
+ * @returns {Promise<(import('./messages.js').ReplyOf<D> & { ok: true }) | Failed>}
  */
-async function send(message) {
+async function send(declared, ...args) {
   let reply;
   try {
-    reply = await chrome.runtime.sendMessage(message);
+    reply = await chrome.runtime.sendMessage(/** @type {(...a: unknown[]) => unknown} */ (declared)(...args));
   } catch (error) {
     return { ok: false, error: `the service worker did not answer: ${errorText(error)}` };
   }
-  return isReply(reply) ? reply : { ok: false, error: `unexpected reply: ${JSON.stringify(reply)}` };
+  if (!isReply(reply)) return { ok: false, error: `unexpected reply: ${JSON.stringify(reply)}` };
+  return reply.ok ? /** @type {import('./messages.js').ReplyOf<D> & { ok: true }} */ (reply) : { ok: false, error: reply.error ?? '', problems: reply.problems };
 }
 
 /**
@@ -284,10 +290,10 @@ function confirmPlainHttp(problems, fields) {
 async function save() {
   showStatus('saving', ['Saving…']);
   const fields = read();
-  let reply = /** @type {SettingsReply} */ (await send(saveSettings(fields)));
-  const confirmable = reply.problems ?? [];
+  let reply = await send(saveSettings, fields);
+  const confirmable = reply.ok ? [] : (reply.problems ?? []);
   if (!reply.ok && confirmable.length > 0 && confirmable.every((p) => p.confirm)) {
-    if (confirmPlainHttp(confirmable, fields)) reply = /** @type {SettingsReply} */ (await send(saveSettings(fields)));
+    if (confirmPlainHttp(confirmable, fields)) reply = await send(saveSettings, fields);
   }
   if (!reply.ok) {
     const problems = reply.problems ?? [];
@@ -315,7 +321,7 @@ function paragraph(className, text) {
 
 /**
  * @param {HTMLElement} box
- * @param {ConnectionReply} reply
+ * @param {(Connection & { ok: true }) | Failed} reply
  */
 function showOutcome(box, reply) {
   if (!reply.ok) {
@@ -361,7 +367,7 @@ async function runTest(which) {
     box.replaceChildren(paragraph('message', 'Not tested: the settings could not be saved (see below).'));
     return;
   }
-  showOutcome(box, /** @type {ConnectionReply} */ (await send(testConnection({ which }))));
+  showOutcome(box, await send(testConnection, { which }));
 }
 
 // --- start ------------------------------------------------------------------------
@@ -386,7 +392,7 @@ async function start() {
       }
     });
   }
-  const reply = /** @type {SettingsReply} */ (await send(getSettings()));
+  const reply = await send(getSettings);
   if (!reply.ok) {
     form.dataset.state = 'error';
     showStatus('error', [`Could not load the settings: ${reply.error}`]);

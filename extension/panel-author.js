@@ -3,29 +3,24 @@
 // proposes a URL condition from the page's URL, which they can edit), answers, and
 // saves the task file: the marked hops, the answer as its check, the recording as its
 // reference_trajectory (authoring.js builds it; the core checks it).
-// The marks are kept in chrome.storage.local (`authoring.<runId>`), so a closed panel
-// or a stopped worker loses none.
+// The marks are kept in the store (store/keys.js authoringMarks), so a closed panel or
+// a stopped worker loses none.
 
 import { ask } from './ask.js';
 import { authoredTask, draftTask, hopOf, isDraft, proposeHop } from './authoring.js';
 import { el } from './dom.js';
-import { coreCall, exportRun } from './messages.js';
+import { coreCall, exportRun, listSessionTabs } from './messages.js';
+import { authoringMarks } from './store/keys.js';
+import { read, write } from './store/store.js';
 import { doItMyself } from './panel-human.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
-const marksKey = (/** @type {string} */ runId) => `authoring.${runId}`;
-/** chrome.storage.session key of the task sessions (worker/session.js). */
-const SESSIONS_KEY = 'hopbench.sessions';
 
 /**
  * @typedef {import('./authoring.js').HopProposal} HopProposal
- * @typedef {{ id: string, status: string }} AuthoredRun what the bar needs of the run shown
+ * @typedef {{ id: string, status: string, sessionId: string | null }} AuthoredRun what the bar needs of the run shown
  * @typedef {import('./types.js').Trajectory} Trajectory
- */
-/**
- * @template T
- * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
  */
 
 /**
@@ -36,27 +31,24 @@ const SESSIONS_KEY = 'hopbench.sessions';
 export async function startAuthoring({ keepWindow }) {
   const draft = draftTask({ intent: input('author-intent').value, startUrl: input('author-start').value });
   const runId = await doItMyself({ taskText: JSON.stringify(draft), fileName: 'authored-draft.json' }, { keepWindow });
-  await chrome.storage.local.set({ [marksKey(runId)]: [] });
+  await write(authoringMarks(runId), []);
   return runId;
 }
 
 /** @param {string} runId @returns {Promise<HopProposal[]>} */
 async function marksOf(runId) {
-  return /** @type {HopProposal[] | undefined} */ ((await chrome.storage.local.get(marksKey(runId)))[marksKey(runId)]) ?? [];
+  return (await read(authoringMarks(runId))) ?? [];
 }
 
 /**
  * The URL of the page the person is on: the current tab of the run's session.
- * @param {string} runId
+ * @param {AuthoredRun} run
  * @returns {Promise<string>}
  */
-async function currentUrl(runId) {
-  /** @type {Record<string, { currentTabId?: number | null, human?: { runId?: string } }>} */
-  const sessions = /** @type {Record<string, { currentTabId?: number | null, human?: { runId?: string } }> | undefined} */ (
-    (await chrome.storage.session.get(SESSIONS_KEY))[SESSIONS_KEY]
-  ) ?? {};
-  const session = Object.values(sessions).find((s) => s.human?.runId === runId);
-  const tabId = session?.currentTabId;
+async function currentUrl(run) {
+  if (!run.sessionId) throw new Error('the run has no session');
+  const { tabs } = await ask(listSessionTabs, { sessionId: run.sessionId });
+  const tabId = tabs.find((t) => t.current)?.tabId;
   if (typeof tabId !== 'number') throw new Error('the session has no current page');
   const tab = await chrome.tabs.get(tabId);
   const url = tab.pendingUrl || tab.url;
@@ -71,7 +63,7 @@ async function currentUrl(runId) {
  */
 export async function showAuthoring(run, ui) {
   // An authoring run is one started here: its marks are kept from the start.
-  const stored = (await chrome.storage.local.get(marksKey(run.id)))[marksKey(run.id)];
+  const stored = await read(authoringMarks(run.id));
   $('author-bar').hidden = stored === undefined;
   if (stored === undefined) return;
   const marks = await marksOf(run.id);
@@ -101,7 +93,7 @@ function wire(run, ui) {
     }
   };
   $('author-mark').onclick = guarded('propose a hop', async () => {
-    const proposal = proposeHop(await currentUrl(runId));
+    const proposal = proposeHop(await currentUrl(run));
     input('author-site').value = proposal.site;
     input('author-path').value = proposal.path;
     input('author-words').value = proposal.words.join(', ');
@@ -119,14 +111,14 @@ function wire(run, ui) {
     };
     const marks = await marksOf(runId);
     hopOf(proposal, marks.length + 1); // Refuses a site or path it cannot use, before keeping it.
-    await chrome.storage.local.set({ [marksKey(runId)]: [...marks, proposal] });
+    await write(authoringMarks(runId), [...marks, proposal]);
     $('author-proposal').hidden = true;
     ui.showStatus(`Hop ${marks.length + 1} marked.`);
     const latest = await marksOf(runId);
     $('author-marks').replaceChildren(...latest.map((m, i) => el('li', {}, hopOf(m, i + 1).description)));
   });
   $('author-save').onclick = guarded('save the task', async () => {
-    const { trajectory } = /** @type {ReplyOf<{ trajectory: Trajectory }>} */ (await ask(exportRun({ runId })));
+    const { trajectory } = await ask(exportRun, { runId });
     const draftFile = JSON.parse(trajectory.task.text);
     if (!isDraft(draftFile)) throw new Error('this run was not started as a new task by doing');
     const steps = trajectory.steps;
@@ -134,18 +126,14 @@ function wire(run, ui) {
       .filter((s) => s.action?.text)
       .map((s) => ({ action: String(s.action?.text), observation: s.observation?.text ?? '' }));
     // src/agent/to_reference.rs: the steps as reference_trajectory steps, and what is wrong.
-    const { value } = /** @type {ReplyOf<{ value: { reference: string[], problems: { step: number, message: string }[] } }>} */ (
-      await ask(coreCall('reference_of', [recorded]))
-    );
+    const { value } = await ask(coreCall, 'reference_of', [recorded]);
     if (value.problems.length > 0) {
       throw new Error(value.problems.map((/** @type {{ step: number, message: string }} */ p) => `step ${p.step}: ${p.message}`).join('; '));
     }
     const task = authoredTask(draftFile, await marksOf(runId), trajectory.run.answer ?? null, value.reference);
     const text = `${JSON.stringify(task, null, 2)}\n`;
     // The core reads it as it will read the saved file: a task it refuses is not saved.
-    const { value: checked } = /** @type {ReplyOf<{ value: { error?: string }[] }>} */ (
-      await ask(coreCall('task_overviews', [[{ fileName: 'authored.json', text }]]))
-    );
+    const { value: checked } = await ask(coreCall, 'task_overviews', [[{ fileName: 'authored.json', text }]]);
     const problem = checked?.[0]?.error;
     if (problem) throw new Error(`the task does not validate: ${problem}`);
     const name = `${String(task.id).replace(/[^\w.-]+/g, '_')}.json`;

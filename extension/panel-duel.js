@@ -1,4 +1,4 @@
-// The side panel's view of "Human vs agent" (worker/duel.js): both hop queues filling
+// The side panel's view of "Human vs agent" (worker/duel/duel.js): both hop queues filling
 // in side by side, each side's steps, elapsed time and tokens, and at the end both
 // verdicts and the first hop where they diverged. Built from one GET_DUEL reply; the
 // person's own controls (Start, Pause, the answer) are the panel's human controls.
@@ -11,7 +11,7 @@ import { agentName, el, taskCard } from './run-view.js';
 
 /**
  * @typedef {import('./types.js').RunView} RunView
- * @typedef {import('./types.js').DuelReply} DuelReply
+ * @typedef {import('./types.js').DuelView} DuelView
  */
 
 /** @type {Record<string, string>} */
@@ -49,7 +49,7 @@ function sideFigures(label, run, ms, { tokens = false } = {}) {
 
 /**
  * Hop by hop: the person's and the agent's mark and step.
- * @param {DuelReply} reply
+ * @param {DuelView} reply
  */
 function hopTable(reply) {
   const { human, agent, comparison } = reply;
@@ -80,7 +80,7 @@ function hopTable(reply) {
 
 /**
  * Both sides' steps in the order they happened, each marked with who took it.
- * @param {DuelReply} reply
+ * @param {DuelView} reply
  */
 function timeline(reply) {
   const entries = [
@@ -110,7 +110,7 @@ function timeline(reply) {
  * @param {{ duelId: string | null }} run
  */
 export async function duelView(run) {
-  const reply = /** @type {DuelReply} */ (await ask(getDuel({ duelId: run.duelId ?? '' })));
+  const reply = await ask(getDuel, { duelId: run.duelId ?? '' });
   const { human, agent, comparison } = reply;
   const ended = human.status !== 'running' && agent.status !== 'running';
   const header = el(

@@ -92,7 +92,7 @@ function wire(runId, { refresh, showError }) {
   };
   for (const [id, type] of Object.entries(handlers)) $(id).removeEventListener(type.event, type.fn);
   handlers = {
-    start: { event: 'click', fn: guarded('start', () => ask(humanControl({ runId, command: 'start' }))) },
+    start: { event: 'click', fn: guarded('start', () => ask(humanControl, { runId, command: 'start' })) },
     'answer-form': {
       event: 'submit',
       fn: guarded('answer', async () => {
@@ -100,7 +100,7 @@ function wire(runId, { refresh, showError }) {
         if (!answer) throw new Error('type your answer first (N/A if the task cannot be done)');
         byId('answer-submit', HTMLButtonElement).disabled = true;
         try {
-          await ask(humanFinish({ runId, answer }));
+          await ask(humanFinish, { runId, answer });
           byId('answer', HTMLInputElement).value = '';
         } finally {
           byId('answer-submit', HTMLButtonElement).disabled = false;
@@ -117,7 +117,7 @@ function wire(runId, { refresh, showError }) {
  * @param {boolean} paused
  */
 export function pauseHuman(runId, paused) {
-  return ask(humanControl({ runId, command: paused ? 'pause' : 'resume' }));
+  return ask(humanControl, { runId, command: paused ? 'pause' : 'resume' });
 }
 
 /**
@@ -125,7 +125,7 @@ export function pauseHuman(runId, paused) {
  * @param {string} runId
  */
 export function giveUp(runId) {
-  return ask(humanFinish({ runId, answer: null }));
+  return ask(humanFinish, { runId, answer: null });
 }
 
 /**
@@ -135,8 +135,6 @@ export function giveUp(runId) {
  * @returns {Promise<string>}
  */
 export async function doItMyself(chosen, { keepWindow }) {
-  const { runId } = /** @type {import('./types.js').ReplyOf<{ runId: string }>} */ (
-    await ask(startHuman({ taskText: chosen.taskText, fileName: chosen.fileName, keepWindow }))
-  );
+  const { runId } = await ask(startHuman, { taskText: chosen.taskText, fileName: chosen.fileName, keepWindow });
   return runId;
 }

@@ -3,18 +3,19 @@
 // the core imports (ours, MMInA, WebArena) is listed, each with the core's overview
 // (intent, hops, sites). A file the core refuses is refused at import, with the
 // core's message, instead of being listed and failing at Run. Imported files are kept
-// in chrome.storage.session, so they are still listed when the popup is opened again
-// (it closes when it loses focus).
+// for the browser session (store/keys.js IMPORTED_TASKS), so they are still listed
+// when the popup is opened again (it closes when it loses focus).
 
 import { ask } from './ask.js';
 import { coreCall } from './messages.js';
+import { IMPORTED_TASKS } from './store/keys.js';
+import { read, write } from './store/store.js';
 
 /**
  * @typedef {{ fileName: string, text: string }} TaskFile
- * @typedef {{ overview?: import('./worker/core-types.js').TaskOverview, error?: string }} OverviewOrError
+ * @typedef {{ overview?: import('./worker/core/core-types.js').TaskOverview, error?: string }} OverviewOrError
  */
 
-const IMPORTED_KEY = 'popup.imported';
 export const BUNDLED_INDEX = 'tasks/index.json';
 
 /**
@@ -57,7 +58,7 @@ export async function bundledTaskText(path) {
  * @returns {Promise<TaskFile[]>}
  */
 export async function importedTasks() {
-  return /** @type {TaskFile[] | undefined} */ ((await chrome.storage.session.get(IMPORTED_KEY))[IMPORTED_KEY]) ?? [];
+  return (await read(IMPORTED_TASKS)) ?? [];
 }
 
 /**
@@ -69,7 +70,7 @@ export async function importedTasks() {
 export async function taskOverviews(files) {
   if (files.length === 0) return [];
   // core-calls.js task_overviews: one `{overview}` or `{error}` per file.
-  return /** @type {OverviewOrError[]} */ ((await ask(coreCall('task_overviews', [files]))).value);
+  return /** @type {OverviewOrError[]} */ ((await ask(coreCall, 'task_overviews', [files])).value);
 }
 
 /**
@@ -83,17 +84,17 @@ export async function taskOverviews(files) {
 export async function importFiles(fileList) {
   const files = [...fileList].filter((f) => f.name.toLowerCase().endsWith('.json'));
   if (files.length === 0) throw new Error('no .json file among the chosen files');
-  const read = await Promise.all(
+  const opened = await Promise.all(
     files.map(async (file) => ({ fileName: file.webkitRelativePath || file.name, text: await file.text() })),
   );
-  const checked = await taskOverviews(read);
-  const good = read.filter((_, i) => checked[i].overview);
-  const refused = read.flatMap((file, i) => (checked[i].error ? [{ fileName: file.fileName, error: checked[i].error }] : []));
+  const checked = await taskOverviews(opened);
+  const good = opened.filter((_, i) => checked[i].overview);
+  const refused = opened.flatMap((file, i) => (checked[i].error ? [{ fileName: file.fileName, error: checked[i].error }] : []));
   if (good.length > 0) {
     const names = new Set(good.map((t) => t.fileName));
     const kept = (await importedTasks()).filter((t) => !names.has(t.fileName));
     try {
-      await chrome.storage.session.set({ [IMPORTED_KEY]: [...kept, ...good] });
+      await write(IMPORTED_TASKS, [...kept, ...good]);
     } catch (error) {
       throw new Error(`cannot keep ${good.length} imported files (${/** @type {Error} */ (error).message}): import a smaller folder`, { cause: error });
     }

@@ -3,15 +3,11 @@
 // CSP forbids inline scripts). Works the same when opened as a tab.
 
 import { ask } from './ask.js';
-import { CURRENT_RUN_KEY, RUN_RECORD_KEY, errorText, getCoreStatus, getRun, startRun, stopRun } from './messages.js';
+import { errorText, getCoreStatus, getRun, startRun, stopRun } from './messages.js';
 import { runStatusText } from './run-status.js';
+import { currentRun, watchRuns } from './store/views.js';
 import { setupTaskPicker } from './task-picker.js';
 import { byId } from './dom.js';
-
-/**
- * @template T
- * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
- */
 
 const $ = (/** @type {string} */ id) => byId(id);
 const button = (/** @type {string} */ id) => byId(id, HTMLButtonElement);
@@ -27,7 +23,7 @@ function show(state, message) {
 
 async function refreshCoreStatus() {
   try {
-    const reply = /** @type {ReplyOf<{ version: string, initMs: number }>} */ (await ask(getCoreStatus()));
+    const reply = await ask(getCoreStatus, {});
     show('ready', `Ready: ${reply.version} (init ${reply.initMs} ms)`);
   } catch (error) {
     show('error', errorText(error));
@@ -81,7 +77,7 @@ function run() {
   }
   starting = true;
   button('run').disabled = true;
-  const started = ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }));
+  const started = ask(startRun, { taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() });
   openSidePanel();
   started.then(
     () => {
@@ -107,9 +103,9 @@ function showRunError(text) {
 let currentRunId = null;
 
 async function refreshRun() {
-  currentRunId = /** @type {string | undefined} */ ((await chrome.storage.local.get(CURRENT_RUN_KEY))[CURRENT_RUN_KEY]) ?? null;
+  currentRunId = await currentRun();
   if (!currentRunId) return;
-  const { run } = /** @type {ReplyOf<{ run: import('./types.js').RunView }>} */ (await ask(getRun({ runId: currentRunId })));
+  const { run } = await ask(getRun, { runId: currentRunId });
   // The same words as the side panel's, step numbers included.
   $('run-status').textContent = run.status === 'running' ? runStatusText(run) : `Last run: ${runStatusText(run)}`;
   $('run-status').className = '';
@@ -122,7 +118,7 @@ async function stop() {
   button('stop').disabled = true;
   try {
     // Stop is enabled only while the current run runs.
-    await ask(stopRun({ runId: currentRunId ?? '' }));
+    await ask(stopRun, { runId: currentRunId ?? '' });
   } catch (error) {
     $('run-status').textContent = `Cannot stop: ${errorText(error)}`;
   }
@@ -133,11 +129,8 @@ const report = (/** @type {string} */ what) => (/** @type {unknown} */ error) =>
   $('run-status').className = 'error';
 };
 
-chrome.storage.onChanged.addListener((changes, area) => {
-  if (area !== 'local') return;
-  if (CURRENT_RUN_KEY in changes || (currentRunId && RUN_RECORD_KEY(currentRunId) in changes)) {
-    refreshRun().catch(report('cannot show the run'));
-  }
+watchRuns({ shows: (runId) => runId === currentRunId }, () => {
+  refreshRun().catch(report('cannot show the run'));
 });
 
 // --- wiring --------------------------------------------------------------------------

@@ -13,8 +13,8 @@ export { outcomeLabel };
 /**
  * @typedef {import('./types.js').RunView} RunView
  * @typedef {import('./types.js').StepView} StepView
- * @typedef {import('./worker/core-types.js').Progress} Progress
- * @typedef {import('./worker/core-types.js').Judgement} Judgement
+ * @typedef {import('./worker/core/core-types.js').Progress} Progress
+ * @typedef {import('./worker/core/core-types.js').Judgement} Judgement
  */
 
 // Pages that build run views import the builder from here with the views.

@@ -9,10 +9,6 @@ import { shotOf } from './step-view.js';
 import { byId } from './dom.js';
 
 /**
- * @template T
- * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
- */
-/**
  * @typedef {import('./types.js').RunView} RunView
  * @typedef {import('./types.js').StepView} StepView
  * @typedef {import('./types.js').Trajectory} Trajectory
@@ -45,7 +41,7 @@ const guarded = (what, fn) => async (/** @type {A} */ ...args) => {
 };
 
 async function showList() {
-  const { runs } = /** @type {ReplyOf<{ runs: RunView[] }>} */ (await ask(listRuns()));
+  const { runs } = await ask(listRuns);
   byId('runs', HTMLTableElement).tBodies[0].replaceChildren(...runs.map(row));
   showStatus(runs.length === 0 ? 'No runs recorded yet.' : `${runs.length} run(s).`);
 }
@@ -86,7 +82,7 @@ function button(label, kind, onClick) {
 
 /** @param {string} runId */
 async function download(runId) {
-  const { trajectory } = /** @type {ReplyOf<{ trajectory: Trajectory }>} */ (await ask(exportRun({ runId })));
+  const { trajectory } = await ask(exportRun, { runId });
   const blob = new Blob([JSON.stringify(trajectory, null, 2)], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
   const stamp = new Date(trajectory.run.startedAt).toISOString().replace(/[:.]/g, '-');
@@ -122,7 +118,7 @@ function saveFile(name, text) {
  * @param {string} runId
  */
 async function saveAsTask(runId) {
-  const { trajectory } = /** @type {ReplyOf<{ trajectory: Trajectory }>} */ (await ask(exportRun({ runId })));
+  const { trajectory } = await ask(exportRun, { runId });
   /** @type {import('./authoring.js').TaskFile & { hops?: unknown }} */
   let task;
   try {
@@ -133,11 +129,9 @@ async function saveAsTask(runId) {
   if (!Array.isArray(task.hops)) throw new Error('only task files in hopbench format take a reference_trajectory here; this one is MMInA or WebArena');
   const recorded = trajectory.steps.flatMap((s) => (s.action?.text ? [{ action: s.action.text, observation: s.observation?.text ?? '' }] : []));
   // src/agent/to_reference.rs: the steps as reference_trajectory steps, and what is wrong.
-  const { value } = /** @type {ReplyOf<{ value: { reference: string[], problems: { step: number, message: string }[] } }>} */ (
-    await ask(coreCall('reference_of', [recorded]))
-  );
+  const { value } = await ask(coreCall, 'reference_of', [recorded]);
   if (value.problems.length > 0) {
-    throw new Error(`not saved: ${value.problems.map((p) => `step ${p.step}: ${p.message}`).join('; ')}`);
+    throw new Error(`not saved: ${value.problems.map((/** @type {{ step: number, message: string }} */ p) => `step ${p.step}: ${p.message}`).join('; ')}`);
   }
   const name = `${trajectory.task.id.replace(/[^\w.-]+/g, '_')}.json`;
   const placed = withRecording(task, value.reference);
@@ -151,7 +145,7 @@ async function saveAsTask(runId) {
  */
 async function remove(runId, then) {
   if (!confirm('Delete this run with its steps and images? This cannot be undone.')) return;
-  await ask(deleteRun({ runId }));
+  await ask(deleteRun, { runId });
   showStatus(`Deleted run ${runId}.`);
   await then();
 }
@@ -160,12 +154,14 @@ async function remove(runId, then) {
 async function showDetail(runId) {
   $('list-section').hidden = true;
   $('detail-section').hidden = false;
-  const { run, steps } = /** @type {ReplyOf<{ run: RunView, steps: StepView[] }>} */ (await ask(getRun({ runId, withSteps: true })));
+  const reply = await ask(getRun, { runId, withSteps: true });
+  const { run } = reply;
+  const steps = reply.steps ?? [];
   const shots = steps.map(shotOf).filter((shot) => shot !== null);
   /** @type {Map<string, string>} */
   const media = new Map();
   for (let i = 0; i < shots.length; i += 50) {
-    const reply = /** @type {ReplyOf<{ media: Record<string, string> }>} */ (await ask(getMedia({ runId, mediaIds: shots.slice(i, i + 50) })));
+    const reply = await ask(getMedia, { runId, mediaIds: shots.slice(i, i + 50) });
     for (const [id, dataUrl] of Object.entries(reply.media)) media.set(id, dataUrl);
   }
   $('detail').replaceChildren(runView(run, steps, media));

@@ -1,24 +1,21 @@
 // Side panel (also works as a tab, and `?run=ID` shows one run): choose a task and
 // Run it, then follow the run live: status, Pause / Stop, verdict and hop queue in a
-// sticky header, the task, and the step stream. The worker rewrites the run's record
-// in chrome.storage.local after every transition (and `runs.current` when a run
+// sticky header, the task, and the step stream. The worker publishes a change of the
+// run's view after every transition (store/views.js; and the current run when one
 // starts); each change triggers one GET_RUN, coalesced while one is in flight.
 
 import { ask } from './ask.js';
 import { duelView } from './panel-duel.js';
 import { doItMyself, giveUp, pauseHuman, showHumanControls } from './panel-human.js';
 import { showAuthoring, startAuthoring } from './panel-author.js';
-import { CURRENT_RUN_KEY, errorText, getMedia, getRun, pauseRun, startDuel, startRun, stopRun } from './messages.js';
+import { errorText, getMedia, getRun, pauseRun, startDuel, startRun, stopRun } from './messages.js';
+import { currentRun, watchRuns } from './store/views.js';
 import { clockText, runStatusText } from './run-status.js';
 import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
 import { StepList, shotOf } from './step-view.js';
 import { setupTaskPicker } from './task-picker.js';
 import { byId } from './dom.js';
 
-/**
- * @template T
- * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
- */
 /**
  * @typedef {import('./types.js').RunView} RunView
  * @typedef {import('./types.js').StepView} StepView
@@ -67,7 +64,7 @@ const picker = setupTaskPicker({
  */
 async function shownRunId() {
   if (fixedRunId) return fixedRunId;
-  return /** @type {string | undefined} */ ((await chrome.storage.local.get(CURRENT_RUN_KEY))[CURRENT_RUN_KEY]) ?? null;
+  return currentRun();
 }
 
 /** @type {Promise<void> | null} */
@@ -98,7 +95,9 @@ async function render() {
     showSetup();
     return;
   }
-  const { run, steps } = /** @type {ReplyOf<{ run: RunView, steps: StepView[] }>} */ (await ask(getRun({ runId, withSteps: true })));
+  const reply = await ask(getRun, { runId, withSteps: true });
+  const { run } = reply;
+  const steps = reply.steps ?? [];
   if (runId !== shown) {
     shown = runId;
     stepList = new StepList();
@@ -201,7 +200,7 @@ function showControls(run) {
 async function loadScreenshots(runId, steps) {
   const missing = steps.map(shotOf).filter((id) => id !== null).filter((id) => !media.has(id));
   for (let i = 0; i < missing.length; i += 50) {
-    const reply = /** @type {ReplyOf<{ media: Record<string, string> }>} */ (await ask(getMedia({ runId, mediaIds: missing.slice(i, i + 50) })));
+    const reply = await ask(getMedia, { runId, mediaIds: missing.slice(i, i + 50) });
     for (const [id, dataUrl] of Object.entries(reply.media)) media.set(id, dataUrl);
   }
   if (missing.length > 0) stepList.fillThumbnails(media);
@@ -225,15 +224,9 @@ function setupStatus(text, isError = false) {
   $('setup-status').className = isError ? 'error' : 'note';
 }
 
-chrome.storage.onChanged.addListener((changes, area) => {
-  // A hop completed by a navigation between two steps (a person's session records no
-  // step for it): the trackers live in chrome.storage.session (worker/hops.js).
-  if (area === 'session' && shown && Object.keys(changes).some((key) => key.startsWith('hopbench.hops.'))) refresh();
-  if (area !== 'local') return;
-  // The record, and the stop and pause keys beside it (run.<id>, run.<id>.stop, ...).
-  const ofShown = [...watched].some((id) => Object.keys(changes).some((key) => key === `run.${id}` || key.startsWith(`run.${id}.`)));
-  if (CURRENT_RUN_KEY in changes || ofShown) refresh();
-});
+// The current run, the runs shown (a duel's agent too), and any session's hops: a hop
+// completed by a navigation between two steps (a person's session records no step for it).
+watchRuns({ shows: (runId) => watched.has(runId), sessions: true }, () => refresh());
 
 // --- controls --------------------------------------------------------------------
 
@@ -249,9 +242,7 @@ $('run').addEventListener('click', async () => {
   button('run').disabled = true;
   setupStatus('Starting…');
   try {
-    const { runId } = /** @type {ReplyOf<{ runId: string }>} */ (
-      await ask(startRun({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() }))
-    );
+    const { runId } = await ask(startRun, { taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides() });
     starting = false;
     dismissed = null;
     setupStatus('');
@@ -269,7 +260,7 @@ $('stop').addEventListener('click', async () => {
     // Stop is shown only with a run shown.
     const runId = shown ?? '';
     if (lastRun?.provider === 'human') await giveUp(runId);
-    else await ask(stopRun({ runId }));
+    else await ask(stopRun, { runId });
   } catch (error) {
     showStatus(`cannot stop the run: ${errorText(error)}`, true);
   }
@@ -282,7 +273,7 @@ $('pause').addEventListener('click', async () => {
   try {
     const runId = shown ?? '';
     if (lastRun?.provider === 'human') await pauseHuman(runId, paused);
-    else await ask(pauseRun({ runId, paused }));
+    else await ask(pauseRun, { runId, paused });
   } catch (error) {
     showStatus(`cannot ${paused ? 'pause' : 'resume'} the run: ${errorText(error)}`, true);
   } finally {
@@ -343,9 +334,7 @@ $('versus').addEventListener('click', async () => {
   setupStatus('Opening both windows…');
   try {
     const { id: windowId } = await chrome.windows.getCurrent();
-    const reply = /** @type {ReplyOf<{ humanWindowId: number }>} */ (
-      await ask(startDuel({ taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides(), windowId }))
-    );
+    const reply = await ask(startDuel, { taskText: chosen.taskText, fileName: chosen.fileName, overrides: picker.overrides(), windowId });
     dismissed = null;
     setupStatus('');
     chrome.sidePanel.open({ windowId: reply.humanWindowId }).catch((error) => {

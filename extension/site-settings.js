@@ -3,7 +3,8 @@
 // from every run's fence. Shared by the worker and the options page; nothing secret.
 // The worker checks each line with the core (`site_list_problems`) before saving.
 
-export const SITE_SETTINGS_KEY = 'settings.sites';
+import { SITE_SETTINGS } from './store/keys.js';
+import { read, write } from './store/store.js';
 
 /** On by default: runs in the person's browser carry the person's identity. */
 /** @typedef {{ fence: boolean, allow: string[], deny: string[] }} SiteSettings */
@@ -48,7 +49,7 @@ export function tidySiteSettings(sites) {
 /** @returns {Promise<SiteSettings>} */
 export async function loadSiteSettings() {
   /** @type {Partial<SiteSettings>} */
-  const stored = (await chrome.storage.local.get(SITE_SETTINGS_KEY))[SITE_SETTINGS_KEY] ?? {};
+  const stored = /** @type {Partial<SiteSettings>} */ ((await read(SITE_SETTINGS)) ?? {});
   return /** @type {SiteSettings} */ ({ ...DEFAULT_SITE_SETTINGS, ...stored });
 }
 
@@ -57,6 +58,6 @@ export async function loadSiteSettings() {
  * @returns {Promise<SiteSettings>}
  */
 export async function saveSiteSettings(sites) {
-  await chrome.storage.local.set({ [SITE_SETTINGS_KEY]: sites });
+  await write(SITE_SETTINGS, sites);
   return sites;
 }

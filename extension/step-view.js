@@ -9,9 +9,9 @@ import { el } from './dom.js';
 /**
  * @typedef {import('./types.js').StepView} StepView
  * @typedef {import('./types.js').Effect} Effect
- * @typedef {import('./worker/core-types.js').Attempt} Attempt
- * @typedef {import('./worker/core-types.js').Judgement} Judgement
- * @typedef {import('./worker/core-types.js').Progress} Progress
+ * @typedef {import('./worker/core/core-types.js').Attempt} Attempt
+ * @typedef {import('./worker/core/core-types.js').Judgement} Judgement
+ * @typedef {import('./worker/core/core-types.js').Progress} Progress
  */
 
 const seconds = (/** @type {number} */ ms) => `${Number((ms / 1000).toFixed(1))} s`;
@@ -65,7 +65,7 @@ function pathWords(effect) {
 
 /**
  * What the worker reported of an action, as one sentence; null when there is nothing
- * to add to the action's own words. Effects are those of worker/actions.js (and the
+ * to add to the action's own words. Effects are those of worker/act/actions.js (and the
  * recorder's for a person's session).
  * @param {Effect | null | undefined} effect
  */

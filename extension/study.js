@@ -1,25 +1,22 @@
 // Study mode: one participant does a list of tasks, one recorded session after another,
 // in a fixed or a seeded shuffled order, with breaks whenever they like (the study's
-// state is in chrome.storage.local, so closing this page or a stopped worker loses
-// nothing). Each session is a person's run tagged with the study (`run.study`); Export
+// state is in the store, store/keys.js STUDY, so closing this page or a stopped worker
+// loses nothing). Each session is a person's run tagged with the study (`run.study`); Export
 // writes one file with every run of the participant, which `./build.sh import` reads.
 
 import { ask } from './ask.js';
 import { el } from './dom.js';
 import { coreCall, errorText, exportRun, getRun, humanControl, humanFinish, startHuman } from './messages.js';
+import { STUDY } from './store/keys.js';
+import { read, remove, write } from './store/store.js';
 import { seedOf, studyOrder } from './study-order.js';
 
-export const STUDY_KEY = 'study.current';
 export const STUDY_FORMAT = 'hopbench-study';
 
 /**
  * @typedef {{ fileName: string, text: string, intent: string }} StudyTask
  * @typedef {{ id: string, participant: string, order: 'fixed' | 'shuffled', seed: number,
  *   tasks: StudyTask[], position: number, runId: string | null, runIds: string[] }} Study
- */
-/**
- * @template T
- * @typedef {import('./types.js').ReplyOf<T>} ReplyOf
  */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -30,13 +27,13 @@ let chosen = [];
 
 /** @returns {Promise<Study | null>} */
 async function load() {
-  return /** @type {Study | undefined} */ ((await chrome.storage.local.get(STUDY_KEY))[STUDY_KEY]) ?? null;
+  return (await read(STUDY)) ?? null;
 }
 
 /** @param {Study | null} study */
 async function save(study) {
-  if (study) await chrome.storage.local.set({ [STUDY_KEY]: study });
-  else await chrome.storage.local.remove(STUDY_KEY);
+  if (study) await write(STUDY, study);
+  else await remove(STUDY);
 }
 
 /** @param {string} text @param {boolean} [isError] */
@@ -48,7 +45,7 @@ function showStatus(text, isError = false) {
 /** Reads the chosen task files through the core; a bad file is refused, naming it. */
 async function readTasks(/** @type {FileList} */ files) {
   const list = await Promise.all([...files].map(async (f) => ({ fileName: f.name, text: await f.text() })));
-  const { value } = await ask(coreCall('task_overviews', [list]));
+  const { value } = await ask(coreCall, 'task_overviews', [list]);
   /** @type {Array<{ overview?: { intent: string }, error?: string }>} */
   const overviews = /** @type {Array<{ overview?: { intent: string }, error?: string }>} */ (value);
   const bad = overviews.map((o, i) => (o.error ? `${list[i].fileName}: ${o.error}` : null)).filter(Boolean);
@@ -72,13 +69,13 @@ async function beginTask() {
   const study = await load();
   if (!study) return;
   const task = study.tasks[study.position];
-  const { runId } = /** @type {ReplyOf<{ runId: string }>} */ (await ask(
-    startHuman({
+  const { runId } = await ask(
+    startHuman, {
       taskText: task.text,
       fileName: task.fileName,
       study: { id: study.id, participant: study.participant, position: study.position + 1 },
-    }),
-  ));
+    },
+  );
   await save({ ...study, runId });
 }
 
@@ -87,7 +84,7 @@ async function exportStudy() {
   const study = await load();
   if (!study) return;
   const runs = [];
-  for (const runId of study.runIds) runs.push((await ask(exportRun({ runId }))).trajectory);
+  for (const runId of study.runIds) runs.push((await ask(exportRun, { runId })).trajectory);
   const file = {
     format: STUDY_FORMAT,
     version: 1,
@@ -114,7 +111,7 @@ async function render() {
     return;
   }
   if (study.runId) {
-    const { run } = /** @type {ReplyOf<{ run: import('./types.js').RunView }>} */ (await ask(getRun({ runId: study.runId })));
+    const { run } = await ask(getRun, { runId: study.runId });
     if (run.status !== 'running') {
       // The session ended: it counts, and the next task waits for the participant.
       study = { ...study, runIds: [...study.runIds, study.runId], runId: null, position: study.position + 1 };
@@ -176,15 +173,15 @@ $('study-tasks').addEventListener('change', guarded('read the task files', async
 $('begin-study').addEventListener('click', guarded('start the study', beginStudy));
 $('begin-task').addEventListener('click', guarded('open the task', beginTask));
 $('start').addEventListener('click', guarded('start', async () => {
-  await ask(humanControl({ runId: await currentRunId(), command: 'start' }));
+  await ask(humanControl, { runId: await currentRunId(), command: 'start' });
 }));
 $('give-up').addEventListener('click', guarded('give up', async () => {
-  await ask(humanFinish({ runId: await currentRunId(), answer: null }));
+  await ask(humanFinish, { runId: await currentRunId(), answer: null });
 }));
 $('answer-form').addEventListener('submit', guarded('answer', async () => {
   const answer = input('answer').value.trim();
   if (!answer) throw new Error('type the answer first (N/A if the task cannot be done)');
-  await ask(humanFinish({ runId: await currentRunId(), answer }));
+  await ask(humanFinish, { runId: await currentRunId(), answer });
   input('answer').value = '';
 }));
 $('export').addEventListener('click', guarded('export', exportStudy));

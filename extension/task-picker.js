@@ -5,28 +5,29 @@
 // #import-files, #import-folder, #task-note, #agent, #agent-note, #keep-window, #run)
 // and the same stored choices, so a task picked in one is picked in the other.
 
-import { AGENT_SETTINGS_KEY } from './agent-settings.js';
 import { ask } from './ask.js';
 import { errorText, getSettings } from './messages.js';
 import { bundledTaskText, bundledTasks, importFiles, importedTasks, taskOverviews } from './popup-tasks.js';
+import { PICKER_CHOICES } from './store/keys.js';
+import { read, write } from './store/store.js';
+import { watchSettings } from './store/views.js';
 import { byId } from './dom.js';
 
 /**
- * @typedef {import('./worker/core-types.js').TaskOverview} TaskOverview
+ * @typedef {import('./worker/core/core-types.js').TaskOverview} TaskOverview
  * @typedef {{ taskText: string, fileName: string, overview?: TaskOverview, error?: string }} ListedTask
  * @typedef {{ task?: string, agent?: string, keepWindow?: boolean }} Choices
  * @typedef {{ ready: Promise<unknown>, chosen: () => ListedTask | undefined, runProblem: () => string | null,
  *   showChoice: () => void, overrides: () => import('./messages.js').RunOverrides }} TaskPicker
  */
 
-export const CHOICES_KEY = 'popup.choices';
 
 const $ = (/** @type {string} */ id) => byId(id);
 const select = (/** @type {string} */ id) => byId(id, HTMLSelectElement);
 const input = (/** @type {string} */ id) => byId(id, HTMLInputElement);
 const truncate = (/** @type {string} */ text, /** @type {number} */ max) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 export const hopsText = (/** @type {number} */ n) => `${n} hop${n === 1 ? '' : 's'}`;
-const siteText = (/** @type {import('./worker/core-types.js').Site} */ site) => site.label ?? site.host;
+const siteText = (/** @type {import('./worker/core/core-types.js').Site} */ site) => site.label ?? site.host;
 
 /**
  * "3 hops · Wiki, 127.0.0.1:8601": the facts line under a task's intent.
@@ -38,7 +39,7 @@ export function taskFacts(overview) {
 
 /** @returns {Promise<Choices>} */
 export async function storedChoices() {
-  return /** @type {Choices | undefined} */ ((await chrome.storage.local.get(CHOICES_KEY))[CHOICES_KEY]) ?? {};
+  return (await read(PICKER_CHOICES)) ?? {};
 }
 
 /**
@@ -104,7 +105,7 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
   /** Task, agent and window choice are kept, so the next page opens as this one was left. */
   function saveChoices() {
     const choices = { task: select('task').value, agent: select('agent').value, keepWindow: input('keep-window').checked };
-    chrome.storage.local.set({ [CHOICES_KEY]: choices }).catch((error) => onError(`cannot keep your choices: ${errorText(error)}`));
+    write(PICKER_CHOICES, choices).catch((error) => onError(`cannot keep your choices: ${errorText(error)}`));
   }
 
   /** The selected task's details and whether Run can start it with the chosen agent. */
@@ -141,7 +142,7 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
 
   /** @param {{ restoreChoices: boolean }} how */
   async function loadModelState({ restoreChoices }) {
-    const reply = /** @type {import('./types.js').SettingsReply} */ (await ask(getSettings()));
+    const reply = await ask(getSettings);
     modelProblems = reply.modelProblems ?? [];
     if (!restoreChoices) {
       showChoice();
@@ -183,11 +184,9 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     });
   }
   $('keep-window').addEventListener('change', saveChoices);
-  chrome.storage.onChanged.addListener((changes, area) => {
-    // Settings saved in the options page meanwhile: Run follows them at once.
-    if (area === 'local' && AGENT_SETTINGS_KEY in changes) {
-      loadModelState({ restoreChoices: false }).catch((error) => onError(`cannot read the model settings: ${errorText(error)}`));
-    }
+  // Settings saved in the options page meanwhile: Run follows them at once.
+  watchSettings(() => {
+    loadModelState({ restoreChoices: false }).catch((error) => onError(`cannot read the model settings: ${errorText(error)}`));
   });
 
   // The agent choice first: the task list's Run check reads it.

@@ -2,7 +2,6 @@
 // typed messages of extension/messages.js (the worker only trusts its own pages).
 // The runner never reaches into the worker's state; what it needs is in the protocol.
 
-/** The messages.js constructors the runner uses, by what they are for. */
 /** @typedef {Awaited<ReturnType<typeof openDriver>>} Driver */
 /**
  * What the extension sends back (GET_RUN's run, EXPORT_RUN's trajectory, a memory
@@ -10,13 +9,13 @@
  * @typedef {Record<string, any>} ExtensionData
  */
 
-const MESSAGES = Object.freeze({
-  saveSettings: 'saveSettings',
-  startRun: 'startRun',
-  getRun: 'getRun',
-  stopRun: 'stopRun',
-  exportRun: 'exportRun',
-});
+/**
+ * The messages the runner sends, by the names messages.js declares them under: each
+ * declaration, called in an extension page, builds its message.
+ * @typedef {'saveSettings' | 'startRun' | 'getRun' | 'stopRun' | 'exportRun'} Used
+ */
+/** @type {readonly Used[]} */
+const USED = Object.freeze(['saveSettings', 'startRun', 'getRun', 'stopRun', 'exportRun']);
 
 export class ExtensionError extends Error {}
 
@@ -34,7 +33,7 @@ export async function openDriver(browser) {
     /** @type {Record<string, unknown>} */
     const messages = await import(/** @type {string} */ ('./messages.js'));
     return names.filter((n) => typeof messages[n] !== 'function');
-  }, Object.values(MESSAGES));
+  }, [...USED]);
   if (missing.length > 0) {
     await page.close();
     throw new ExtensionError(
@@ -45,11 +44,10 @@ export async function openDriver(browser) {
 
   /**
    * Sends one message; returns the reply, or throws ExtensionError with its error.
-   * @param {keyof typeof MESSAGES} what
+   * @param {Used} name
    * @param {...unknown} args
    */
-  async function call(what, ...args) {
-    const name = MESSAGES[what];
+  async function call(name, ...args) {
     const reply = await page.evaluate(
       async ([constructorName, constructorArgs]) => {
         /** @type {Record<string, (...a: unknown[]) => unknown>} */

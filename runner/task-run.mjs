@@ -64,7 +64,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   // Whether the start URLs load is the browser's to say, not node's: Chromium maps
   // every *.localhost name to loopback, and proxies, PAC files and VPN DNS decide what
   // a person's browser reaches. A start page the browser cannot load ends the run as
-  // `error` with "start URL unreachable: <url> (net::ERR_...)" (extension/worker/page-errors.js),
+  // `error` with "start URL unreachable: <url> (net::ERR_...)" (extension/worker/page/errors.js),
   // a `run` error: the page, not the harness.
 
   // runTask is only given a live lane: one whose launch set its driver.

@@ -5,6 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { UsageError } from './args.mjs';
 
+/** How the native CLI starts the line that says what is wrong. */
+const CLI_PREFIX = 'hopbench: ';
+
 /**
  * @typedef {{ file: string, fileName: string, id: string, hops: number, startUrls: string[],
  *   referenceSteps: number }} TaskEntry
@@ -15,7 +18,11 @@ import { UsageError } from './args.mjs';
 export function listTasks(bin, path) {
   const out = spawnSync(bin, ['tasks', path], { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (out.error) throw new Error(`cannot run ${bin}: ${out.error.message}`);
-  if (out.status === 2) throw new UsageError(out.stderr.split('\n')[0].replace(/^hopbench: /, ''));
+  if (out.status === 2) {
+    // Exit 2 is the CLI's usage error; its first line is `hopbench: <what is wrong>`.
+    const first = out.stderr.split('\n')[0];
+    throw new UsageError(first.startsWith(CLI_PREFIX) ? first.slice(CLI_PREFIX.length) : first);
+  }
   if (out.status !== 0 && out.status !== 1) {
     throw new Error(`${bin} tasks ${path} failed (exit ${out.status}): ${out.stderr.trim()}`);
   }

@@ -97,7 +97,7 @@ pub enum CoreErrorKind {
     Internal,
 }
 
-crate::terms::every_variant!(CoreErrorKind {
+crate::variants::every_variant!(CoreErrorKind {
     Task,
     Config,
     State,

@@ -29,6 +29,7 @@ pub mod tracker;
 /// TypeScript declarations of the glue's values (`hopbench types`); native tools only.
 #[cfg(feature = "ts")]
 pub mod typescript;
+mod variants;
 
 /// The core's name and version ("hopbench 0.1.0"), as the extension and reports show it.
 pub const NAME_AND_VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"));

@@ -20,22 +20,6 @@ use crate::memory::{MemoryPolicy, MAX_MEMORY_K};
 use crate::observation::ObservationFormat;
 use crate::provider::ErrorKind;
 
-/// `ALL` for a unit-only enum: every variant, in the order listed (the order the terms
-/// file lists them in). The match stops compiling when a variant is added to the enum
-/// but not here, so `ALL`, and the terms file with it, cannot fall behind.
-macro_rules! every_variant {
-    ($ty:ident { $($variant:ident),+ $(,)? }) => {
-        impl $ty {
-            /// Every variant (`crate::terms::every_variant`).
-            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
-        }
-        const _: fn($ty) = |value| match value {
-            $($ty::$variant)|+ => {}
-        };
-    };
-}
-pub(crate) use every_variant;
-
 /// The JSON spelling of a unit variant ("text+images", "rate_limited").
 pub fn name_of<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {

@@ -1,6 +1,6 @@
 // What content/act.js puts on `globalThis.__hopbenchAct` in each frame it is injected
 // into, and what each function returns: act.js is checked against it, and the worker
-// (worker/page-script.js) types the results of its calls with it.
+// (worker/act/page-script.js) types the results of its calls with it.
 
 export type Typer = 'select' | 'toggle' | 'picked' | 'keys';
 

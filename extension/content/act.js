@@ -4,7 +4,7 @@
 // shares the page's DOM but not its JS objects.
 //
 // The worker marks the target element with a one-off attribute through CDP
-// (worker/element.js); this script finds it in its frame, including inside shadow
+// (worker/act/element.js); this script finds it in its frame, including inside shadow
 // roots, and acts on it. The worker calls the functions below through
 // `globalThis.__hopbenchAct[name](...args)`; each returns plain data.
 //
@@ -165,7 +165,7 @@
 
   // --- Typing ---------------------------------------------------------------------
   // Text fields and rich editors are typed into by the worker, key by key (trusted
-  // input, worker/keyboard.js); this script only focuses them and reads them back.
+  // input, worker/act/keyboard.js); this script only focuses them and reads them back.
   // Selects, checkboxes and picker fields (date, colour, ...) are set here.
 
   /**
@@ -236,7 +236,7 @@
   }
 
   // Typers the content script carries out itself; 'keys' fields are typed by the
-  // worker with trusted key events (worker/keyboard.js) after focusField.
+  // worker with trusted key events (worker/act/keyboard.js) after focusField.
   /** @type {Record<string, (el: Field, text: string) => import('./act-api.js').Typed>} */
   const typers = {
     select: (el, text) => typeIntoSelect(/** @type {HTMLSelectElement} */ (/** @type {unknown} */ (el)), text),

@@ -122,7 +122,7 @@ crate::serde_flat::unit_enum_deserialize!(EarlyStopRule, "EarlyStopRule", {
     RepeatedType = "repeated_type",
 });
 
-crate::terms::every_variant!(EarlyStopRule {
+crate::variants::every_variant!(EarlyStopRule {
     MaxSteps,
     ParseFailures,
     RepeatedAction,

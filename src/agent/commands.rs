@@ -129,7 +129,7 @@ crate::serde_flat::unit_enum_deserialize!(FinishCause, "FinishCause", {
     UnsupportedInput = "unsupported_input",
 });
 
-crate::terms::every_variant!(FinishCause {
+crate::variants::every_variant!(FinishCause {
     Answered,
     AllHopsDone,
     EarlyStop,

@@ -22,7 +22,7 @@ crate::serde_flat::unit_enum_deserialize!(PromptStyle, "PromptStyle", {
     Direct = "direct",
 });
 
-crate::terms::every_variant!(PromptStyle { Cot, Direct });
+crate::variants::every_variant!(PromptStyle { Cot, Direct });
 
 /// What the model gets besides the accessibility-tree text. The extension's settings
 /// and the runner's `--observation` take these names from `extension/core-terms.js`,
@@ -51,7 +51,7 @@ crate::serde_flat::unit_enum_deserialize!(ObservationMode, "ObservationMode", {
     Som = "som",
 });
 
-crate::terms::every_variant!(ObservationMode {
+crate::variants::every_variant!(ObservationMode {
     Text,
     TextImages,
     TextScreenshot,
@@ -99,7 +99,7 @@ crate::serde_flat::unit_enum_deserialize!(AgentKind, "AgentKind", {
     Modular = "modular",
 });
 
-crate::terms::every_variant!(AgentKind { Prompt, Modular });
+crate::variants::every_variant!(AgentKind { Prompt, Modular });
 
 impl AgentKind {
     pub fn name(self) -> &'static str {
@@ -127,7 +127,7 @@ crate::serde_flat::unit_enum_deserialize!(SelectMode, "SelectMode", {
     FirstViable = "first_viable",
 });
 
-crate::terms::every_variant!(SelectMode { Model, FirstViable });
+crate::variants::every_variant!(SelectMode { Model, FirstViable });
 
 /// What the modular agent's grounding call sees besides the lettered choices (SeeAct's
 /// grounding variants).
@@ -148,7 +148,7 @@ crate::serde_flat::unit_enum_deserialize!(GroundingMode, "GroundingMode", {
     Visual = "visual",
 });
 
-crate::terms::every_variant!(GroundingMode { Textual, Visual });
+crate::variants::every_variant!(GroundingMode { Textual, Visual });
 
 impl GroundingMode {
     pub fn name(self) -> &'static str {

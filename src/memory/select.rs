@@ -27,7 +27,7 @@ crate::serde_flat::unit_enum_deserialize!(MemoryPolicy, "MemoryPolicy", {
     Similar = "similar",
 });
 
-crate::terms::every_variant!(MemoryPolicy { Recent, Similar });
+crate::variants::every_variant!(MemoryPolicy { Recent, Similar });
 
 impl MemoryPolicy {
     pub fn name(self) -> &'static str {

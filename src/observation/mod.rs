@@ -68,7 +68,7 @@ pub enum ObservationFormat {
     Compact,
 }
 
-crate::terms::every_variant!(ObservationFormat { Mmina, Compact });
+crate::variants::every_variant!(ObservationFormat { Mmina, Compact });
 
 /// An image in the viewport, for the glue to take from the page and label.
 #[derive(Debug, Clone, PartialEq, Serialize)]

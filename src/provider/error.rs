@@ -66,7 +66,7 @@ crate::serde_flat::unit_enum_deserialize!(ErrorKind, "ErrorKind", {
     Config = "config",
 });
 
-crate::terms::every_variant!(ErrorKind {
+crate::variants::every_variant!(ErrorKind {
     RateLimited,
     Server,
     Timeout,

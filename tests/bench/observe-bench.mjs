@@ -28,7 +28,7 @@ import { missingPackages } from '../realsw/packages.mjs';
 import { startRealSites } from '../realsw/real-sites.mjs';
 import { workerControl } from '../e2e/worker-control.mjs';
 import { generatedPage } from './generate-page.mjs';
-import { SNAPSHOT_PARAMS } from '../../extension/worker/observe-input.js';
+import { SNAPSHOT_PARAMS } from '../../extension/worker/observe/input.js';
 
 const RUNS = Number(process.env.HOPBENCH_BENCH_RUNS ?? 7);
 /** Replays of the 10-hop task for the per-step figures. */
@@ -71,7 +71,7 @@ function makeGeneratedSite() {
 /**
  * The bare CDP fetch, timed inside the service worker (the extension is attached):
  * getFullAXTree of the tab and of each out-of-process iframe, concurrently. The
- * child sessions are the ones cdp.js recorded in chrome.storage.session.
+ * child sessions are the ones cdp/cdp.js recorded in chrome.storage.session.
  * @param {import('../types.mjs').Extension} ext
  * @param {number} tabId
  */
@@ -81,7 +81,7 @@ function timeAxFetch(ext, tabId) {
 
 /**
  * The same trees with the DOM snapshot the observation asks for beside them, sent
- * together as observe-gather.js sends them. The renderer answers the two one after
+ * together as observe/gather.js sends them. The renderer answers the two one after
  * the other, so this is the least a whole observation can take: the ratio's floor.
  * @param {import('../types.mjs').Extension} ext
  * @param {number} tabId

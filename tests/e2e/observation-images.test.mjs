@@ -8,7 +8,7 @@ import { launchExtension, observe, sendOk, tabIdOf } from '../../runner/driver.m
 import { lineWith } from './observe-helpers.mjs';
 import { startSites } from './sites.mjs';
 
-/** Label background painted by the worker (extension/worker/images.js). */
+/** Label background painted by the worker (extension/worker/observe/images.js). */
 const YELLOW = [255, 235, 59];
 
 /**

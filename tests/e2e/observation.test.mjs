@@ -106,7 +106,7 @@ describe('observation text', { timeout: 120_000 }, () => {
       );
     // Ask Chrome what node the reference points at, on the right session. The
     // extension left this tab (it is in no session) once the observation was taken, so
-    // the check attaches again; cdp.js's listener records the frame sessions it gets.
+    // the check attaches again; cdp/cdp.js's listener records the frame sessions it gets.
     /** @param {import('../types.mjs').Json} element the element reference resolve_element gave */
     const describe = (element) =>
       ext.worker.evaluate(

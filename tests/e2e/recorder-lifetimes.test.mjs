@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
-import { RECORDER_BINDING, RECORDER_SOURCE } from '../../extension/worker/recorder-page.js';
+import { RECORDER_BINDING, RECORDER_SOURCE } from '../../extension/worker/human/recorder-page.js';
 import { person, stepsOf, waitForSteps } from './human-helpers.mjs';
 import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';

@@ -74,7 +74,7 @@ function currentRunId(page) {
 }
 
 /**
- * Calls `fn(...args)` of worker/run-store.js inside an extension page.
+ * Calls `fn(...args)` of worker/run/trajectories.js inside an extension page.
  * @param {import('../types.mjs').Page} page
  * @param {string} fn
  * @param {...unknown} args
@@ -85,7 +85,7 @@ export function store(page, fn, ...args) {
     async ([name, fnArgs]) => {
       // A path of the extension page, not of this file: tsc must not resolve it.
       /** @type {Record<string, (...a: unknown[]) => unknown>} */
-      const module = await import(/** @type {string} */ ('./worker/run-store.js'));
+      const module = await import(/** @type {string} */ ('./worker/run/trajectories.js'));
       return module[name](...fnArgs);
     },
     /** @type {[string, unknown[]]} */ ([fn, args]),

@@ -49,7 +49,7 @@ describe('agent run with the replay agent', { timeout: 180_000 }, () => {
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     assert.equal(run.step, 3);
     assert.equal(run.provider, 'replay');
-    // The summary is stored final before the window closes (run-finish.js), so the
+    // The summary is stored final before the window closes (run/finish.js), so the
     // close may come a moment after the run reads finished.
     const closed = await popup
       .waitForFunction(async (n) => (await chrome.windows.getAll()).length === n, windowsBefore, { timeout: 5000, polling: 100 })

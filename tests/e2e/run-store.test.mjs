@@ -240,7 +240,7 @@ describe('a store written by version 1 (media keyed by element id)', { timeout: 
     assert.equal(exportB.media['B/1/image-17'].dataUrl, `data:image/png;base64,${PNG_BASE64}`);
     const keys = await page.evaluate(async () => {
       /** @type {import('../types.mjs').Json} the extension's run store module */
-      const module = await import(/** @type {string} */ ('./worker/run-store.js'));
+      const module = await import(/** @type {string} */ ('./worker/run/trajectories.js'));
       return [...(await module.getMedia('A')), ...(await module.getMedia('B'))].map((m) => m.id);
     });
     assert.ok(keys.every((k) => typeof k === 'string'), `no numeric key is left: ${JSON.stringify(keys)}`);

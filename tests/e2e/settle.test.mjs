@@ -1,4 +1,4 @@
-// Settling after an action (worker/settle.js): the wait ends on what the action caused
+// Settling after an action (worker/act/settle.js): the wait ends on what the action caused
 // and on nothing else. Each test checks what a person would see right after the step:
 // the data a page fetches after its load event is on screen (also when a long task
 // delays the timer that fetches it), a burst of DOM changes is complete (on the page

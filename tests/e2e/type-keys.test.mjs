@@ -1,4 +1,4 @@
-// `type` types as a person does, key by key (worker/keyboard.js), so a search box
+// `type` types as a person does, key by key (worker/act/keyboard.js), so a search box
 // whose suggestions come from keystrokes behaves as it does for MMInA's Playwright
 // `keyboard.type`: typed text + Enter opens the item, while a value put into the box
 // + Enter lists full-text results (MediaWiki's search box does the same). The spa

@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkGotoUrl } from '../../extension/worker/actions.js';
-import { parseKeyCombo } from '../../extension/worker/input.js';
+import { checkGotoUrl } from '../../extension/worker/act/actions.js';
+import { parseKeyCombo } from '../../extension/worker/act/input.js';
 
 describe('key combinations', () => {
   test('modifiers and aliases', () => {

@@ -1,9 +1,9 @@
-// Which requests the settle wait counts as the page's work (worker/page-requests.js),
+// Which requests the settle wait counts as the page's work (worker/page/requests.js),
 // with the fields Chrome's Network.requestWillBeSent gives for each kind.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPageWork, trackRequest } from '../../extension/worker/page-requests.js';
+import { isPageWork, trackRequest } from '../../extension/worker/page/requests.js';
 
 test('requests the page makes count; the favicon and never-ending connections do not', () => {
   const request = (/** @type {string} */ type, /** @type {string} */ initiator) => ({ type, initiator: { type: initiator } });

@@ -4,22 +4,11 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  deleteRun,
-  exportRun,
-  getRun,
-  isDeleteRun,
-  isExportRun,
-  isGetRun,
-  isListRuns,
-  isStartRun,
-  isStopRun,
-  listRuns,
-  runOverrideProblems,
-  startRun,
-  stopRun,
-} from '../../extension/messages.js';
-import { withoutKeys } from '../../extension/worker/run-settings.js';
+import { deleteRun, exportRun, getRun, listRuns, runOverrideProblems, startRun, stopRun } from '../../extension/messages.js';
+
+// Each message's guard is its declaration's `is`.
+const [isStartRun, isStopRun, isGetRun, isListRuns, isExportRun, isDeleteRun] = [startRun, stopRun, getRun, listRuns, exportRun, deleteRun].map((m) => m.is);
+import { withoutKeys } from '../../extension/worker/run/settings.js';
 
 describe('run messages', () => {
   test('every constructor builds a message its guard accepts', () => {

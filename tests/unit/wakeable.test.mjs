@@ -1,8 +1,8 @@
-// The sleep the settle waits use (worker/wakeable.js): a signal ends it at once.
+// The sleep the settle waits use (worker/act/wakeable.js): a signal ends it at once.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wakeable } from '../../extension/worker/wakeable.js';
+import { wakeable } from '../../extension/worker/act/wakeable.js';
 
 test('wake() ends a sleep before its time; a later sleep is not cut short by it', async () => {
   const waiting = wakeable();

@@ -1,0 +1,190 @@
+// The one wrapper around chrome.debugger, shared by observation and actions.
+//
+// Chrome allows one attach per extension and tab, so every module goes through
+// `attach`, which tolerates "already attached" (the worker may have been restarted
+// while Chrome kept the debugger attached). Out-of-process iframes are reached through
+// flat child sessions (Chrome 125+): commands carry `sessionId` in the debuggee.
+// The child sessions of each tab are persisted in the store (store/keys.js cdpChildren), because the
+// worker may be stopped between an attach event and the next observation.
+
+import { cdpChildren } from '../../store/keys.js';
+import { read, remove, write } from '../../store/store.js';
+
+/**
+ * @typedef {import('./cdp-protocol.js').CommandParameters} CommandParameters
+ * @typedef {import('./cdp-protocol.js').CommandReturnValues} CommandReturnValues
+ * @typedef {keyof CommandReturnValues} Method
+ * @typedef {{ sessionId: string, targetId: string, url: string, parentSessionId: string | null }} ChildSession
+ *   an out-of-process iframe's flat session
+ */
+
+const PROTOCOL_VERSION = '1.3';
+
+
+/**
+ * Tabs this worker attached to (and set auto-attach in) and has not seen detached:
+ * attaching again is then a no-op, so the two round trips are skipped on every
+ * observation and action. Memory only: a restarted worker attaches once again, which
+ * tolerates "already attached".
+ * @type {Set<number>}
+ */
+const attachedTabs = new Set();
+
+/**
+ * The child sessions as stored, kept in memory too so that each observation need not
+ * read storage; every change goes through updateChildren or forgetChildren.
+ * @type {Map<number, ChildSession[]>}
+ */
+const childCache = new Map();
+
+/**
+ * Attaches to a tab (idempotent) and auto-attaches its out-of-process frames.
+ * @param {number} tabId
+ */
+export async function attach(tabId) {
+  if (attachedTabs.has(tabId)) {
+    await childWrites;
+    return;
+  }
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+  } catch (error) {
+    if (!/already attached/i.test(messageOf(error))) {
+      throw new Error(`cannot attach the debugger to tab ${tabId}: ${messageOf(error)}`, { cause: error });
+    }
+  }
+  await send(tabId, 'Target.setAutoAttach', {
+    autoAttach: true,
+    waitForDebuggerOnStart: false,
+    flatten: true,
+  });
+  // Chrome sends Target.attachedToTarget for existing frames before it answers
+  // setAutoAttach; wait until the listener has stored them, so the caller's next
+  // childSessions() already lists every out-of-process iframe.
+  await childWrites;
+  attachedTabs.add(tabId);
+}
+
+/** @param {number} tabId */
+export async function detach(tabId) {
+  attachedTabs.delete(tabId);
+  await forgetChildren(tabId);
+  try {
+    await chrome.debugger.detach({ tabId });
+  } catch (error) {
+    // Detaching a tab that is gone or not attached is what we wanted anyway.
+    if (!/not attached|no tab/i.test(messageOf(error))) throw error;
+  }
+}
+
+/**
+ * Sends one CDP command to the tab, or to one of its child sessions.
+ * @param {number} tabId
+ * @template {Method} M
+ * @param {M} method e.g. 'Accessibility.getFullAXTree'
+ * @param {NoInfer<CommandParameters[M]>} [params]
+ * @param {string} [sessionId] a child session (out-of-process iframe)
+ * @returns {Promise<CommandReturnValues[M]>}
+ */
+export async function send(tabId, method, params = /** @type {CommandParameters[M]} */ ({}), sessionId = undefined) {
+  const target = sessionId ? { tabId, sessionId } : { tabId };
+  try {
+    // The reply is the protocol's for this method (Chrome answers in its shape).
+    return /** @type {CommandReturnValues[M]} */ (await chrome.debugger.sendCommand(target, method, params));
+  } catch (error) {
+    const where = sessionId ? `tab ${tabId} session ${sessionId}` : `tab ${tabId}`;
+    throw new Error(`${method} failed on ${where}: ${messageOf(error)}`, { cause: error });
+  }
+}
+
+/**
+ * The message of what chrome.debugger threw (an Error, or in old versions a string).
+ * @param {unknown} error
+ */
+function messageOf(error) {
+  const message = typeof error === 'object' && error !== null && 'message' in error ? error.message : undefined;
+  return String(message ?? error);
+}
+
+/**
+ * Child sessions (out-of-process iframes) currently attached in a tab.
+ * @param {number} tabId
+ * @returns {Promise<ChildSession[]>}
+ */
+export async function childSessions(tabId) {
+  const cached = childCache.get(tabId);
+  if (cached) return cached;
+  const children = (await read(cdpChildren(tabId))) ?? [];
+  // A write may have landed while storage was read; it filled the cache first.
+  if (!childCache.has(tabId)) childCache.set(tabId, children);
+  return childCache.get(tabId) ?? children;
+}
+
+/** @param {number} tabId */
+function forgetChildren(tabId) {
+  childCache.delete(tabId);
+  return remove(cdpChildren(tabId));
+}
+
+/**
+ * Tail of the queue of child-list writes. Writes are read-modify-write on one storage
+ * key, so two iframes attaching at once would otherwise lose one of them. Only a
+ * transient lock lives here; the list itself is in the store.
+ */
+let childWrites = Promise.resolve();
+
+/**
+ * @param {number} tabId
+ * @param {(list: ChildSession[]) => ChildSession[]} change
+ */
+function updateChildren(tabId, change) {
+  const stored = childWrites.then(async () => {
+    const children = change(await childSessions(tabId));
+    childCache.set(tabId, children);
+    await write(cdpChildren(tabId), children);
+  });
+  // The queue continues after a failed write; the caller still sees the failure.
+  childWrites = stored.catch(() => undefined);
+  return stored;
+}
+
+/** Registers the debugger listeners; call once, synchronously, at the worker's top level. */
+export function registerCdpListeners() {
+  chrome.debugger.onEvent.addListener((source, method, raw) => {
+    const params = /** @type {{ sessionId?: string, targetInfo?: { type: string, targetId: string, url: string } } | undefined} */ (raw);
+    if (source.tabId === undefined) return;
+    if (method === 'Target.attachedToTarget' && params?.targetInfo?.type === 'iframe' && params.sessionId !== undefined) {
+      /** @type {ChildSession} */
+      const child = {
+        sessionId: params.sessionId,
+        targetId: params.targetInfo.targetId,
+        url: params.targetInfo.url,
+        parentSessionId: source.sessionId ?? null,
+      };
+      updateChildren(source.tabId, (list) => [
+        ...list.filter((c) => c.targetId !== child.targetId),
+        child,
+      ]).catch((error) => console.error('hopbench: recording an iframe session failed:', error));
+      // Nested out-of-process frames: auto-attach inside the child as well.
+      send(source.tabId, 'Target.setAutoAttach', {
+        autoAttach: true,
+        waitForDebuggerOnStart: false,
+        flatten: true,
+      }, params.sessionId).catch((error) =>
+        console.warn('hopbench: auto-attach inside an iframe failed:', error),
+      );
+    } else if (method === 'Target.detachedFromTarget') {
+      updateChildren(source.tabId, (list) =>
+        list.filter((c) => c.sessionId !== params?.sessionId),
+      ).catch((error) => console.error('hopbench: forgetting an iframe session failed:', error));
+    }
+  });
+  chrome.debugger.onDetach.addListener((source) => {
+    if (source.tabId !== undefined) {
+      attachedTabs.delete(source.tabId);
+      forgetChildren(source.tabId).catch((error) =>
+        console.error('hopbench: clearing iframe sessions failed:', error),
+      );
+    }
+  });
+}

@@ -1,0 +1,295 @@
+// The site fence of a run in the person's browser: top-level navigations of the run's
+// tabs to origins outside the task's sites are blocked before the request leaves the
+// browser (declarativeNetRequest session rules, fence/rules.js), and the agent is told.
+//
+// Lifecycle (run/service.js, run/finish.js): `installFence` before the session
+// window opens (so even its first tabs are fenced), `bindFence` once the session
+// exists, `removeFence` when the run ends. Tabs are classified as they are created: a
+// tab in the session's window or opened by one of its tabs is the run's; any other is
+// someone else's and is excluded from the rules. Until then a new tab is fenced too;
+// a navigation of someone else's tab blocked in that moment is replayed once the tab
+// is classified (so the person's own browsing is not held up).
+//
+// State lives in the store's session area (store/keys.js FENCES) under one Web Lock
+// (the worker may be stopped between events; the rules themselves persist in Chrome
+// for the browser session).
+
+import { FENCES } from '../../store/keys.js';
+import { read, write } from '../../store/store.js';
+import { blockedMessage, fenceAllows, fenceRules } from './rules.js';
+
+const LOCK = 'hopbench.fences';
+const BLOCKED_BY_CLIENT = 'net::ERR_BLOCKED_BY_CLIENT';
+/** Blocked navigations kept per fence for the step results (the last few suffice). */
+const MAX_BLOCKED = 20;
+/** Replays remembered (to replay each navigation once); older ones are long settled. */
+const MAX_REPLAYED = 100;
+
+/**
+ * @typedef {{ sessionId: string, origins: string[], ruleIds: number[], windowId: number|null,
+ *   own: number[], excluded: number[], blocked: Blocked[], held: Blocked[],
+ *   replayed: string[] }} Fence
+ *   `own`: the run's tabs; `excluded`: everyone else's (the rules skip them); `blocked`:
+ *   navigations of the run's tabs the fence stopped, for the step result; `held`:
+ *   blocked navigations whose tab is not classified yet; `replayed`: `tabId url` of
+ *   navigations given back to someone else's tab.
+ * @typedef {{ tabId: number, url: string, at: number }} Blocked
+ */
+
+/**
+ * @template T
+ * @param {(fences: Record<string, Fence>) => T | Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+function withFences(fn) {
+  return navigator.locks.request(LOCK, async () => {
+    /** @type {Record<string, Fence>} */
+    const stored = (await read(FENCES)) ?? {};
+    const result = await fn(stored);
+    await write(FENCES, stored);
+    return result;
+  });
+}
+
+/** @returns {Promise<Record<string, Fence>>} */
+async function readFences() {
+  return (await read(FENCES)) ?? {};
+}
+
+/**
+ * Writes the fence's rules, replacing its previous ones (one atomic update).
+ * @param {Fence} fence
+ */
+async function writeRules(fence) {
+  const current = await chrome.declarativeNetRequest.getSessionRules();
+  const others = current.filter((r) => !fence.ruleIds.includes(r.id));
+  const firstId = Math.max(0, ...others.map((r) => r.id)) + 1;
+  const rules = fenceRules(firstId, fence.origins, fence.excluded);
+  await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: fence.ruleIds, addRules: rules });
+  fence.ruleIds = rules.map((r) => r.id);
+}
+
+/**
+ * Fences every tab but the ones open now, before the session window exists.
+ * @param {string} sessionId the session the run is about to open
+ * @param {string[]} origins allowed origins (the core's `site_fence`)
+ */
+export async function installFence(sessionId, origins) {
+  const canonical = [...new Set(origins.map((o) => new URL(o).origin))];
+  await withFences(async (fences) => {
+    // Listed under the lock: a tab created meanwhile is then either listed here or
+    // classified by its onCreated handler, which waits for the lock.
+    const existing = tabIdsOf(await chrome.tabs.query({}));
+    /** @type {Fence} */
+    const fence = { sessionId, origins: canonical, ruleIds: [], windowId: null, own: [], excluded: existing, blocked: [], held: [], replayed: [] };
+    await writeRules(fence);
+    fences[sessionId] = fence;
+  });
+}
+
+/**
+ * The session's window and tabs are the run's; every other tab is excluded.
+ * @param {import('../session/sessions.js').Session} session
+ */
+export async function bindFence(session) {
+  const replays = await withFences(async (fences) => {
+    const fence = fences[session.id];
+    if (!fence) return [];
+    const all = tabIdsOf(await chrome.tabs.query({}));
+    fence.windowId = session.windowId;
+    fence.own = [...session.tabIds];
+    fence.excluded = [...new Set([...fence.excluded, ...all.filter((id) => !fence.own.includes(id))])];
+    await writeRules(fence);
+    return settleHeld(fences);
+  });
+  await replay(replays);
+}
+
+/**
+ * Removes the run's rules; safe to repeat.
+ * @param {string} sessionId
+ */
+export async function removeFence(sessionId) {
+  const replays = await withFences(async (fences) => {
+    const fence = fences[sessionId];
+    if (!fence) return [];
+    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: fence.ruleIds });
+    delete fences[sessionId];
+    // Someone else's navigations it held still deserve their replay.
+    const orphans = fence.held.filter((h) => !fence.own.includes(h.tabId));
+    const next = Object.values(fences)[0];
+    if (!next) return orphans;
+    next.held = [...next.held, ...orphans];
+    return settleHeld(fences);
+  });
+  await replay(replays);
+}
+
+/**
+ * The fence of a session, or undefined when its run goes anywhere.
+ * @param {string} sessionId
+ * @returns {Promise<Fence | undefined>}
+ */
+export async function fenceOf(sessionId) {
+  return (await readFences())[sessionId];
+}
+
+/**
+ * `null` when `url` may be opened by the session's agent, else the refusal the agent
+ * is shown (`blocked: ORIGIN is outside this task's sites`).
+ * @param {string} sessionId
+ * @param {string} url
+ */
+export async function fenceRefusal(sessionId, url) {
+  const fence = await fenceOf(sessionId);
+  if (!fence || fenceAllows(fence.origins, url)) return null;
+  return blockedMessage(url);
+}
+
+/**
+ * The navigations the fence blocked in the session's tabs since `since` (ms, an
+ * action's start), each with the message the agent is shown. Older ones (a page's own
+ * redirect between steps) are dropped: no action of the agent caused them.
+ * @param {string} sessionId
+ * @param {number} since
+ * @returns {Promise<(Blocked & { message: string })[]>}
+ */
+export async function takeBlocked(sessionId, since) {
+  if (!(await fenceOf(sessionId))) return [];
+  return withFences((fences) => {
+    const fence = fences[sessionId];
+    if (!fence) return [];
+    const taken = fence.blocked.filter((b) => b.at >= since);
+    fence.blocked = [];
+    return taken.map((b) => ({ ...b, message: blockedMessage(b.url) }));
+  });
+}
+
+// --- listeners ---------------------------------------------------------------------
+
+/** Call once, synchronously, at the worker's top level. */
+export function registerFenceListeners() {
+  chrome.tabs.onCreated.addListener((tab) => {
+    classify(tab).catch((error) => console.error('hopbench: fencing a new tab failed:', error));
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    forgetTab(tabId).catch((error) => console.error('hopbench: forgetting a closed tab in the fence failed:', error));
+  });
+  chrome.webNavigation.onErrorOccurred.addListener((details) => {
+    if (details.frameId !== 0 || details.error !== BLOCKED_BY_CLIENT) return;
+    blocked(details).catch((error) => console.error('hopbench: recording a blocked navigation failed:', error));
+  });
+}
+
+/**
+ * The ids of Chrome's tabs (every tab of a window has one).
+ * @param {chrome.tabs.Tab[]} tabs
+ * @returns {number[]}
+ */
+function tabIdsOf(tabs) {
+  return tabs.flatMap((t) => (t.id === undefined ? [] : [t.id]));
+}
+
+/** Cheap check first: no fence, nothing to do (the common case outside fenced runs). */
+async function anyFence() {
+  return Object.keys(await readFences()).length > 0;
+}
+
+/** @param {chrome.tabs.Tab} tab */
+async function classify(tab) {
+  if (!(await anyFence())) return;
+  const replays = await withFences(async (fences) => {
+    for (const fence of Object.values(fences)) {
+      if (fence.windowId === null) continue; // bindFence classifies every tab then
+      if (tab.id === undefined || fence.own.includes(tab.id) || fence.excluded.includes(tab.id)) continue;
+      const runs = tab.windowId === fence.windowId || (tab.openerTabId !== undefined && fence.own.includes(tab.openerTabId));
+      if (runs) {
+        fence.own.push(tab.id);
+      } else {
+        fence.excluded.push(tab.id);
+        await writeRules(fence);
+      }
+    }
+    return settleHeld(fences);
+  });
+  await replay(replays);
+}
+
+/** @param {number} tabId */
+async function forgetTab(tabId) {
+  if (!(await anyFence())) return;
+  await withFences(async (fences) => {
+    for (const fence of Object.values(fences)) {
+      fence.own = fence.own.filter((id) => id !== tabId);
+      if (fence.excluded.includes(tabId)) {
+        fence.excluded = fence.excluded.filter((id) => id !== tabId);
+        await writeRules(fence);
+      }
+      fence.held = fence.held.filter((h) => h.tabId !== tabId);
+    }
+  });
+}
+
+/**
+ * A top-level navigation was blocked: held until every fence has classified its tab
+ * (this event and the tab's onCreated may be handled in either order), then settled.
+ * @param {{ tabId: number, url: string }} details
+ */
+async function blocked({ tabId, url }) {
+  if (!(await anyFence())) return;
+  const at = Date.now();
+  const replays = await withFences((fences) => {
+    const first = Object.values(fences)[0];
+    if (!first) return []; // The last fence went meanwhile: nothing is blocked any more.
+    first.held = [...first.held, { tabId, url, at }];
+    return settleHeld(fences);
+  });
+  await replay(replays);
+}
+
+/**
+ * Settles the held blocked navigations whose tab every fence has classified. In a
+ * fenced run's own tab, outside its sites: recorded for the step result. Otherwise it
+ * was someone else's tab caught before it was classified: replayed, once (blocked
+ * again after that, it is another extension's block, not ours to undo).
+ * Returns the navigations to replay.
+ * @param {Record<string, Fence>} fences
+ * @returns {Blocked[]}
+ */
+function settleHeld(fences) {
+  const list = Object.values(fences);
+  if (list.some((f) => f.windowId === null)) return []; // bindFence settles them
+  const classified = (/** @type {number} */ tabId) => list.every((f) => f.own.includes(tabId) || f.excluded.includes(tabId));
+  /** @type {Blocked[]} */
+  const replays = [];
+  for (const fence of list) {
+    /** @type {Blocked[]} */
+    const keep = [];
+    for (const held of fence.held) {
+      if (!classified(held.tabId)) {
+        keep.push(held);
+        continue;
+      }
+      const owner = list.find((f) => f.own.includes(held.tabId));
+      const key = `${held.tabId} ${held.url}`;
+      if (owner && !fenceAllows(owner.origins, held.url)) {
+        owner.blocked = [...owner.blocked, held].slice(-MAX_BLOCKED);
+      } else if (!list.some((f) => f.replayed.includes(key))) {
+        fence.replayed = [...fence.replayed, key].slice(-MAX_REPLAYED);
+        replays.push(held);
+      }
+    }
+    fence.held = keep;
+  }
+  return replays;
+}
+
+/** @param {Blocked[]} navigations */
+async function replay(navigations) {
+  for (const { tabId, url } of navigations) {
+    await chrome.tabs.update(tabId, { url }).catch((error) =>
+      // The tab was closed in the meantime: nothing left to restore.
+      console.warn(`hopbench: could not restore the navigation of tab ${tabId} to ${url}:`, /** @type {Error} */ (error).message),
+    );
+  }
+}

@@ -1,0 +1,246 @@
+// Sessions: a task runs in a window the extension opened, one tab per start URL.
+//
+// Only a session's tabs are acted on, observed and tracked; the person's other tabs
+// are never touched. Tabs opened by session pages (target=_blank, window.open) and
+// tabs opened in the session window join it. All state lives in the store's session
+// area (store/keys.js SESSIONS; the worker is stopped when idle) and every change goes
+// through one Web Lock, so
+// events handled concurrently (a tab created while a navigation commits) cannot lose
+// each other's writes. Locks are granted in request order, and listeners request the
+// lock as they are called, so updates apply in the order Chrome dispatched the events.
+
+import { SESSIONS } from '../../store/keys.js';
+import { read, write, writeAll } from '../../store/store.js';
+
+const LOCK = 'hopbench.sessions';
+
+/**
+ * @typedef {{ id: string, windowId: number, tabIds: number[], currentTabId: number|null,
+ *   step: number, startedAt: number, taskId: string, closed: boolean,
+ *   answer: {text: string, step: number}|null, pausedMs?: number, pausedAt?: number | null,
+ *   human?: HumanState }} Session
+ *   `tabIds` is the session's tab order (tab_focus indexes into it); `step` counts the
+ *   actions started; `startedAt` is wall-clock ms (survives worker restarts); `human`
+ *   marks a person's session (human/session.js).
+ * @typedef {{ runId: string, phase: 'ready' | 'recording' | 'paused' | 'ended', keepWindow: boolean,
+ *   endedFrom?: string }} HumanState
+ */
+
+/**
+ * Runs `fn(sessions)` under the lock; `fn` may mutate the map, which is then saved.
+ * @template T
+ * @param {(sessions: Record<string, Session>) => T | Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export function withSessions(fn) {
+  return navigator.locks.request(LOCK, async () => {
+    /** @type {Record<string, Session>} */
+    const sessions = (await read(SESSIONS)) ?? {};
+    const before = JSON.stringify(sessions);
+    const result = await fn(sessions);
+    if (JSON.stringify(sessions) !== before) {
+      await write(SESSIONS, sessions);
+    }
+    return result;
+  });
+}
+
+/**
+ * A snapshot of every open session (read without the lock: for lookups only).
+ * @returns {Promise<Record<string, Session>>}
+ */
+export async function readSessions() {
+  return (await read(SESSIONS)) ?? {};
+}
+
+/**
+ * The named session, or the only one when `sessionId` is undefined. Throws otherwise.
+ * @param {Record<string, Session>} sessions
+ * @param {string | undefined} sessionId
+ * @returns {Session}
+ */
+export function pickSession(sessions, sessionId) {
+  if (sessionId !== undefined) {
+    const session = sessions[sessionId];
+    if (!session) throw new Error(`no session ${sessionId} (it ended, or never started)`);
+    return session;
+  }
+  const all = Object.values(sessions);
+  if (all.length === 1) return all[0];
+  throw new Error(
+    all.length === 0
+      ? 'no session is open: start one with a task first'
+      : `${all.length} sessions are open: say which one (sessionId)`,
+  );
+}
+
+/**
+ * @param {Record<string, Session>} sessions
+ * @param {number | undefined} tabId
+ * @returns {Session | undefined}
+ */
+export function sessionOfTab(sessions, tabId) {
+  return tabId === undefined ? undefined : Object.values(sessions).find((s) => s.tabIds.includes(tabId));
+}
+
+/**
+ * Milliseconds since the session started, less the time it was paused (a person's
+ * session: `pausedMs` so far, and the pause going on since `pausedAt`).
+ * @param {Session} session
+ * @param {number} [now]
+ */
+export function elapsedMs(session, now = Date.now()) {
+  const paused = (session.pausedMs ?? 0) + (session.pausedAt ? now - session.pausedAt : 0);
+  return Math.max(0, now - session.startedAt - paused);
+}
+
+/**
+ * Opens the session window: one tab per start URL, the first focused. `extra` slots
+ * (the hop tracker) are written with the session, under the same lock, so the
+ * start pages' navigations (which may commit before windows.create returns) find both.
+ * `bounds` (`{left, top, width, height}`) places the window, e.g. half of the screen.
+ * @param {{ id: string, startUrls: string[], taskId: string, extra?: [import('../../store/store.js').Slot<any>, unknown][],
+ *   bounds?: { left?: number, top?: number, width?: number, height?: number } }} spec
+ * @returns {Promise<Session>}
+ */
+export function openSession({ id, startUrls, taskId, extra = [], bounds = {} }) {
+  return withSessions(async (sessions) => {
+    const window = await chrome.windows.create({ url: startUrls, focused: true, ...bounds });
+    if (!window || window.id === undefined) throw new Error('Chrome opened no session window');
+    const windowId = window.id;
+    const tabIds = (window.tabs ?? []).flatMap((t) => (t.id === undefined ? [] : [t.id]));
+    if (tabIds.length === 0) throw new Error('the session window opened without tabs');
+    await chrome.tabs.update(tabIds[0], { active: true });
+    /** @type {Session} */
+    const session = {
+      id,
+      windowId,
+      tabIds,
+      currentTabId: tabIds[0],
+      step: 0,
+      startedAt: Date.now(),
+      taskId,
+      closed: false,
+      answer: null,
+    };
+    sessions[id] = session;
+    await writeAll('session', extra);
+    return session;
+  });
+}
+
+/**
+ * Forgets the session; closes its window unless `keepWindow`. Returns the last record.
+ * @param {string | undefined} sessionId
+ * @param {{ keepWindow?: boolean }} [options]
+ * @returns {Promise<Session>}
+ */
+export function closeSession(sessionId, { keepWindow = false } = {}) {
+  return withSessions(async (sessions) => {
+    const session = pickSession(sessions, sessionId);
+    delete sessions[session.id];
+    if (!keepWindow && !session.closed) {
+      await chrome.windows.remove(session.windowId).catch((error) => {
+        // The person may have closed it already: nothing left to close.
+        console.warn(`hopbench: closing session window ${session.windowId}:`, error);
+      });
+    }
+    return session;
+  });
+}
+
+/**
+ * The tabs of a session in session order, with what Chrome knows of each. A tab whose
+ * first navigation has not committed yet has an empty `url` and its target in
+ * `pendingUrl`; that target is the tab's URL as far as anyone reading the list cares.
+ * @param {Session} session
+ */
+export async function describeTabs(session) {
+  const tabs = await Promise.all(
+    session.tabIds.map((tabId) => chrome.tabs.get(tabId).catch(() => null)),
+  );
+  return session.tabIds.map((tabId, index) => ({
+    index,
+    tabId,
+    url: tabs[index]?.url || tabs[index]?.pendingUrl || '',
+    title: tabs[index]?.title ?? '',
+    current: tabId === session.currentTabId,
+  }));
+}
+
+/**
+ * What a page sees of a session (no internal bookkeeping).
+ * @param {Session} session
+ */
+export function sessionView(session) {
+  const { id, windowId, tabIds, currentTabId, step, startedAt, taskId, closed, answer } = session;
+  return { id, windowId, tabIds, currentTabId, step, startedAt, taskId, closed, answer };
+}
+
+// --- Membership changes (idempotent: several events may report the same tab) --------
+
+/**
+ * @param {Session} session
+ * @param {number | undefined} tabId
+ */
+export function addTab(session, tabId) {
+  if (tabId !== undefined && !session.tabIds.includes(tabId)) session.tabIds.push(tabId);
+}
+
+/**
+ * @param {Session} session
+ * @param {number} tabId
+ */
+function removeTab(session, tabId) {
+  session.tabIds = session.tabIds.filter((id) => id !== tabId);
+  if (session.currentTabId === tabId) session.currentTabId = session.tabIds.at(-1) ?? null;
+}
+
+/**
+ * @param {number} sourceTabId
+ * @param {number} tabId
+ */
+function joinByOpener(sourceTabId, tabId) {
+  return withSessions((sessions) => {
+    const session = sessionOfTab(sessions, sourceTabId);
+    if (session) addTab(session, tabId);
+  });
+}
+
+const logFailure = (/** @type {string} */ what) => (/** @type {unknown} */ error) => console.error(`hopbench: ${what} failed:`, error);
+
+/** Registers the session listeners; call once, synchronously, at the worker's top level. */
+export function registerSessionListeners() {
+  // target=_blank links and window.open, including popups in a window of their own.
+  chrome.webNavigation.onCreatedNavigationTarget.addListener(({ sourceTabId, tabId }) => {
+    joinByOpener(sourceTabId, tabId).catch(logFailure('adding an opened tab'));
+  });
+  chrome.tabs.onCreated.addListener((tab) => {
+    withSessions((sessions) => {
+      const session =
+        Object.values(sessions).find((s) => s.windowId === tab.windowId && !s.closed) ??
+        (tab.openerTabId !== undefined ? sessionOfTab(sessions, tab.openerTabId) : undefined);
+      if (session) addTab(session, tab.id);
+    }).catch(logFailure('adding a created tab'));
+  });
+  chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
+    withSessions(async (sessions) => {
+      const session = sessionOfTab(sessions, tabId);
+      if (!session) return;
+      // Events wait for the lock, so this one may be stale: windows.create activates
+      // each start tab in turn before openSession makes the first one current. The
+      // window's active tab now is the truth; the event only says to look.
+      const [active] = await chrome.tabs.query({ active: true, windowId });
+      const current = active?.id ?? tabId;
+      if (session.tabIds.includes(current)) session.currentTabId = current;
+    }).catch(logFailure('following the active tab'));
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    withSessions((sessions) => {
+      const session = sessionOfTab(sessions, tabId);
+      if (!session) return;
+      removeTab(session, tabId);
+      if (session.tabIds.length === 0) session.closed = true;
+    }).catch(logFailure('removing a closed tab'));
+  });
+}
