@@ -9,6 +9,7 @@ import { el } from './dom.js';
 import { coreCall, errorText, exportRun, getRun, humanControl, humanFinish, startHuman } from './messages.js';
 import { STUDY } from './store/keys.js';
 import { read, remove, write } from './store/store.js';
+import { watchRuns } from './store/views.js';
 import { seedOf, studyOrder } from './study-order.js';
 
 export const STUDY_FORMAT = 'hopbench-study';
@@ -24,10 +25,14 @@ const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (doc
 
 /** @type {StudyTask[]} */
 let chosen = [];
+/** The run of the session open now, whose changes redraw the page. @type {string | null} */
+let openRunId = null;
 
 /** @returns {Promise<Study | null>} */
 async function load() {
-  return (await read(STUDY)) ?? null;
+  const study = (await read(STUDY)) ?? null;
+  openRunId = study?.runId ?? null;
+  return study;
 }
 
 /** @param {Study | null} study */
@@ -38,8 +43,10 @@ async function save(study) {
 
 /** @param {string} text @param {boolean} [isError] */
 function showStatus(text, isError = false) {
-  $('status').textContent = text;
-  $('status').className = isError ? 'error' : 'note';
+  // The same words again are not written again: the line is aria-live, and a screen
+  // reader would read it out on every redraw.
+  setIfChanged($('status'), 'textContent', text);
+  setIfChanged($('status'), 'className', isError ? 'error' : 'note');
 }
 
 /** Reads the chosen task files through the core; a bad file is refused, naming it. */
@@ -101,47 +108,89 @@ async function exportStudy() {
   showStatus(`Exported ${runs.length} runs of ${study.participant} to ${name}.`);
 }
 
-async function render() {
+/**
+ * What the page shows, worked out before anything on it changes.
+ * @typedef {{ section: 'setup' | 'progress' | 'done', position?: string, intent?: string,
+ *   buttons?: { beginTask: boolean, start: boolean, giveUp: boolean, answer: boolean },
+ *   status?: string }} StudyScreen
+ */
+
+/**
+ * Reads the study (and the open session's run), moving the study on when that session
+ * has ended, and says what the page should show.
+ * @returns {Promise<StudyScreen>}
+ */
+async function screenOf() {
   let study = await load();
-  $('setup').hidden = study !== null;
-  $('progress').hidden = true;
-  $('done').hidden = true;
-  if (!study) {
+  if (!study) return { section: 'setup' };
+  const heading = (/** @type {Study} */ s) => ({
+    position: `Task ${s.position + 1} of ${s.tasks.length} · ${s.participant}`,
+    intent: s.tasks[s.position].intent,
+  });
+  if (study.runId) {
+    const { run } = await ask(getRun, { runId: study.runId });
+    if (run.status === 'running') {
+      const ready = (run.human?.phase ?? 'ready') === 'ready';
+      return {
+        section: 'progress',
+        ...heading(study),
+        buttons: { beginTask: false, start: ready, giveUp: !ready, answer: !ready },
+        status: ready ? 'The task is open: press Start when you are ready.' : 'Recording: do the task in its window, then answer here.',
+      };
+    }
+    // The session ended: it counts, and the next task waits for the participant.
+    study = { ...study, runIds: [...study.runIds, study.runId], runId: null, position: study.position + 1 };
+    await save(study);
+  }
+  if (study.position >= study.tasks.length) {
+    const n = study.runIds.length;
+    return { section: 'done', status: `Study done: ${n} ${n === 1 ? 'task' : 'tasks'} by ${study.participant}.` };
+  }
+  return {
+    section: 'progress',
+    ...heading(study),
+    buttons: { beginTask: true, start: false, giveUp: false, answer: false },
+    status: study.position === 0 ? 'Open the first task when the participant is ready.' : 'A break, if wanted: open the next task when ready.',
+  };
+}
+
+/**
+ * Sets a property only when it differs. Every redraw used to hide the answer block and
+ * show it again a moment later, across an await: the hidden field lost the focus, and
+ * the participant's next keystrokes with it ("15 minues"). Nothing that stays on screen
+ * is touched now.
+ * @template {HTMLElement} E
+ * @template {keyof E} K
+ * @param {E} element
+ * @param {K} key
+ * @param {E[K]} value
+ */
+function setIfChanged(element, key, value) {
+  if (element[key] !== value) element[key] = value;
+}
+
+/** Shows `screen` in one synchronous pass, with no await between its changes. */
+function apply(/** @type {StudyScreen} */ screen) {
+  setIfChanged($('setup'), 'hidden', screen.section !== 'setup');
+  setIfChanged($('progress'), 'hidden', screen.section !== 'progress');
+  setIfChanged($('done'), 'hidden', screen.section !== 'done');
+  if (screen.section === 'setup') {
     if (!$('status').className.includes('error')) showStatus('Set up a study: the participant, the tasks and their order.');
     return;
   }
-  if (study.runId) {
-    const { run } = await ask(getRun, { runId: study.runId });
-    if (run.status !== 'running') {
-      // The session ended: it counts, and the next task waits for the participant.
-      study = { ...study, runIds: [...study.runIds, study.runId], runId: null, position: study.position + 1 };
-      await save(study);
-    } else {
-      const phase = run.human?.phase ?? 'ready';
-      $('progress').hidden = false;
-      $('position').textContent = `Task ${study.position + 1} of ${study.tasks.length} · ${study.participant}`;
-      $('intent').textContent = study.tasks[study.position].intent;
-      $('begin-task').hidden = true;
-      $('start').hidden = phase !== 'ready';
-      $('give-up').hidden = phase === 'ready';
-      $('answer-form').hidden = phase === 'ready';
-      showStatus(phase === 'ready' ? 'The task is open: press Start when you are ready.' : 'Recording: do the task in its window, then answer here.');
-      return;
-    }
+  if (screen.position !== undefined) setIfChanged($('position'), 'textContent', screen.position);
+  if (screen.intent !== undefined) setIfChanged($('intent'), 'textContent', screen.intent);
+  if (screen.buttons) {
+    setIfChanged($('begin-task'), 'hidden', !screen.buttons.beginTask);
+    setIfChanged($('start'), 'hidden', !screen.buttons.start);
+    setIfChanged($('give-up'), 'hidden', !screen.buttons.giveUp);
+    setIfChanged($('answer-form'), 'hidden', !screen.buttons.answer);
   }
-  if (study.position >= study.tasks.length) {
-    $('done').hidden = false;
-    showStatus(`Study done: ${study.runIds.length} tasks by ${study.participant}.`);
-    return;
-  }
-  $('progress').hidden = false;
-  $('position').textContent = `Task ${study.position + 1} of ${study.tasks.length} · ${study.participant}`;
-  $('intent').textContent = study.tasks[study.position].intent;
-  $('begin-task').hidden = false;
-  $('start').hidden = true;
-  $('give-up').hidden = true;
-  $('answer-form').hidden = true;
-  showStatus(study.position === 0 ? 'Open the first task when the participant is ready.' : 'A break, if wanted: open the next task when ready.');
+  if (screen.status !== undefined) showStatus(screen.status);
+}
+
+async function render() {
+  apply(await screenOf());
 }
 
 /**
@@ -190,9 +239,9 @@ $('new-study').addEventListener('click', guarded('start a new study', async () =
   await save(null);
 }));
 
-// While a session is open, its end (an answer, a give-up, a closed window) moves the study on.
-setInterval(async () => {
-  const study = await load().catch(() => null);
-  if (study?.runId) await render().catch((error) => showStatus(errorText(error), true));
-}, 1000);
+// While a session is open, its end (an answer, a give-up, a closed window) moves the
+// study on: the page redraws when the worker says that run changed.
+watchRuns({ shows: (runId) => runId === openRunId }, () => {
+  render().catch((error) => showStatus(errorText(error), true));
+});
 render().catch((error) => showStatus(`cannot show the study: ${errorText(error)}`, true));

@@ -17,6 +17,8 @@ import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 const TASK_FILE = new URL('./tasks/spa-filters-and-routes.json', import.meta.url);
+/** 40 characters, none of them the answer the task checks. */
+const TYPED_ANSWER = 'About fifteen minutes, by the harbor way';
 
 describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
@@ -59,7 +61,10 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
     await waitStatus('The task is open');
     await study.locator('#start').click();
     await waitStatus('Recording');
-    await study.locator('#answer').fill('N/A');
+    // Typed as a person types, 8 characters a second (the page redraws meanwhile).
+    await study.locator('#answer').click();
+    await study.keyboard.type(TYPED_ANSWER, { delay: 125 });
+    assert.equal(await study.locator('#answer').inputValue(), TYPED_ANSWER);
     await study.locator('#answer-submit').click();
     await waitStatus('A break, if wanted');
     await study.screenshot({ path: docImagePath('study-break.png') });
@@ -91,13 +96,16 @@ describe('a study: one participant, two tasks, a break', { timeout: 240_000 }, (
       ['human', 'P07', 1],
       ['human', 'P07', 2],
     ]);
+    // Every keystroke of the typed answer is in the record (the study's first task).
+    assert.equal(file.runs[0].run.answer, TYPED_ANSWER);
+    assert.equal(file.runs[1].run.answer, null);
     assert.deepEqual(file.runs.map((/** @type {import('../types.mjs').Json} */ r) => r.run.taskId), file.study.tasks.map((/** @type {import('../types.mjs').Json} */ f) => `e2e-study/${f.replace('.json', '')}`));
     const path = join(dir, exported.name);
     writeFileSync(path, exported.text);
     const out = join(dir, 'people');
     assert.deepEqual(importExports([path], out), { runs: 2, provider: 'human' });
     const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    // An N/A answer and a give-up: both failed the task, neither is an error.
+    // A wrong answer and a give-up: both failed the task, neither is an error.
     assert.deepEqual(lines.map((l) => l.verdict), ['FAIL', 'FAIL']);
   });
 
