@@ -78,7 +78,7 @@ export function draftTask({ intent, startUrl }) {
     throw new Error(`the start page must be a full http(s) URL (got ${JSON.stringify(startUrl)})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the start page must be http(s) (got ${url.protocol})`);
-  const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 48) || 'task';
+  const slug = slugOf(text);
   return {
     id: `authored/${slug}`,
     intent: text,
@@ -154,4 +154,22 @@ export function authoredTask(draft, marked, answer, reference) {
   };
   const text = answer?.trim();
   return text && text.toUpperCase() !== 'N/A' ? { ...task, final_answer: { condition: { must_include: [text] }, required: true } } : task;
+}
+
+/**
+ * The intent as a task id's words: lower case, dashes between words, at most 48
+ * characters, cut after a whole word (a name cut mid-word, "...-jazz-night-t", reads
+ * as a typo).
+ * @param {string} text
+ */
+export function slugOf(text) {
+  const words = text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  let slug = '';
+  for (const word of words) {
+    const next = slug ? `${slug}-${word}` : word;
+    if (next.length > 48) break;
+    slug = next;
+  }
+  // A first word longer than the limit is cut: an id must have something.
+  return slug || (words[0] ?? '').slice(0, 48) || 'task';
 }

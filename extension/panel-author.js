@@ -10,7 +10,7 @@ import { ask } from './ask.js';
 import { authoredTask, draftTask, hopOf, isDraft, proposeHop } from './authoring.js';
 import { el } from './dom.js';
 import { coreCall, exportRun, listSessionTabs } from './messages.js';
-import { authoringMarks } from './store/keys.js';
+import { authoringMarks, authoringSaved } from './store/keys.js';
 import { read, write } from './store/store.js';
 import { doItMyself } from './panel-human.js';
 
@@ -59,7 +59,7 @@ async function currentUrl(run) {
 /**
  * Shows the authoring bar for an authoring run (hidden for any other run).
  * @param {AuthoredRun} run
- * @param {{ showError: (text: string) => void, showStatus: (text: string) => void }} ui
+ * @param {{ showError: (text: string) => void, showStatus: (text: string) => void, refresh: () => Promise<void> }} ui
  */
 export async function showAuthoring(run, ui) {
   // An authoring run is one started here: its marks are kept from the start.
@@ -78,7 +78,7 @@ let wiredFor = null;
 
 /**
  * @param {AuthoredRun} run
- * @param {{ showError: (text: string) => void, showStatus: (text: string) => void }} ui
+ * @param {{ showError: (text: string) => void, showStatus: (text: string) => void, refresh: () => Promise<void> }} ui
  */
 function wire(run, ui) {
   if (wiredFor === run.id) return;
@@ -113,9 +113,11 @@ function wire(run, ui) {
     hopOf(proposal, marks.length + 1); // Refuses a site or path it cannot use, before keeping it.
     await write(authoringMarks(runId), [...marks, proposal]);
     $('author-proposal').hidden = true;
-    ui.showStatus(`Hop ${marks.length + 1} marked.`);
     const latest = await marksOf(runId);
     $('author-marks').replaceChildren(...latest.map((m, i) => el('li', {}, hopOf(m, i + 1).description)));
+    // The panel's hop list shows the marks: redraw it, then say what happened.
+    await ui.refresh();
+    ui.showStatus(`Hop ${marks.length + 1} marked.`);
   });
   $('author-save').onclick = guarded('save the task', async () => {
     const { trajectory } = await ask(exportRun, { runId });
@@ -143,6 +145,10 @@ function wire(run, ui) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 0);
-    ui.showStatus(`Saved ${name}: ${Array.isArray(task.hops) ? task.hops.length : 0} hops, ${value.reference.length} reference steps.`);
+    const hops = Array.isArray(task.hops) ? task.hops.length : 0;
+    // Kept, so every page tells this session as a saved task, not a run that failed.
+    await write(authoringSaved(runId), { fileName: name, hops, at: Date.now() });
+    await ui.refresh();
+    ui.showStatus(`Saved ${name}: ${hops} hops, ${value.reference.length} reference steps.`);
   });
 }

@@ -6,6 +6,7 @@
 import { ask } from './ask.js';
 import { getDuel } from './messages.js';
 import { activeMs } from './panel-human.js';
+import { outcomeOf } from './run-outcome.js';
 import { clockText, outcomeLabel, stepsText } from './run-status.js';
 import { agentName, el, taskCard } from './run-view.js';
 
@@ -28,18 +29,28 @@ function agentMs(run, now = Date.now()) {
 }
 
 /**
+ * A side that has not ended: both wait for the person's Start (the agent is held
+ * paused before its first step, the person's session is ready), then run.
+ * @param {RunView} run
+ */
+function runningWords(run) {
+  const waiting = run.provider === 'human' ? run.human?.phase === 'ready' : run.paused === 'paused' && run.step === 0;
+  return waiting ? 'waiting for Start' : 'running';
+}
+
+/**
  * @param {string} label
  * @param {RunView} run
  * @param {number} ms
  * @param {{ tokens?: boolean }} [options]
  */
 function sideFigures(label, run, ms, { tokens = false } = {}) {
-  const status = run.status === 'running' ? (run.paused === 'paused' && run.step === 0 ? 'waiting for Start' : 'running') : outcomeLabel(run);
+  const status = run.status === 'running' ? runningWords(run) : outcomeLabel(run);
   return el(
     'div',
     { class: 'duel-side', dataset: { side: label === 'You' ? 'human' : 'agent', status: run.status } },
     el('p', { class: 'duel-name' }, label),
-    el('p', { class: 'duel-outcome', dataset: { outcome: run.verdict ? (run.verdict.passed ? 'pass' : 'fail') : 'pending' } }, status),
+    el('p', { class: 'duel-outcome', dataset: { outcome: run.status === 'running' ? 'pending' : outcomeOf(run).kind } }, status),
     el('p', { class: 'duel-hops' }, run.progress ? `${run.progress.done} of ${run.progress.total} hops` : '—'),
     el('p', { class: 'duel-steps' }, stepsText(run.step)),
     el('p', { class: 'duel-time' }, clockText(ms)),
@@ -123,7 +134,7 @@ export async function duelView(run) {
     'div',
     { class: 'duel-body' },
     taskCard(human),
-    el('p', { class: 'note' }, `Agent: ${agentName(agent.provider)}, in the left window; you, in the right one.`),
+    el('p', { class: 'note' }, `Agent: ${agentName(agent.provider, agent.model)}, in the left window; you, in the right one.`),
     el('h2', {}, 'Hops'),
     hopTable(reply),
     el('h2', {}, 'Steps'),

@@ -135,6 +135,20 @@ export function giveUp(runId) {
  * @returns {Promise<string>}
  */
 export async function doItMyself(chosen, { keepWindow }) {
-  const { runId } = await ask(startHuman, { taskText: chosen.taskText, fileName: chosen.fileName, keepWindow });
+  const { runId, windowId } = await ask(startHuman, { taskText: chosen.taskText, fileName: chosen.fileName, keepWindow });
+  openPanelIn(windowId);
   return runId;
+}
+
+/**
+ * Opens the side panel in the task's window, where the person works: Start, the
+ * objective, the clock and the answer box beside the page, not behind it in the window
+ * they came from. Chrome opens it only within the click's user gesture; when it does
+ * not, the toolbar button opens it (the note on the setup screen says so).
+ * @param {number} windowId
+ */
+export function openPanelIn(windowId) {
+  chrome.sidePanel.open({ windowId }).catch((error) => {
+    console.warn(`hopbench: the side panel did not open in the task's window: ${/** @type {Error} */ (error).message}`);
+  });
 }

@@ -143,7 +143,12 @@ const openTab = (/** @type {string} */ path) => (/** @type {Event} */ event) => 
   chrome.tabs.create({ url: chrome.runtime.getURL(path) }).catch(report(`cannot open ${path}`));
 };
 $('open-runs').addEventListener('click', openTab('runs.html'));
-$('open-panel').addEventListener('click', openTab('sidepanel.html'));
+// Run view is the side panel of this window, beside the page, not another tab.
+$('open-panel').addEventListener('click', (event) => {
+  event.preventDefault();
+  // The panel takes the focus, and Chrome closes the popup.
+  openSidePanel();
+});
 
 // Opens what a model would see of the active tab of this window.
 $('show-observation').addEventListener('click', async () => {

@@ -3,15 +3,11 @@
 // (`run.step`) as "step N" while the panel printed the step in progress (`run.step + 1`).
 // Now both say "step N" for the step being worked on and "N steps" once it ended.
 
-/** "PASS", "FAIL", or the status while there is no verdict yet. */
-/**
- * @typedef {import('./types.js').RunView} RunView
- * @param {{ verdict: { passed: boolean } | null, status: string }} run
- */
-export function outcomeLabel(run) {
-  if (run.verdict) return run.verdict.passed ? 'PASS' : 'FAIL';
-  return run.status;
-}
+import { outcomeLabel, outcomeOf } from './run-outcome.js';
+
+/** @typedef {import('./types.js').RunView} RunView */
+
+export { outcomeLabel };
 
 export const stepsText = (/** @type {number} */ n) => `${n} step${n === 1 ? '' : 's'}`;
 
@@ -29,13 +25,26 @@ export function clockText(ms) {
 /**
  * "Step 3 of at most 30 · 1 of 3 hops" while an agent runs (the step being worked
  * on: one more than the steps recorded); "Paused before step 3 · ..." once Pause held
- * the run; "PASS · 3 of 3 hops · 3 steps (finished)" after the end. A person's
+ * the run; "PASS · 3 of 3 hops · 3 steps" after the end, with the cause of an error
+ * or a stop ("STOPPED · 0 of 1 hops · 2 steps · Stopped by the person."). A person's
  * session counts the actions recorded so far.
  * @param {RunView} run
+ * @param {{ now?: number, withCause?: boolean }} [options] `now`: for the wait of a
+ *   model call in flight; `withCause: false` leaves an error's or a stop's cause out
+ *   (the side panel shows it under the label, right below)
  */
-export function runStatusText(run) {
-  const hops = run.progress ? ` · ${run.progress.done} of ${run.progress.total} hops` : '';
-  if (run.status !== 'running') return `${outcomeLabel(run)}${hops} · ${stepsText(run.step)} (${run.status})`;
+export function runStatusText(run, { now = Date.now(), withCause = true } = {}) {
+  // An authoring session's hops are the pages marked, not its draft's placeholder hop.
+  const marked = run.authoring?.marks.length;
+  const hops = marked !== undefined
+    ? ` · ${marked} hop${marked === 1 ? '' : 's'} marked`
+    : run.progress ? ` · ${run.progress.done} of ${run.progress.total} hops` : '';
+  if (run.status !== 'running') {
+    // An error or a stop says its cause on the first line; a FAIL's is under the verdict.
+    const outcome = outcomeOf(run);
+    const cause = withCause && (outcome.kind === 'error' || outcome.kind === 'stopped') ? ` · ${outcome.cause}` : '';
+    return `${outcome.label}${hops} · ${stepsText(run.step)}${cause}`;
+  }
   if (run.provider === 'human') {
     /** @type {Record<string, string>} */
     const phases = { ready: 'Ready: press Start', recording: 'Recording', paused: 'Paused' };
@@ -46,5 +55,20 @@ export function runStatusText(run) {
   const max = run.maxSteps ? ` of at most ${run.maxSteps}` : '';
   if (run.paused === 'paused') return `Paused before step ${next}${hops}`;
   if (run.paused === 'pausing') return `Pausing: step ${next} finishes first${hops}`;
-  return `Step ${next}${max}${hops}`;
+  return `Step ${next}${max}${hops}${callText(run, now)}`;
+}
+
+/**
+ * " · waiting for the model, 12 s" while a call is in flight; a try after the first
+ * says which ("try 2 of 4, 3 s") and how long the whole wait has been. A slow server
+ * is then told apart from a stuck run.
+ * @param {Pick<RunView, 'call'>} run
+ * @param {number} now
+ */
+export function callText(run, now) {
+  const call = run.call;
+  if (!call) return '';
+  const seconds = (/** @type {number} */ since) => `${Math.max(0, Math.floor((now - since) / 1000))} s`;
+  if (call.try <= 1) return ` · waiting for the model, ${seconds(call.since)}`;
+  return ` · waiting for the model: try ${call.try} of ${call.of}, ${seconds(call.trySince)} (${seconds(call.since)} in all)`;
 }

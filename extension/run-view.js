@@ -4,7 +4,9 @@
 // the GET_RUN reply; the pages decide when to ask for it and where each part goes.
 
 import { el } from './dom.js';
-import { clockText, outcomeLabel, stepsText } from './run-status.js';
+import { hopOf } from './authoring.js';
+import { outcomeLabel, outcomeOf } from './run-outcome.js';
+import { clockText, stepsText } from './run-status.js';
 import { StepList } from './step-view.js';
 import { taskFacts } from './task-picker.js';
 
@@ -26,13 +28,15 @@ export function formatTime(ms) {
 }
 
 /**
- * Who ran it, in words: "Replay of the reference trajectory", "You", "openai".
+ * Who ran it, in words: "Replay of the reference trajectory", "A person (human
+ * session)", "Model gpt-4o-mini (openai)" (the model's name when the run kept it).
  * @param {string} provider
+ * @param {string | null} [model]
  */
-export function agentName(provider) {
+export function agentName(provider, model = null) {
   if (provider === 'replay') return 'Replay of the reference trajectory';
   if (provider === 'human') return 'A person (human session)';
-  return `Model (${provider})`;
+  return model ? `Model ${model} (${provider})` : `Model (${provider})`;
 }
 
 /**
@@ -45,7 +49,7 @@ export function summary(run) {
   const rows = [
     ['Task', `${run.intent} (${run.taskId})`],
     ['Status', run.status + (run.reason ? `: ${run.reason}` : '')],
-    ['Agent', agentName(run.provider)],
+    ['Agent', agentName(run.provider, run.model)],
     ['Step', run.maxSteps ? `${run.step} of at most ${run.maxSteps}` : stepsText(run.step)],
     ['Tokens', tokens],
     ['Started', formatTime(run.startedAt)],
@@ -86,6 +90,24 @@ export function hopQueue(progress) {
 }
 
 /**
+ * The hops of a "New task by doing" session: the pages marked so far, in order (its
+ * draft task's one placeholder hop is not shown).
+ * @param {import('./types.js').AuthoringView} authoring
+ */
+export function markedHops(authoring) {
+  const n = authoring.marks.length;
+  return el(
+    'div',
+    { class: 'hops' },
+    el('p', { class: 'hop-count' }, n === 0 ? 'No hop marked yet.' : `${n} hop${n === 1 ? '' : 's'} marked`),
+    el('ol', { class: 'hop-queue' }, authoring.marks.map((m, i) =>
+      el('li', { class: 'hop', dataset: { state: 'done' } },
+        el('span', { class: 'hop-state', 'aria-label': 'marked' }, HOP_MARKS.done),
+        el('span', { class: 'hop-description' }, hopOf(m, i + 1).description)))),
+  );
+}
+
+/**
  * One judge verdict: `"Tokyo": yes (judge model openai gpt-4o-mini)`.
  * @param {Judgement} j
  */
@@ -104,27 +126,32 @@ export function judgementList(judgements) {
   );
 }
 
-/** @param {Pick<RunView, 'verdict' | 'status'>} run */
+/**
+ * The outcome (PASS, FAIL, ERROR, STOPPED) with its cause on the first screen, then
+ * the answer and the judge's word when there is a verdict. `data-outcome` is the kind.
+ * @param {Pick<RunView, 'verdict' | 'status' | 'error' | 'reason' | 'cause' | 'authoring'>} run
+ */
 export function verdictView(run) {
-  if (!run.verdict) {
-    return el('p', { class: 'verdict', dataset: { outcome: 'pending' } }, run.status === 'running' ? 'Running…' : 'No verdict.');
-  }
+  if (run.status === 'running') return el('p', { class: 'verdict', dataset: { outcome: 'pending' } }, 'Running…');
+  const outcome = outcomeOf(run);
   const v = run.verdict;
-  const answer = v.answer ? `Answer: ${v.answer.text}` : 'No answer given.';
+  // An error or a stop ended the run before the task could be judged: its hop count
+  // and "no answer" would only repeat that.
+  const judged = v && (outcome.kind === 'pass' || outcome.kind === 'fail');
   return el(
     'div',
-    { class: 'verdict', dataset: { outcome: v.passed ? 'pass' : 'fail' } },
-    el('p', { class: 'verdict-label' }, v.passed ? 'PASS' : 'FAIL'),
-    el('p', { class: 'verdict-reason' }, `${v.hops_done} of ${v.hops_total} hops; ${v.reason}`),
-    el('p', { class: 'verdict-answer' }, answer),
-    judgementList(v.answer?.judgements),
+    { class: 'verdict', dataset: { outcome: outcome.kind } },
+    el('p', { class: 'verdict-label' }, outcome.label),
+    el('p', { class: 'verdict-reason' }, outcome.cause),
+    judged ? el('p', { class: 'verdict-answer' }, v.answer ? `Answer: ${v.answer.text}` : 'No answer given.') : null,
+    judged ? judgementList(v.answer?.judgements) : null,
   );
 }
 
 /**
  * The task: its intent folded to two lines (a click unfolds it), then the hop count
  * and the sites. `task` is the core's overview from GET_RUN.
- * @param {Pick<RunView, 'task' | 'intent' | 'provider'>} run
+ * @param {Pick<RunView, 'task' | 'intent' | 'provider' | 'model'>} run
  */
 export function taskCard(run) {
   const intent = run.task?.intent ?? run.intent;
@@ -143,7 +170,7 @@ export function taskCard(run) {
     'section',
     { class: 'task-card' },
     text,
-    run.task ? el('p', { class: 'task-facts note' }, `${taskFacts(run.task)} · ${agentName(run.provider)}`) : null,
+    run.task ? el('p', { class: 'task-facts note' }, `${taskFacts(run.task)} · ${agentName(run.provider, run.model)}`) : null,
   );
 }
 
@@ -160,7 +187,7 @@ export function runView(run, steps, media = new Map()) {
     'article',
     { class: 'run', dataset: { runId: run.id, status: run.status } },
     el('section', {}, el('h2', {}, 'Verdict'), verdictView(run)),
-    el('section', {}, el('h2', {}, 'Hops'), hopQueue(run.progress)),
+    el('section', {}, el('h2', {}, 'Hops'), run.authoring ? markedHops(run.authoring) : hopQueue(run.progress)),
     el('section', {}, el('h2', {}, 'Task'), taskCard(run)),
     el('section', {}, el('h2', {}, 'Steps'), list.root),
     el('section', {}, el('h2', {}, 'Run'), summary(run)),

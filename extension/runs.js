@@ -4,6 +4,7 @@
 import { ask } from './ask.js';
 import { savedMessage, withRecording } from './authoring.js';
 import { coreCall, deleteRun, errorText, exportRun, getMedia, getRun, listRuns } from './messages.js';
+import { outcomeOf } from './run-outcome.js';
 import { el, formatTime, outcomeLabel, runView } from './run-view.js';
 import { shotOf } from './step-view.js';
 import { byId } from './dom.js';
@@ -56,7 +57,7 @@ function row(run) {
     el('td', {}, el('a', { href: `runs.html?run=${encodeURIComponent(run.id)}`, class: 'open' }, run.taskId)),
     el('td', {}, run.provider),
     el('td', { class: 'status' }, run.status),
-    el('td', { class: 'outcome' }, outcomeLabel(run)),
+    el('td', { class: 'outcome', dataset: { outcome: outcomeOf(run).kind }, title: outcomeOf(run).cause }, outcomeLabel(run)),
     el('td', {}, hops),
     el('td', {}, String(run.step)),
     el(

@@ -11,7 +11,7 @@ import { showAuthoring, startAuthoring } from './panel-author.js';
 import { errorText, getMedia, getRun, pauseRun, startDuel, startRun, stopRun } from './messages.js';
 import { currentRun, watchRuns } from './store/views.js';
 import { clockText, runStatusText } from './run-status.js';
-import { el, hopQueue, summary, taskCard, verdictView } from './run-view.js';
+import { el, hopQueue, markedHops, summary, taskCard, verdictView } from './run-view.js';
 import { StepList, shotOf } from './step-view.js';
 import { setupTaskPicker } from './task-picker.js';
 import { byId } from './dom.js';
@@ -119,14 +119,14 @@ async function render() {
   const atBottom = isScrolledToBottom();
   // While running, the status line says so; the verdict takes its place at the end.
   $('verdict-slot').replaceChildren(...(run.status === 'running' ? [] : [verdictView(run)]));
-  $('hops-slot').replaceChildren(hopQueue(run.progress));
+  $('hops-slot').replaceChildren(run.authoring ? markedHops(run.authoring) : hopQueue(run.progress));
   slot('.task-slot').replaceChildren(taskCard(run));
   slot('.summary-slot').replaceChildren(summary(run));
   stepList.update(steps, media, run.progress);
   if (atBottom && run.status === 'running') window.scrollTo({ top: document.body.scrollHeight });
   showControls(run);
-  showStatus(run.status === 'running' ? runStatusText(run) : `Run ${run.status}.`);
-  await showAuthoring(run, { showError: (text) => showStatus(text, true), showStatus: (text) => showStatus(text) });
+  showStatus(runStatusText(run, { withCause: false }));
+  await showAuthoring(run, { showError: (text) => showStatus(text, true), showStatus: (text) => showStatus(text), refresh });
   picker.showChoice();
   await loadScreenshots(run.id, steps);
 }
@@ -357,5 +357,11 @@ $('open-settings').addEventListener('click', (event) => {
   event.preventDefault();
   chrome.runtime.openOptionsPage().catch((error) => showStatus(`cannot open the settings: ${errorText(error)}`, true));
 });
+
+// While the model is called, the status line counts the wait each second (only the
+// line: the page is redrawn when the worker publishes a change).
+setInterval(() => {
+  if (lastRun?.status === 'running' && lastRun.call && !lastRun.duelId && shown === lastRun.id) showStatus(runStatusText(lastRun));
+}, 1000);
 
 picker.ready.then(refresh);

@@ -6,6 +6,7 @@
 
 import { ask } from './ask.js';
 import { el } from './dom.js';
+import { openPanelIn } from './panel-human.js';
 import { coreCall, errorText, exportRun, getRun, humanControl, humanFinish, startHuman } from './messages.js';
 import { STUDY } from './store/keys.js';
 import { read, remove, write } from './store/store.js';
@@ -76,13 +77,14 @@ async function beginTask() {
   const study = await load();
   if (!study) return;
   const task = study.tasks[study.position];
-  const { runId } = await ask(
+  const { runId, windowId } = await ask(
     startHuman, {
       taskText: task.text,
       fileName: task.fileName,
       study: { id: study.id, participant: study.participant, position: study.position + 1 },
     },
   );
+  openPanelIn(windowId);
   await save({ ...study, runId });
 }
 

@@ -1,7 +1,7 @@
 // The task and agent choice, shared by the popup and the side panel: the task list
 // (bundled and imported tasks, each with the core's overview: intent, hops, sites;
 // popup-tasks.js), the agent (model or replay), the window option, and whether Run can
-// start. Both pages use the same element ids (#task, #task-intent, #task-facts,
+// start. Both pages use the same element ids (#task-search, #task-count, #task, #task-intent, #task-facts,
 // #import-files, #import-folder, #task-note, #agent, #agent-note, #keep-window, #run)
 // and the same stored choices, so a task picked in one is picked in the other.
 
@@ -62,9 +62,13 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     $('task-note').className = isError ? 'error' : 'note';
   };
 
+  /** Every listed file, in list order (bundled first), for the search to filter. */
+  /** @type {{ value: string, fileName: string, text: string }[]} */
+  let files = [];
+
   async function listTasks() {
     const [bundled, imported] = await Promise.all([bundledTasks(), importedTasks()]);
-    const files = [
+    files = [
       ...(await Promise.all(
         bundled.map(async (t) => ({ value: `bundled:${t.path}`, fileName: t.path, text: await bundledTaskText(t.path) })),
       )),
@@ -73,12 +77,34 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     const checked = await taskOverviews(files.map(({ fileName, text }) => ({ fileName, text })));
     tasks.clear();
     files.forEach((f, i) => tasks.set(f.value, { taskText: f.text, fileName: f.fileName, ...checked[i] }));
+    const previous = select('task').value || (await storedChoices()).task;
+    showMatches(previous);
+    if (files.length === 0) {
+      note('No task yet: import a task file or a folder of tasks (ours, MMInA or WebArena).');
+    }
+    showChoice();
+  }
+
+  /**
+   * Fills the task list with the tasks the search words match (every word, in the
+   * intent, the id or the file name, any case), grouped bundled / imported, each
+   * labelled with its intent, hops and id; keeps `keep` chosen when it still shows,
+   * else the first match.
+   * @param {string | undefined} keep
+   */
+  function showMatches(keep) {
+    const words = input('task-search').value.toLowerCase().split(/\s+/).filter(Boolean);
     /** @typedef {{ value: string, fileName: string, text: string }} File */
+    const haystack = (/** @type {File} */ f) => {
+      const overview = tasks.get(f.value)?.overview;
+      return `${overview?.intent ?? ''} ${overview?.id ?? ''} ${f.fileName}`.toLowerCase();
+    };
+    const shown = files.filter((f) => words.every((w) => haystack(f).includes(w)));
     const option = (/** @type {File} */ f) => {
       const { overview, error } = tasks.get(f.value) ?? {};
-      const label = overview ? `${truncate(overview.intent, 64)} · ${hopsText(overview.hops)}` : `${f.fileName} (cannot be read)`;
+      const label = overview ? `${truncate(overview.intent, 56)} · ${hopsText(overview.hops)} · ${overview.id}` : `${f.fileName} (cannot be read)`;
       const o = new Option(label, f.value);
-      o.title = overview ? `${f.fileName}\n${overview.intent}` : (error ?? '');
+      o.title = overview ? `${overview.id} (${f.fileName})\n${overview.intent}` : (error ?? '');
       o.disabled = !overview;
       return o;
     };
@@ -88,18 +114,19 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
       g.append(...list.map(option));
       return g;
     };
+    const ofKind = (/** @type {string} */ kind) => shown.filter((f) => f.value.startsWith(kind));
+    const [bundledShown, importedShown] = [ofKind('bundled:'), ofKind('imported:')];
     const taskSelect = select('task');
-    const previous = taskSelect.value || (await storedChoices()).task;
-    const ofKind = (/** @type {string} */ kind) => files.filter((f) => f.value.startsWith(kind));
     taskSelect.replaceChildren(
-      ...(bundled.length ? [group('Bundled', ofKind('bundled:'))] : []),
-      ...(imported.length ? [group('Imported', ofKind('imported:'))] : []),
+      ...(bundledShown.length ? [group(`Bundled (${bundledShown.length})`, bundledShown)] : []),
+      ...(importedShown.length ? [group(`Imported (${importedShown.length})`, importedShown)] : []),
     );
-    if (previous !== undefined && tasks.get(previous)?.overview) taskSelect.value = previous;
-    if (files.length === 0) {
-      note('No task yet: import a task file or a folder of tasks (ours, MMInA or WebArena).');
-    }
-    showChoice();
+    const readable = shown.filter((f) => tasks.get(f.value)?.overview);
+    if (keep !== undefined && readable.some((f) => f.value === keep)) taskSelect.value = keep;
+    else if (readable.length > 0) taskSelect.value = readable[0].value;
+    $('task-count').textContent = words.length === 0
+      ? `${files.length} task${files.length === 1 ? '' : 's'}`
+      : `${shown.length} of ${files.length} tasks match`;
   }
 
   /** Task, agent and window choice are kept, so the next page opens as this one was left. */
@@ -175,6 +202,12 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     }
   }
 
+  $('task-search').addEventListener('input', () => {
+    const before = select('task').value;
+    showMatches(before);
+    if (select('task').value !== before) saveChoices();
+    showChoice();
+  });
   $('import-files').addEventListener('change', onImport);
   $('import-folder').addEventListener('change', onImport);
   for (const id of ['task', 'agent']) {

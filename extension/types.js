@@ -20,13 +20,21 @@
  */
 
 /**
+ * A "New task by doing" session: the hops marked (panel-author.js) and the file it was
+ * saved as, once it was.
+ * @typedef {{ marks: import('./authoring.js').HopProposal[],
+ *   saved: { fileName: string, hops: number, at: number } | null }} AuthoringView
+ */
+
+/**
  * What pages see of a run (worker/run/service.js runView).
  * @typedef {{ id: string, taskId: string, intent: string, status: string, step: number,
  *   maxSteps: number | null, progress: Progress | null, verdict: Verdict | null,
  *   error: string | null, cause: string | null, reason: string | null, answer: string | null,
  *   startedAt: number, finishedAt: number | null, tokens: { input: number, output: number, cached_input?: number },
- *   provider: string, paused: 'paused' | 'pausing' | null, task: TaskOverview | null,
+ *   provider: string, model: string | null, paused: 'paused' | 'pausing' | null, task: TaskOverview | null,
  *   human: HumanView | null, activeMs: number | null, duelId: string | null, sessionId: string | null,
+ *   authoring: AuthoringView | null,
  *   rule: string | null, callErrorKind: string | null, errorKind: string | null,
  *   call: { step: number, try: number, of: number, since: number, trySince: number } | null }} RunView
  */

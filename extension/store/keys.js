@@ -72,3 +72,6 @@ export const STUDY = /** @type {Slot<import('../study.js').Study>} */ (slot('loc
 /** The hops a person marked while authoring a task by doing it (panel-author.js). */
 export const authoringMarks = (/** @type {string} */ runId) =>
   /** @type {Slot<import('../authoring.js').HopProposal[]>} */ (slot('local', `authoring.${runId}`));
+/** The task file an authoring session was saved as, once it was (panel-author.js). */
+export const authoringSaved = (/** @type {string} */ runId) =>
+  /** @type {Slot<{ fileName: string, hops: number, at: number }>} */ (slot('local', `authoring.${runId}.saved`));

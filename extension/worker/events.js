@@ -23,3 +23,9 @@ function event() {
 
 /** A person pressed Start in their session: the run's summary as it is then. */
 export const humanStarted = /** @type {ReturnType<typeof event<import('./core/types.js').Run>>} */ (event());
+
+/**
+ * The last tab of a session closed (its window was closed): `{ sessionId }`. The run
+ * service stops the run that used it; a person's session has its own window handler.
+ */
+export const sessionClosed = /** @type {ReturnType<typeof event<{ sessionId: string }>>} */ (event());

@@ -96,9 +96,24 @@ fn agreement(a: &Side, b: &Side, hops: &[HopPair]) -> String {
         .filter(|h| h.a.is_some() && h.b.is_some())
         .count();
     if !(a.ended && b.ended) {
+        let done_a = hops.iter().filter(|h| h.a.is_some()).count();
+        let done_b = hops.iter().filter(|h| h.b.is_some()).count();
+        if done_a == done_b {
+            return format!(
+                "No divergence so far: both completed {both} of {} hops.",
+                hops.len()
+            );
+        }
+        // One is ahead: "both completed 1 of 2" beside a card saying 2 of 2 read as a
+        // contradiction. Each count is said, and who may still catch up.
+        let (ahead, behind, n_ahead, n_behind) = if done_a > done_b {
+            (&a.name, &b.name, done_a, done_b)
+        } else {
+            (&b.name, &a.name, done_b, done_a)
+        };
         return format!(
-            "No divergence so far: both completed {both} of {} hops.",
-            hops.len()
+            "No divergence so far: {ahead} completed {n_ahead} of {total} hops, {behind} {n_behind}; {behind} may still catch up.",
+            total = hops.len()
         );
     }
     match (a.passed, b.passed) {
@@ -193,6 +208,17 @@ mod tests {
         assert_eq!(c.diverged_at, None);
         assert_eq!(
             c.summary,
+            "No divergence so far: the agent completed 2 of 3 hops, you 1; you may still catch up."
+        );
+        // The agent ended with every hop while the person goes on: still no divergence.
+        let done = side("the agent", &[Some(1), Some(2), Some(3)], Some(true), true);
+        assert_eq!(
+            compare(&you, &done).unwrap().summary,
+            "No divergence so far: the agent completed 3 of 3 hops, you 1; you may still catch up."
+        );
+        let even = side("the agent", &[Some(2), None, None], None, false);
+        assert_eq!(
+            compare(&you, &even).unwrap().summary,
             "No divergence so far: both completed 1 of 3 hops."
         );
     }

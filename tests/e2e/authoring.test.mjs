@@ -97,6 +97,9 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
       `Hop 2: ${sites.origin('spa')}/ with "event", "42"`,
       `Hop 3: ${sites.origin('spa')}/ with "event/23"`,
     ]);
+    // The panel's hop list is the marks, not the draft's placeholder ("0 of 1").
+    assert.equal(await panel.locator('#hops-slot .hop-count').textContent(), '3 hops marked');
+    assert.equal(await status(), 'Hop 3 marked.');
     await panel.screenshot({ path: docImagePath('panel-authoring.png') });
   });
 
@@ -106,8 +109,20 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
     const run = await waitForRunEnd(panel, runId);
     assert.equal(run.status, 'finished');
     await panel.waitForSelector('#author-save:not([hidden])');
+    // Ended but not saved yet: not a FAIL of a task, a task not kept yet.
+    await panel.waitForSelector('#verdict-slot .verdict[data-outcome="unsaved"]');
+    assert.equal(await panel.locator('#verdict-slot .verdict-reason').textContent(), '3 hops marked; press Save task to keep the task file.');
     saved = await downloadedText(panel, '#author-save');
-    assert.match(await status(), /^Saved authored_show-the-music-events-in-paris-open-jazz-night-t\.json: 3 hops, 5 reference steps\.$/);
+    // The name ends at a whole word of the intent.
+    assert.match(await status(), /^Saved authored_show-the-music-events-in-paris-open-jazz-night\.json: 3 hops, 5 reference steps\.$/);
+    await panel.waitForSelector('#verdict-slot .verdict[data-outcome="saved"]');
+    assert.equal(await panel.locator('#verdict-slot .verdict-label').textContent(), 'SAVED TASK');
+    assert.equal(await panel.locator('#verdict-slot .verdict-reason').textContent(), 'Saved as authored_show-the-music-events-in-paris-open-jazz-night.json: 3 hops.');
+    // The Runs list tells it the same way.
+    const runsPage = await ext.openExtensionPage('runs.html');
+    await runsPage.waitForSelector(`tr[data-run-id="${runId}"] td.outcome`);
+    assert.equal(await runsPage.locator(`tr[data-run-id="${runId}"] td.outcome`).textContent(), 'SAVED TASK');
+    await runsPage.close();
     const task = JSON.parse(saved.text);
     assert.deepEqual(task.reference_trajectory, [
       "type {combobox 'City'} [Paris] [0]",

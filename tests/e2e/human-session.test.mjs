@@ -114,7 +114,7 @@ describe("a person's session on the single-page site", { timeout: 240_000 }, () 
     assert.equal(run.step, 5);
     assert.ok(run.activeMs > 0 && run.activeMs < run.finishedAt - run.startedAt + 1, `active time ${run.activeMs} ms`);
     await panel.waitForSelector('.verdict[data-outcome="pass"]');
-    assert.equal(await status(), 'Run finished.');
+    assert.equal(await status(), 'PASS · 3 of 3 hops · 5 steps');
     const steps = await stepsOf(panel, runId);
     assert.equal(steps.at(-1).action.text, 'stop [Tokyo]');
     assert.equal(await panel.locator('.step').count(), 5);

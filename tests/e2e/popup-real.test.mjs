@@ -13,6 +13,8 @@ import { openRealPopup } from './real-popup.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
+/** @typedef {import('../types.mjs').Json} Json */
+
 describe('the real toolbar popup', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
@@ -69,9 +71,48 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
     assert.ok(!listed.includes('imported:broken.json'), 'the refused file is not listed');
     assert.equal(await popup.evaluate('document.querySelector("#task").value'), 'imported:three-hops.json');
     const label = await popup.evaluate('document.querySelector("#task").selectedOptions[0].textContent');
-    assert.match(label, /^Starting from the wiki, read the Tokyo Tower article.*· 3 hops$/);
+    assert.match(label, /^Starting from the wiki, read the Tokyo Tower article.*· 3 hops · e2e\/three-hops$/);
     const facts = await popup.evaluate('document.querySelector("#task-facts").textContent');
     assert.match(facts, /^3 hops · 127\.0\.0\.1:\d+$/);
+    await popup.close();
+  });
+
+  test('the search finds a task by a word of its intent and by its id; Run starts that one, once', async () => {
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").options.length > 40', 'the bundled and imported tasks');
+    const all = await popup.evaluate('document.querySelector("#task").options.length');
+    assert.equal(await popup.evaluate('document.querySelector("#task-count").textContent'), `${all} tasks`);
+    // A word of an intent, typed as a person types it: only tasks whose intent, id or
+    // file has it stay listed, each labelled with its id.
+    await popup.type('#task-search', 'tower');
+    const byWord = await popup.evaluate('[...document.querySelectorAll("#task option")].map((o) => ({ value: o.value, label: o.textContent, title: o.title }))');
+    assert.ok(byWord.length >= 1 && byWord.length < all, `a few tasks match: ${byWord.length} of ${all}`);
+    assert.ok(byWord.every((/** @type {Json} */ o) => o.title.toLowerCase().includes('tower')), JSON.stringify(byWord));
+    assert.ok(byWord.some((/** @type {Json} */ o) => o.value === 'imported:three-hops.json' && o.label.endsWith(' · e2e/three-hops')), JSON.stringify(byWord));
+    assert.match(await popup.evaluate('document.querySelector("#task-count").textContent'), new RegExp(`^${byWord.length} of ${all} tasks match$`));
+    // A bundled task's id: that one task, chosen.
+    await popup.type('#task-search', 'sb-01-beanie-colour');
+    assert.deepEqual(await popup.evaluate('[...document.querySelectorAll("#task option")].map((o) => o.value)'), ['bundled:sb-01-beanie-colour.json']);
+    // The imported task's id, then Run: that task runs, once.
+    await popup.type('#task-search', 'e2e/three-hops');
+    await popup.waitFor('document.querySelector("#task").value === "imported:three-hops.json" && !document.querySelector("#run").disabled', 'the found task chosen and Run ready');
+    const before = await runIds();
+    await popup.click('#run');
+    let started = [];
+    const deadline = Date.now() + 15_000;
+    while (started.length === 0 && Date.now() < deadline) {
+      started = (await runIds()).filter((/** @type {Json} */ id) => !before.includes(id));
+      if (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(started.length, 1, 'Run started one run');
+    const run = await waitForRunEnd(page, started[0]);
+    assert.equal(run.taskId, 'e2e/three-hops');
+    assert.deepEqual((await runIds()).filter((/** @type {Json} */ id) => !before.includes(id)), started, 'still one run');
+    // The next popup lists every task again, the found one still chosen.
+    await popup.close();
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").value === "imported:three-hops.json"', 'the choice kept');
+    assert.equal(await popup.evaluate('document.querySelector("#task").options.length'), all);
     await popup.close();
   });
 

@@ -7,6 +7,8 @@
 // Clicks are trusted mouse events at the element's centre (Input.dispatchMouseEvent),
 // so the popup gets the user gesture chrome.sidePanel.open needs.
 
+import { writeFileSync } from 'node:fs';
+
 const POPUP_WAIT_MS = 10_000;
 
 /**
@@ -36,6 +38,36 @@ export async function openRealPopup(ext, page) {
   const popup = new RealPopup(cdp, sessionId, targetId);
   await waitFor(() => popup.evaluate('document.readyState === "complete" && !!document.querySelector("#run")'), 'the popup to load');
   return popup;
+}
+
+/**
+ * A handle to the side panel Chrome shows in a window (opened by the popup's Run or a
+ * page's chrome.sidePanel.open), reached like the popup: through the DevTools protocol,
+ * since Playwright lists no page for it. `inWindow`: the chrome.windows id it must be
+ * in (the panel reports its own window); any panel when left out.
+ * @param {{ context: import('playwright-core').BrowserContext }} ext
+ * @param {import('playwright-core').Page} page any page of the browser, for the CDP session
+ * @param {{ inWindow?: number, timeoutMs?: number }} [options]
+ */
+export async function attachSidePanel(ext, page, { inWindow, timeoutMs = POPUP_WAIT_MS } = {}) {
+  const cdp = await ext.context.newCDPSession(page);
+  /** @type {RealPopup | null} */
+  let found = null;
+  await waitFor(async () => {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    for (const target of targetInfos.filter((t) => t.type === 'page' && t.url.includes('/sidepanel.html'))) {
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+      const panel = new RealPopup(cdp, sessionId, target.targetId);
+      const windowId = await panel.evaluate('chrome.windows.getCurrent().then((w) => w.id)').catch(() => null);
+      if (inWindow === undefined || windowId === inWindow) {
+        found = panel;
+        return true;
+      }
+      await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => null);
+    }
+    return false;
+  }, inWindow === undefined ? 'a side panel to open' : `a side panel in window ${inWindow}`, timeoutMs);
+  return /** @type {RealPopup} */ (/** @type {unknown} */ (found));
 }
 
 /** @typedef {import('../types.mjs').Json} Json */
@@ -127,6 +159,24 @@ class RealPopup {
   }
 
   /**
+   * Types `text` into `selector` key by key, at a person's pace (`delayMs` between
+   * keys), after clearing it; each key is trusted input, as typing is.
+   * @param {string} selector
+   * @param {string} text
+   * @param {{ delayMs?: number }} [options]
+   */
+  async type(selector, text, { delayMs = 80 } = {}) {
+    await this.evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); e.focus(); e.select?.(); })()`);
+    await this.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Backspace', code: 'Backspace', windowsVirtualKeyCode: 8 });
+    await this.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Backspace', code: 'Backspace', windowsVirtualKeyCode: 8 });
+    for (const ch of text) {
+      await this.send('Input.dispatchKeyEvent', { type: 'keyDown', key: ch, text: ch, unmodifiedText: ch });
+      await this.send('Input.dispatchKeyEvent', { type: 'keyUp', key: ch });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+
+  /**
    * Chooses files for a file input, as the file dialog would.
    * @param {string} selector
    * @param {string[]} paths
@@ -150,6 +200,25 @@ class RealPopup {
       s.dispatchEvent(new Event('change', { bubbles: true }));
       return s.value;
     })()`);
+  }
+
+  /**
+   * Saves a PNG of what the target shows, at `width` CSS pixels when given (the page
+   * is laid out at that width for the picture, as Chrome's narrowest side panel).
+   * @param {string} path
+   * @param {{ width?: number }} [options]
+   */
+  async screenshot(path, { width } = {}) {
+    if (width !== undefined) {
+      const height = await this.evaluate('Math.max(document.documentElement.scrollHeight, 400)');
+      await this.send('Emulation.setDeviceMetricsOverride', { width, height: Math.min(Number(height), 1400), deviceScaleFactor: 1, mobile: false });
+    }
+    try {
+      const { data } = await this.send('Page.captureScreenshot', { format: 'png' });
+      writeFileSync(path, Buffer.from(String(data), 'base64'));
+    } finally {
+      if (width !== undefined) await this.send('Emulation.clearDeviceMetricsOverride').catch(() => null);
+    }
   }
 
   /** Closes the popup (as a click elsewhere would), if it is still open. */

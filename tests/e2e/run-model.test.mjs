@@ -103,7 +103,8 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     assert.ok(requests.every((r) => r.headers.authorization === `Bearer ${SECRET}`), 'each call sent the saved key');
 
     const panel = await ext.openExtensionPage(`sidepanel.html?run=${runId}`);
-    await panel.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('status')).textContent === 'Run finished.');
+    // The run has ended when the panel shows its outcome (PASS, FAIL, ERROR or STOPPED).
+    await panel.waitForSelector('#verdict-slot .verdict:not([data-outcome="pending"])');
     const runsList = await ext.openExtensionPage('runs.html');
     await runsList.waitForSelector(`tr[data-run-id="${runId}"]`);
     const runPage = await ext.openExtensionPage(`runs.html?run=${runId}`);

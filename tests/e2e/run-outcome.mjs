@@ -52,13 +52,17 @@ export async function saveOptions(options, { baseUrl, model, apiKey, maxTries, t
 export async function panelView(ext, runId) {
   const panel = await ext.openExtensionPage(`sidepanel.html?run=${encodeURIComponent(runId)}`);
   try {
-    await panel.waitForFunction(() =>
-      /^Run (finished|stopped|error)\.$/.test(String(/** @type {HTMLElement} */ (document.getElementById('status')).textContent)));
+    // Ended: the verdict slot holds the outcome (PASS, FAIL, ERROR or STOPPED).
+    await panel.waitForSelector('#verdict-slot .verdict:not([data-outcome="pending"])');
     return await panel.evaluate(() => {
       /** @param {ParentNode} root @param {string} selector */
       const text = (root, selector) => root.querySelector(selector)?.textContent ?? null;
       return {
         status: text(document, '[data-field="status"]'),
+        outcome: /** @type {HTMLElement | null} */ (document.querySelector('#verdict-slot .verdict'))?.dataset.outcome ?? null,
+        label: text(document, '#verdict-slot .verdict-label'),
+        cause: text(document, '#verdict-slot .verdict-reason'),
+        line: text(document, '#status'),
         error: text(document, '[data-field="error"]'),
         verdict: text(document, '.verdict'),
         verdictJudgements: [...document.querySelectorAll('.verdict .judgement')].map((li) => li.textContent),

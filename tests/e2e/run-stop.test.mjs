@@ -37,7 +37,7 @@ describe('stopping a run', { timeout: 120_000 }, () => {
     await popup.locator('#stop').click();
     // The act waits for its navigation; let the page come so the act can end.
     setTimeout(() => held.release(), 500);
-    await popup.waitForFunction(() => /\(stopped\)/.test(String(/** @type {HTMLElement} */ (document.getElementById('run-status')).textContent)), null, {
+    await popup.waitForFunction(() => /^Last run: STOPPED · .* · Stopped by the person\.$/.test(String(/** @type {HTMLElement} */ (document.getElementById('run-status')).textContent)), null, {
       timeout: 20_000,
     });
 

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { savedMessage, withRecording } from '../../extension/authoring.js';
+import { savedMessage, slugOf, withRecording } from '../../extension/authoring.js';
 
 const base = { id: 'demo/t1', intent: 'Find it.', start_urls: ['http://x.test/'], hops: [] };
 const mine = ["click {link 'Tokyo'}", 'stop [Tokyo]'];
@@ -93,4 +93,13 @@ test("a study's order: as listed, or a shuffle fixed by the seed", async () => {
   const firsts = new Set(Array.from({ length: 200 }, (_, i) => studyOrder(tasks, 'shuffled', seedOf(`s${i}`))[0]));
   assert.equal(firsts.size, tasks.length);
   assert.deepEqual(tasks, ['a', 'b', 'c', 'd', 'e', 'f'], 'the input is left as it was');
+});
+
+test("an authored task's id ends at a whole word of its intent, never mid-word", () => {
+  const intent = 'Show the music events in Paris, open Jazz Night, then find Taiko Drums and say its city.';
+  assert.equal(slugOf(intent), 'show-the-music-events-in-paris-open-jazz-night');
+  assert.ok(slugOf(intent).length <= 48);
+  assert.equal(slugOf('Short one'), 'short-one');
+  assert.equal(slugOf('x'.repeat(60)), 'x'.repeat(48), 'one word longer than the limit is cut: the id needs a name');
+  assert.equal(slugOf('!!!'), 'task');
 });

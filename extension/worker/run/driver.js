@@ -19,7 +19,18 @@ import { COMMANDS, interruptedAct, stepInfo } from './commands.js';
 import { finishRun } from './finish.js';
 import { interruption } from './interrupt.js';
 import { callJudge, callModel } from './model.js';
-import { clearCallInFlight, markPauseHeld, noteCallTry, pauseRequest, readRecord, saveRecord, stopRequest } from './state.js';
+import { readSessions } from '../session/sessions.js';
+import {
+  clearCallInFlight,
+  markPauseHeld,
+  noteCallTry,
+  pauseRequest,
+  readRecord,
+  requestStop,
+  saveRecord,
+  stopRequest,
+  WINDOW_CLOSED,
+} from './state.js';
 
 /**
  * @typedef {import('../core/types.js').Core} Core
@@ -78,7 +89,12 @@ export function driveRun(runId) {
   return navigator.locks.request(`hopbench.run.${runId}`, { ifAvailable: true }, async (lock) => {
     if (!lock) return;
     try {
-      await loop(runId);
+      await loop(runId).catch(async (error) => {
+        // A command that failed because the person closed the run's window (its tab is
+        // gone) ends the run as stopped, for that reason, not as the command's error.
+        if (isWorkerGoingAway(error) || !(await stopForClosedWindow(runId))) throw error;
+        await loop(runId);
+      });
     } catch (error) {
       if (isWorkerGoingAway(error)) {
         // Not the run's failure: the next worker resumes it from its record.
@@ -91,6 +107,20 @@ export function driveRun(runId) {
       );
     }
   });
+}
+
+/**
+ * Asks the run to stop when its session is closed (the window's last tab went) and
+ * no stop was asked yet; true when the run is to end as stopped.
+ * @param {string} runId
+ */
+async function stopForClosedWindow(runId) {
+  const record = await readRecord(runId);
+  if (!record) return false;
+  const session = (await readSessions())[record.sessionId];
+  if (!session?.closed) return false;
+  if (!(await stopRequest(runId))) await requestStop(runId, WINDOW_CLOSED);
+  return true;
 }
 
 /**

@@ -3,6 +3,7 @@
 // alarm, and any message. Values, not replies: the door (door.js) answers.
 
 import { loadedCore } from '../core/core.js';
+import { sessionClosed } from '../events.js';
 import { bindFence, installFence, removeFence } from '../fence/fence.js';
 import { forgetTracker } from '../session/hops.js';
 import { finishHuman } from '../human/session.js';
@@ -19,6 +20,8 @@ import {
   readRecord,
   requestPause,
   requestStop,
+  stopRequest,
+  WINDOW_CLOSED,
 } from './state.js';
 import {
   deleteRunData,
@@ -58,6 +61,17 @@ export function registerRunListeners() {
   chrome.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name !== BACKSTOP_ALARM) return;
     resumeRuns().catch((error) => console.error('hopbench: resuming runs failed:', error));
+  });
+  // The person closed an agent's window: the run stops at once (a model call in flight
+  // is cancelled), as if Stop were pressed, and says why.
+  sessionClosed.listen(async ({ sessionId }) => {
+    for (const runId of await activeRunIds()) {
+      const record = await readRecord(runId);
+      if (record?.sessionId !== sessionId || (await stopRequest(runId))) continue;
+      await requestStop(runId, WINDOW_CLOSED);
+      abortInFlight(runId);
+      driveRun(runId);
+    }
   });
 }
 

@@ -101,6 +101,9 @@ export async function activeRunIds() {
   return (await read(ACTIVE_RUNS)) ?? [];
 }
 
+/** The stop reason of a run whose window (its session's last tab) was closed. */
+export const WINDOW_CLOSED = "the run's window was closed";
+
 /**
  * @param {string} runId
  * @param {string} reason

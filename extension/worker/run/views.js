@@ -8,6 +8,8 @@ import { loadedCore } from '../core/core.js';
 import { endOrphanedHuman, humanState } from '../human/state.js';
 import { callInFlight, pauseRequest } from './state.js';
 import { getSteps } from './trajectories.js';
+import { authoringMarks, authoringSaved } from '../../store/keys.js';
+import { read } from '../../store/store.js';
 
 /**
  * @typedef {import('../core/types.js').Core} Core
@@ -58,6 +60,8 @@ export async function runView(run) {
     finishedAt: run.finishedAt,
     tokens: run.tokens,
     provider: run.provider ?? 'model',
+    // The model's name, as the run kept it in its settings (no key is kept there).
+    model: modelNameOf(run),
     paused,
     // The model call the run waits for, if any: its step, try, and since when.
     call,
@@ -66,7 +70,21 @@ export async function runView(run) {
     activeMs: run.activeMs ?? null,
     duelId: run.duelId ?? null,
     sessionId: run.sessionId ?? null,
+    authoring: run.provider === 'human' ? await authoringOf(run.id) : null,
   };
+}
+
+/**
+ * A session of "New task by doing": the hops marked so far and the file it was saved
+ * as; null for any other run (one started there has its marks kept from the start).
+ * Its draft task's single placeholder hop says nothing: the marks are its hops.
+ * @param {string} runId
+ * @returns {Promise<import('../../types.js').AuthoringView | null>}
+ */
+async function authoringOf(runId) {
+  const marks = await read(authoringMarks(runId));
+  if (marks === undefined) return null;
+  return { marks, saved: (await read(authoringSaved(runId))) ?? null };
 }
 
 /**
@@ -107,4 +125,17 @@ function actionWords(core, step) {
     // A recorded action always parsed once; say so rather than hide the step.
     return { kind: null, element: null, words: `${step.action.text} (${/** @type {Error} */ (error).message})` };
   }
+}
+
+/**
+ * The model a model run called (`settings.agent.model.model`, as run/settings.js keeps
+ * it), or null for replay, a person, or a run recorded without it.
+ * @param {import('../core/types.js').Run} run
+ * @returns {string | null}
+ */
+function modelNameOf(run) {
+  if (run.provider === 'replay' || run.provider === 'human') return null;
+  const settings = /** @type {{ agent?: { model?: { model?: unknown } } } | undefined} */ (run.settings);
+  const name = settings?.agent?.model?.model;
+  return typeof name === 'string' && name !== '' ? name : null;
 }

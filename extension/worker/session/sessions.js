@@ -9,6 +9,7 @@
 // each other's writes. Locks are granted in request order, and listeners request the
 // lock as they are called, so updates apply in the order Chrome dispatched the events.
 
+import { sessionClosed } from '../events.js';
 import { SESSIONS } from '../../store/keys.js';
 import { read, write, writeAll } from '../../store/store.js';
 
@@ -238,9 +239,14 @@ export function registerSessionListeners() {
   chrome.tabs.onRemoved.addListener((tabId) => {
     withSessions((sessions) => {
       const session = sessionOfTab(sessions, tabId);
-      if (!session) return;
+      if (!session) return null;
       removeTab(session, tabId);
-      if (session.tabIds.length === 0) session.closed = true;
-    }).catch(logFailure('removing a closed tab'));
+      if (session.tabIds.length > 0 || session.closed) return null;
+      session.closed = true;
+      return session.id;
+    })
+      // Announced once the session is stored closed, outside the sessions' lock.
+      .then((closedId) => (closedId ? sessionClosed.emit({ sessionId: closedId }) : undefined))
+      .catch(logFailure('removing a closed tab'));
   });
 }
