@@ -99,6 +99,8 @@ const isString = (v) => typeof v === 'string';
 const isBoolean = (v) => typeof v === 'boolean';
 /** @type {(v: unknown) => v is number} */
 const isInteger = (v) => Number.isInteger(v);
+/** @type {(v: unknown) => v is number} */
+const isPositiveInteger = (v) => Number.isInteger(v) && /** @type {number} */ (v) > 0;
 /** @type {(v: unknown) => v is string} */
 const isRunId = (v) => typeof v === 'string' && v.length > 0;
 /** @type {(v: unknown) => v is number} */
@@ -416,8 +418,9 @@ export const getRun = request('page-to-worker/get-run', {
 });
 
 // Newest first.
+// Newest first; `latest`: only that many (the popup's last few runs).
 export const listRuns = request('page-to-worker/list-runs', {
-  fields: {},
+  fields: { latest: leftOut(isPositiveInteger) },
   reply: /** @type {{ runs: RunView[] }} */ (REPLY),
 });
 

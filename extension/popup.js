@@ -3,11 +3,12 @@
 // CSP forbids inline scripts). Works the same when opened as a tab.
 
 import { ask } from './ask.js';
-import { errorText, getCoreStatus, getRun, startRun, stopRun } from './messages.js';
+import { errorText, getCoreStatus, getRun, listRuns, startRun, stopRun } from './messages.js';
+import { outcomeLabel, outcomeOf } from './run-outcome.js';
 import { runStatusText } from './run-status.js';
 import { currentRun, watchRuns } from './store/views.js';
 import { setupTaskPicker } from './task-picker.js';
-import { byId } from './dom.js';
+import { byId, el } from './dom.js';
 
 const $ = (/** @type {string} */ id) => byId(id);
 const button = (/** @type {string} */ id) => byId(id, HTMLButtonElement);
@@ -102,7 +103,26 @@ function showRunError(text) {
 /** @type {string | null} */
 let currentRunId = null;
 
+/** How many of the latest runs the popup lists. */
+const RECENT_RUNS = 4;
+
+/** The last few runs, each with its outcome; a click opens it on the runs page. */
+async function showRecent() {
+  const { runs } = await ask(listRuns, { latest: RECENT_RUNS });
+  $('recent').hidden = runs.length === 0;
+  $('recent-runs').replaceChildren(...runs.map((r) => {
+    const outcome = outcomeOf(r);
+    const link = el('a', { href: '#', title: `${r.intent}\n${outcome.cause}` }, r.taskId);
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      chrome.tabs.create({ url: chrome.runtime.getURL(`runs.html?run=${encodeURIComponent(r.id)}`) }).catch(report('cannot open the run'));
+    });
+    return el('li', { dataset: { runId: r.id } }, el('span', { class: 'outcome', dataset: { outcome: outcome.kind } }, outcomeLabel(r)), link);
+  }));
+}
+
 async function refreshRun() {
+  await showRecent();
   currentRunId = await currentRun();
   if (!currentRunId) return;
   const { run } = await ask(getRun, { runId: currentRunId });

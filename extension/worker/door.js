@@ -62,7 +62,7 @@ const TABLE = Object.freeze([
   row(messages.startRun, startRunFromPage),
   row(messages.stopRun, async (msg) => ({ run: await stopRunOf(msg.runId) })),
   row(messages.getRun, getRunOf),
-  row(messages.listRuns, async () => ({ runs: await listRunViews() })),
+  row(messages.listRuns, async (msg) => ({ runs: await listRunViews(msg.latest) })),
   row(messages.exportRun, async (msg) => ({ trajectory: await exportRunOf(msg.runId) })),
   row(messages.deleteRun, async (msg) => ({ runId: await deleteRunOf(msg.runId) })),
   row(messages.pauseRun, async (msg) => ({ run: await pauseRunOf(msg.runId, msg.paused) })),

@@ -180,6 +180,10 @@ describe('each ending told apart, through the real popup and its side panel', { 
     const popup = await openRealPopup(ext, tab);
     const line = await popup.waitFor('document.querySelector("#run-status").textContent.startsWith("Last run:") && document.querySelector("#run-status").textContent', 'the last-run line');
     assert.match(line, /^Last run: STOPPED · 0 of 1 hops · \d+ steps? · Stopped by the person\.$/);
+    // And its last runs, newest first, each with its outcome.
+    const recent = await popup.evaluate('[...document.querySelectorAll("#recent-runs li")].map((li) => [li.querySelector(".outcome").textContent, li.querySelector("a").textContent])');
+    assert.deepEqual(recent, [['STOPPED', 'e2e/outcomes-slow'], ['ERROR', 'e2e/outcomes-refused'], ['PASS', 'e2e/three-hops']]);
+    await popup.screenshot(docImagePath('popup-recent.png'));
     await popup.close();
     await tab.close();
     await panel.close();

@@ -274,9 +274,12 @@ export function mediaOf(mediaIds) {
   return mediaDataUrls(mediaIds);
 }
 
-/** Every run's view, newest first. */
-export async function listRunViews() {
-  const runs = await listRuns();
+/**
+ * Every run's view, newest first.
+ * @param {number} [latest] only the newest this many
+ */
+export async function listRunViews(latest = Infinity) {
+  const runs = (await listRuns()).slice(0, latest);
   return Promise.all(runs.map((run) => runView(run)));
 }
 
