@@ -318,8 +318,8 @@ $('do-it-myself').addEventListener('click', async () => {
 });
 
 /**
- * Human vs agent: the agent's window on the left half of the screen, the person's on
- * the right, both at the task's start; the agent waits for the person's Start. The
+ * Human vs agent: the agent's window on the left of the screen, the person's on the
+ * right with room for this panel (worker/duel/layout.js), both at the task's start; the agent waits for the person's Start. The
  * panel then tries to open in the person's window, where they work (Chrome may refuse
  * without a fresh click: the note says where to find it).
  */

@@ -11,6 +11,7 @@
 // Start reaches the duel as an event (events.js humanStarted): a person's session
 // knows nothing of duels.
 
+import { sideBySide } from './layout.js';
 import { duelRecord } from '../../store/keys.js';
 import { read, write } from '../../store/store.js';
 import { setCurrentRun } from '../../store/views.js';
@@ -56,25 +57,12 @@ async function workArea(windowId) {
 }
 
 /**
- * The left and right halves of an area (`{left, top, width, height}`).
- * @param {Area} area
- * @returns {[Area, Area]}
- */
-export function halves({ left, top, width, height }) {
-  const half = Math.floor(width / 2);
-  return [
-    { left, top, width: half, height },
-    { left: left + half, top, width: width - half, height },
-  ];
-}
-
-/**
  * Opens both windows: the agent's run started held, the person's session ready.
  * @param {import('../../messages.js').MessageOf<typeof import('../../messages.js').startDuel>} msg
  */
 export async function startDuel(msg) {
   const duelId = crypto.randomUUID();
-  const [agentBounds, humanBounds] = halves(await workArea(msg.windowId));
+  const [agentBounds, humanBounds] = sideBySide(await workArea(msg.windowId));
   const task = { taskText: msg.taskText, fileName: msg.fileName };
   // The agent first: a task its agent refuses (replay without a reference) opens nothing.
   const agent = await startAgentRun({ ...task, overrides: msg.overrides }, { bounds: agentBounds, held: true, duelId, current: false });
