@@ -62,13 +62,34 @@ export function runStatusText(run, { now = Date.now(), withCause = true } = {}) 
  * " · waiting for the model, 12 s" while a call is in flight; a try after the first
  * says which ("try 2 of 4, 3 s") and how long the whole wait has been. A slow server
  * is then told apart from a stuck run.
- * @param {Pick<RunView, 'call'>} run
+ * @param {Pick<RunView, 'call' | 'doing'>} run
  * @param {number} now
  */
 export function callText(run, now) {
   const call = run.call;
-  if (!call) return '';
+  if (!call) return doingText(run, now);
   const seconds = (/** @type {number} */ since) => `${Math.max(0, Math.floor((now - since) / 1000))} s`;
   if (call.try <= 1) return ` · waiting for the model, ${seconds(call.since)}`;
   return ` · waiting for the model: try ${call.try} of ${call.of}, ${seconds(call.trySince)} (${seconds(call.since)} in all)`;
+}
+
+/** @type {Readonly<Record<string, string>>} */
+const DOING_WORDS = Object.freeze({
+  observe: 'reading the page',
+  judge: 'judging the answer',
+  call_model: 'calling the model',
+});
+
+/**
+ * " · reading the page, 1 s", " · carrying out `click [12]`, 3 s" (the act waits for
+ * the page it leads to), or '' when the driver is between commands.
+ * @param {Pick<RunView, 'doing'>} run
+ * @param {number} now
+ */
+function doingText(run, now) {
+  const doing = run.doing;
+  if (!doing) return '';
+  const seconds = Math.max(0, Math.floor((now - doing.since) / 1000));
+  const words = doing.kind === 'act' && doing.action ? `carrying out \`${doing.action}\` and waiting for the page` : DOING_WORDS[doing.kind];
+  return words ? ` · ${words}, ${seconds} s` : '';
 }

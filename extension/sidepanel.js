@@ -361,7 +361,7 @@ $('open-settings').addEventListener('click', (event) => {
 // While the model is called, the status line counts the wait each second (only the
 // line: the page is redrawn when the worker publishes a change).
 setInterval(() => {
-  if (lastRun?.status === 'running' && lastRun.call && !lastRun.duelId && shown === lastRun.id) showStatus(runStatusText(lastRun));
+  if (lastRun?.status === 'running' && (lastRun.call || lastRun.doing) && !lastRun.duelId && shown === lastRun.id) showStatus(runStatusText(lastRun));
 }, 1000);
 
 picker.ready.then(refresh);

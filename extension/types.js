@@ -36,7 +36,8 @@
  *   human: HumanView | null, activeMs: number | null, duelId: string | null, sessionId: string | null,
  *   authoring: AuthoringView | null,
  *   rule: string | null, callErrorKind: string | null, errorKind: string | null,
- *   call: { step: number, try: number, of: number, since: number, trySince: number } | null }} RunView
+ *   call: { step: number, try: number, of: number, since: number, trySince: number } | null,
+ *   doing: { kind: string, step: number, since: number, action?: string } | null }} RunView
  */
 
 /**

@@ -32,6 +32,9 @@ export const runPause = (/** @type {string} */ runId) =>
 /** The model call a run waits for: `{step, try, of, since, trySince}` (ms since the epoch). */
 export const runCall = (/** @type {string} */ runId) =>
   /** @type {Slot<{ step: number, try: number, of: number, since: number, trySince: number }>} */ (slot('local', `run.${runId}.call`));
+/** What a run's driver is doing now: `{kind, step, since, action?}` (run/driver.js). */
+export const runDoing = (/** @type {string} */ runId) =>
+  /** @type {Slot<import('../worker/run/state.js').Doing>} */ (slot('local', `run.${runId}.doing`));
 /** A person's session: the phase and the clock (human/session.js). */
 export const humanState = (/** @type {string} */ runId) =>
   /** @type {Slot<import('../types.js').HumanView>} */ (slot('local', `run.${runId}.human`));

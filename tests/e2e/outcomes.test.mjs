@@ -1,7 +1,8 @@
 // How each ending looks to a person, through the real toolbar popup (Run pressed once)
 // and the side panel it opens: a passing run says PASS; an unreachable start page says
 // ERROR with the browser's cause on the first screen, not under Details; a model call
-// in flight is counted in the status line; Stop and a closed run window both say
+// in flight is counted in the status line, and an action waiting for its page is named;
+// Stop and a closed run window both say
 // STOPPED and why. Before, every one of these but the first was a red FAIL ("Run
 // error.", "0 of 1 hops … No answer given", "tab null is not part of session …").
 
@@ -140,6 +141,22 @@ describe('each ending told apart, through the real popup and its side panel', { 
     await panel.close();
   });
 
+  test('while an action waits for its page, the panel says which action', async () => {
+    // Step 2's page is held: the run sits in that act until it is let go.
+    const held = sites.hold('events', '/');
+    const { runId, panel } = await runFromRealPopup('three-hops.json', 'replay');
+    await held.arrived;
+    const line = /** @type {string} */ (await panel.waitFor(
+      'document.querySelector("#status").textContent.includes("and waiting for the page") && document.querySelector("#status").textContent',
+      'the act in the status line',
+    ));
+    assert.match(line, /^Step 2 of at most \d+ · 1 of 3 hops · carrying out `click .+` and waiting for the page, \d+ s$/);
+    held.release();
+    const run = await waitForRunEnd(page, runId);
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    await panel.close();
+  });
+
   test("an unreachable start page: ERROR with the browser's cause on the first screen", async () => {
     const { runId, panel } = await runFromRealPopup('refused.json', 'replay');
     await waitForRunEnd(page, runId);
@@ -182,7 +199,7 @@ describe('each ending told apart, through the real popup and its side panel', { 
     assert.match(line, /^Last run: STOPPED · 0 of 1 hops · \d+ steps? · Stopped by the person\.$/);
     // And its last runs, newest first, each with its outcome.
     const recent = await popup.evaluate('[...document.querySelectorAll("#recent-runs li")].map((li) => [li.querySelector(".outcome").textContent, li.querySelector("a").textContent])');
-    assert.deepEqual(recent, [['STOPPED', 'e2e/outcomes-slow'], ['ERROR', 'e2e/outcomes-refused'], ['PASS', 'e2e/three-hops']]);
+    assert.deepEqual(recent, [['STOPPED', 'e2e/outcomes-slow'], ['ERROR', 'e2e/outcomes-refused'], ['PASS', 'e2e/three-hops'], ['PASS', 'e2e/three-hops']]);
     await popup.screenshot(docImagePath('popup-recent.png'));
     await popup.close();
     await tab.close();

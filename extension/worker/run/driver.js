@@ -24,6 +24,7 @@ import {
   clearCallInFlight,
   markPauseHeld,
   noteCallTry,
+  noteDoing,
   pauseRequest,
   readRecord,
   requestStop,
@@ -201,6 +202,15 @@ async function carryOut(core, record, command) {
   if (command.kind === 'act') record.actStarted = command.step;
   if (spec.timing) stepInfo(record, command.step);
   await saveRecord(record); // Before the effect, so a restart knows it began.
+  // What the panel says the run is doing (a model call says more of itself).
+  if (command.kind !== 'record') {
+    await noteDoing(record.runId, {
+      kind: command.kind,
+      step: command.step,
+      since: Date.now(),
+      ...(command.kind === 'act' ? { action: command.action_text } : {}),
+    });
+  }
   inFlight.set(record.runId, controller);
   const started = performance.now();
   try {

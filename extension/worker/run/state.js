@@ -24,7 +24,7 @@
 // steps, media) lives in IndexedDB (run/trajectories.js). Every change here publishes a change
 // of the run's view (store/views.js), which is what pages watch.
 
-import { ACTIVE_RUNS, runCall, runPause, runRecord, runStop } from '../../store/keys.js';
+import { ACTIVE_RUNS, runCall, runDoing, runPause, runRecord, runStop } from '../../store/keys.js';
 import { read, remove, write, writeAll } from '../../store/store.js';
 import { CURRENT_RUN, publishRunChange } from '../../store/views.js';
 
@@ -79,7 +79,7 @@ export function removeRun(runId) {
   return navigator.locks.request(ACTIVE_LOCK, async () => {
     const active = (await activeRunIds()).filter((id) => id !== runId);
     await write(ACTIVE_RUNS, active);
-    await remove(runRecord(runId), runStop(runId), runPause(runId), runCall(runId));
+    await remove(runRecord(runId), runStop(runId), runPause(runId), runCall(runId), runDoing(runId));
     await publishRunChange(runId);
     if (active.length === 0) await chrome.alarms.clear(BACKSTOP_ALARM);
   });
@@ -188,4 +188,28 @@ export async function clearCallInFlight(runId) {
  */
 export async function callInFlight(runId) {
   return (await read(runCall(runId))) ?? null;
+}
+
+/**
+ * The command the driver carries out now, as the panel shows it ("reading the page",
+ * "carrying out `click [12]`"): one record per run, replaced as each command starts,
+ * removed with the run. A model call says more of itself (`CallInFlight`).
+ * @typedef {{ kind: string, step: number, since: number, action?: string }} Doing
+ */
+
+/**
+ * @param {string} runId
+ * @param {Doing} doing
+ */
+export async function noteDoing(runId, doing) {
+  await write(runDoing(runId), doing);
+  await publishRunChange(runId);
+}
+
+/**
+ * @param {string} runId
+ * @returns {Promise<Doing | null>}
+ */
+export async function doingNow(runId) {
+  return (await read(runDoing(runId))) ?? null;
 }

@@ -6,7 +6,7 @@
 import { progressOf } from '../session/hops.js';
 import { loadedCore } from '../core/core.js';
 import { endOrphanedHuman, humanState } from '../human/state.js';
-import { callInFlight, pauseRequest } from './state.js';
+import { callInFlight, doingNow, pauseRequest } from './state.js';
 import { getSteps } from './trajectories.js';
 import { authoringMarks, authoringSaved } from '../../store/keys.js';
 import { read } from '../../store/store.js';
@@ -30,8 +30,11 @@ export async function runView(run) {
   let paused = null;
   /** @type {import('./state.js').CallInFlight | null} */
   let call = null;
+  /** @type {import('./state.js').Doing | null} */
+  let doing = null;
   if (run.status === 'running') {
     call = await callInFlight(run.id);
+    doing = await doingNow(run.id);
     // The tracker goes when the run finishes; a view read at that moment keeps the
     // summary's progress, and the next read shows the finished run.
     progress = await progressOf(await loadedCore(), run.sessionId ?? '').catch(() => progress);
@@ -65,6 +68,8 @@ export async function runView(run) {
     paused,
     // The model call the run waits for, if any: its step, try, and since when.
     call,
+    // The command in progress (observe, act, judge, ...): its kind, step and start.
+    doing,
     task: await taskCard(run.task),
     human: run.provider === 'human' ? await humanState(run.id) : null,
     activeMs: run.activeMs ?? null,
