@@ -110,7 +110,12 @@ function pageRecorder(bindingName) {
   /** @param {PageElement[]} path */
   function target(path) {
     const found = nearestId(path);
-    if (found) return { id: found.id };
+    // The element the person meant is the first interactive one on the path. An id
+    // further up is an ancestor's: right after a scroll brought a link into view, the
+    // last observation knew <main> but not the link, and the click was recorded as
+    // "Clicked main ''". Then the worker looks for the element itself (observing again).
+    const meant = path.findIndex((e) => e.matches?.(INTERACTIVE));
+    if (found && (meant === -1 || found.depth <= meant)) return { id: found.id };
     const handle = ++seq;
     held.set(handle, path);
     if (held.size > 50) held.delete(/** @type {number} */ (held.keys().next().value));
