@@ -115,12 +115,16 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
       return g;
     };
     const ofKind = (/** @type {string} */ kind) => shown.filter((f) => f.value.startsWith(kind));
-    const [bundledShown, importedShown] = [ofKind('bundled:'), ofKind('imported:')];
+    // A task made by "New task by doing" keeps its `authored/` id when imported back.
+    const isAuthored = (/** @type {File} */ f) => tasks.get(f.value)?.overview?.id.startsWith('authored/') === true;
+    const imported = ofKind('imported:');
+    const groups = [
+      { label: 'Bundled', list: ofKind('bundled:') },
+      { label: 'Imported', list: imported.filter((f) => !isAuthored(f)) },
+      { label: 'Authored by you', list: imported.filter(isAuthored) },
+    ];
     const taskSelect = select('task');
-    taskSelect.replaceChildren(
-      ...(bundledShown.length ? [group(`Bundled (${bundledShown.length})`, bundledShown)] : []),
-      ...(importedShown.length ? [group(`Imported (${importedShown.length})`, importedShown)] : []),
-    );
+    taskSelect.replaceChildren(...groups.filter((g) => g.list.length > 0).map((g) => group(`${g.label} (${g.list.length})`, g.list)));
     const readable = shown.filter((f) => tasks.get(f.value)?.overview);
     if (keep !== undefined && readable.some((f) => f.value === keep)) taskSelect.value = keep;
     else if (readable.length > 0) taskSelect.value = readable[0].value;

@@ -33,6 +33,8 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
     files = mkdtempSync(join(tmpdir(), 'hopbench-popup-'));
     writeFileSync(join(files, 'three-hops.json'), threeHopTask(sites));
     writeFileSync(join(files, 'broken.json'), '{"id": "x", "intent": ');
+    // A task saved by "New task by doing" (its id says so), imported back.
+    writeFileSync(join(files, 'authored.json'), JSON.stringify({ ...JSON.parse(threeHopTask(sites)), id: 'authored/read-about-the-tower' }));
   });
 
   after(async () => {
@@ -74,6 +76,14 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
     assert.match(label, /^Starting from the wiki, read the Tokyo Tower article.*· 3 hops · e2e\/three-hops$/);
     const facts = await popup.evaluate('document.querySelector("#task-facts").textContent');
     assert.match(facts, /^3 hops · 127\.0\.0\.1:\d+$/);
+    // Bundled, imported and authored tasks are listed apart.
+    await popup.setFiles('#import-files', [join(files, 'authored.json')]);
+    await popup.waitFor('document.querySelector("#task").value === "imported:authored.json"', 'the authored task imported');
+    const groups = await popup.evaluate('[...document.querySelectorAll("#task optgroup")].map((g) => [g.label, [...g.querySelectorAll("option")].map((o) => o.value).filter((v) => v.startsWith("imported:"))])');
+    assert.deepEqual(groups.map((/** @type {Json} */ g) => g[0].replace(/ \(\d+\)$/, '')), ['Bundled', 'Imported', 'Authored by you']);
+    assert.deepEqual(groups[1][1], ['imported:three-hops.json']);
+    assert.deepEqual(groups[2], ['Authored by you (1)', ['imported:authored.json']]);
+    await popup.select('#task', 'imported:three-hops.json');
     await popup.close();
   });
 
