@@ -122,7 +122,8 @@ async function showRecent() {
 }
 
 async function refreshRun() {
-  await showRecent();
+  // The list is a convenience: a failure to read it must not hide the run's line.
+  await showRecent().catch(report('cannot list the last runs'));
   currentRunId = await currentRun();
   if (!currentRunId) return;
   const { run } = await ask(getRun, { runId: currentRunId });

@@ -319,9 +319,10 @@ $('do-it-myself').addEventListener('click', async () => {
 
 /**
  * Human vs agent: the agent's window on the left of the screen, the person's on the
- * right with room for this panel (worker/duel/layout.js), both at the task's start; the agent waits for the person's Start. The
- * panel then tries to open in the person's window, where they work (Chrome may refuse
- * without a fresh click: the note says where to find it).
+ * right with room for this panel (worker/duel/layout.js), both at the task's start;
+ * the agent waits for the person's Start. The panel then tries to open in the
+ * person's window, where they work (Chrome may refuse without a fresh click: the note
+ * says where to find it).
  */
 $('versus').addEventListener('click', async () => {
   const chosen = picker.chosen();
@@ -358,8 +359,8 @@ $('open-settings').addEventListener('click', (event) => {
   chrome.runtime.openOptionsPage().catch((error) => showStatus(`cannot open the settings: ${errorText(error)}`, true));
 });
 
-// While the model is called, the status line counts the wait each second (only the
-// line: the page is redrawn when the worker publishes a change).
+// While the model is called or a command runs, the status line counts the wait each
+// second (only the line: the page is redrawn when the worker publishes a change).
 setInterval(() => {
   if (lastRun?.status === 'running' && (lastRun.call || lastRun.doing) && !lastRun.duelId && shown === lastRun.id) showStatus(runStatusText(lastRun));
 }, 1000);
