@@ -147,7 +147,7 @@ function wire(run, ui) {
     setTimeout(() => URL.revokeObjectURL(url), 0);
     const hops = Array.isArray(task.hops) ? task.hops.length : 0;
     // Kept, so every page tells this session as a saved task, not a run that failed.
-    await write(authoringSaved(runId), { fileName: name, hops, at: Date.now() });
+    await write(authoringSaved(runId), { fileName: name, hops, referenceSteps: value.reference.length, at: Date.now() });
     await ui.refresh();
     ui.showStatus(`Saved ${name}: ${hops} hops, ${value.reference.length} reference steps.`);
   });

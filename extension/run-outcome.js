@@ -30,7 +30,10 @@ export function outcomeOf(run) {
   if (run.status === 'running') return { kind: 'running', label: 'RUNNING', cause: '' };
   if (run.authoring && run.status !== 'error') {
     const { marks, saved } = run.authoring;
-    if (saved) return { kind: 'saved', label: 'SAVED TASK', cause: sentence(`saved as ${saved.fileName}: ${hopsWord(saved.hops)}`) };
+    if (saved) {
+      const steps = `${saved.referenceSteps} reference step${saved.referenceSteps === 1 ? '' : 's'}`;
+      return { kind: 'saved', label: 'SAVED TASK', cause: sentence(`saved as ${saved.fileName}: ${hopsWord(saved.hops)}, ${steps}`) };
+    }
     return {
       kind: 'unsaved',
       label: 'NOT SAVED',

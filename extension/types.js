@@ -23,7 +23,7 @@
  * A "New task by doing" session: the hops marked (panel-author.js) and the file it was
  * saved as, once it was.
  * @typedef {{ marks: import('./authoring.js').HopProposal[],
- *   saved: { fileName: string, hops: number, at: number } | null }} AuthoringView
+ *   saved: { fileName: string, hops: number, referenceSteps: number, at: number } | null }} AuthoringView
  */
 
 /**

@@ -77,4 +77,4 @@ export const authoringMarks = (/** @type {string} */ runId) =>
   /** @type {Slot<import('../authoring.js').HopProposal[]>} */ (slot('local', `authoring.${runId}`));
 /** The task file an authoring session was saved as, once it was (panel-author.js). */
 export const authoringSaved = (/** @type {string} */ runId) =>
-  /** @type {Slot<{ fileName: string, hops: number, at: number }>} */ (slot('local', `authoring.${runId}.saved`));
+  /** @type {Slot<{ fileName: string, hops: number, referenceSteps: number, at: number }>} */ (slot('local', `authoring.${runId}.saved`));

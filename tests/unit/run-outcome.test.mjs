@@ -48,8 +48,8 @@ describe('outcomes told apart', () => {
     const ended = run({ status: 'finished', verdict: failed, provider: 'human', authoring: { marks: [mark, mark], saved: null } });
     assert.deepEqual(outcomeOf(ended), { kind: 'unsaved', label: 'NOT SAVED', cause: '2 hops marked; press Save task to keep the task file.' });
     assert.equal(runStatusText(ended), 'NOT SAVED · 2 hops marked · 3 steps');
-    const saved = run({ ...ended, authoring: { marks: [mark, mark], saved: { fileName: 'authored_x.json', hops: 2, at: 1 } } });
-    assert.deepEqual(outcomeOf(saved), { kind: 'saved', label: 'SAVED TASK', cause: 'Saved as authored_x.json: 2 hops.' });
+    const saved = run({ ...ended, authoring: { marks: [mark, mark], saved: { fileName: 'authored_x.json', hops: 2, referenceSteps: 4, at: 1 } } });
+    assert.deepEqual(outcomeOf(saved), { kind: 'saved', label: 'SAVED TASK', cause: 'Saved as authored_x.json: 2 hops, 4 reference steps.' });
     const none = run({ ...ended, authoring: { marks: [], saved: null } });
     assert.equal(outcomeOf(none).cause, 'No hop was marked, so there is no task to save.');
   });
