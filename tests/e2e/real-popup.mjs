@@ -67,7 +67,11 @@ export async function attachSidePanel(ext, page, { inWindow, timeoutMs = POPUP_W
     }
     return false;
   }, inWindow === undefined ? 'a side panel to open' : `a side panel in window ${inWindow}`, timeoutMs);
-  return /** @type {RealPopup} */ (/** @type {unknown} */ (found));
+  const panel = /** @type {RealPopup} */ (/** @type {unknown} */ (found));
+  // A panel just opened may still be loading: its nodes are not the final document's
+  // until then (DOM.setFileInputFiles would miss them), and its picker not wired.
+  await waitFor(() => panel.evaluate('document.readyState === "complete" && document.querySelector("#task").options.length > 0'), 'the side panel to load', timeoutMs);
+  return panel;
 }
 
 /** @typedef {import('../types.mjs').Json} Json */
