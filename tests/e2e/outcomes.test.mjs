@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { attachSidePanel, openRealPopup } from './real-popup.mjs';
-import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { threeHopTask, waitForHeldRequest, waitForRunEnd } from './run-helpers.mjs';
 import { docImagePath } from './paths.mjs';
 import { saveOptions } from './run-outcome.mjs';
 import { portOfServer, startSites } from './sites.mjs';
@@ -145,7 +145,7 @@ describe('each ending told apart, through the real popup and its side panel', { 
     // Step 2's page is held: the run sits in that act until it is let go.
     const held = sites.hold('events', '/');
     const { runId, panel } = await runFromRealPopup('three-hops.json', 'replay');
-    await held.arrived;
+    await waitForHeldRequest(page, runId, held);
     const line = /** @type {string} */ (await panel.waitFor(
       'document.querySelector("#status").textContent.includes("and waiting for the page") && document.querySelector("#status").textContent',
       'the act in the status line',

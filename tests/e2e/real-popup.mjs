@@ -89,6 +89,19 @@ class RealPopup {
     this.nextId = 0;
     /** @type {Map<number, { resolve: (result: Json) => void, reject: (error: Error) => void, method: string }>} */
     this.waiting = new Map();
+    /** Set once the target is gone: a command sent to it then would never be answered. */
+    this.gone = false;
+    // A target that closes (a side panel being replaced, a popup losing the focus)
+    // answers none of the commands still waiting: they fail, naming it, instead of
+    // hanging whoever awaits them.
+    cdp.on('Target.detachedFromTarget', (event) => {
+      if (event.sessionId !== sessionId) return;
+      this.gone = true;
+      for (const [id, pending] of this.waiting) {
+        this.waiting.delete(id);
+        pending.reject(new Error(`the target closed before answering ${pending.method}`));
+      }
+    });
     cdp.on('Target.receivedMessageFromTarget', (event) => {
       if (event.sessionId !== sessionId) return;
       const message = JSON.parse(event.message);
@@ -107,13 +120,15 @@ class RealPopup {
    * @returns {Promise<Json>}
    */
   send(method, params = {}) {
+    if (this.gone) return Promise.reject(new Error(`the target has closed (${method})`));
     const id = ++this.nextId;
     /** @type {Promise<Json>} */
     const reply = new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject, method }));
     const message = JSON.stringify({ id, method, params });
     this.cdp.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message }).catch((error) => {
+      const pending = this.waiting.get(id);
       this.waiting.delete(id);
-      this.waiting.get(id)?.reject(error);
+      pending?.reject(error);
     });
     return reply;
   }
@@ -228,6 +243,13 @@ class RealPopup {
   /** Closes the popup (as a click elsewhere would), if it is still open. */
   async close() {
     await this.cdp.send('Target.closeTarget', { targetId: this.targetId }).catch(() => null);
+    // Closing is asynchronous: until the target is gone the browser still lists it,
+    // and the next test looking for "the" side panel could attach to this dying one.
+    // (When the tab this session was opened on is gone too, there is nothing left to ask.)
+    await waitFor(async () => {
+      const listed = await this.cdp.send('Target.getTargets').then(({ targetInfos }) => targetInfos, () => []);
+      return !listed.some((/** @type {{ targetId: string }} */ t) => t.targetId === this.targetId);
+    }, 'the closed target to be gone');
     await this.cdp.detach().catch(() => null);
   }
 }

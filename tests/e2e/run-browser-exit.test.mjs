@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { PROFILE_REMOVAL, launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
-import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
+import { runFromPopup, store, threeHopTask, waitForHeldRequest } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 /**
@@ -76,7 +76,7 @@ describe('a run whose browser is killed mid-run', { timeout: 150_000 }, () => {
     // while step 2's action is in flight, after step 1 was recorded.
     const held = sites.hold('events', '/');
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/killed' }), fileName: 'killed.json', agent: 'replay' });
-    await held.arrived;
+    await waitForHeldRequest(popup, runId, held);
     const before = await store(popup, 'getSteps', runId);
     assert.deepEqual(before.map((/** @type {import('../types.mjs').Json} */ s) => s.step), [1], 'step 1 was recorded before the kill');
 

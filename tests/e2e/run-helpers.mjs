@@ -137,3 +137,28 @@ export function watchHopQueue(panel) {
 export function hopSnapshots(panel) {
   return panel.evaluate(() => /** @type {HopWindow} */ (/** @type {unknown} */ (window)).hopSnapshots);
 }
+
+/**
+ * Waits for a held request (sites.hold) to arrive while the run is still going; fails,
+ * saying how the run ended, if it ends first or nothing arrives in `timeoutMs`.
+ * Awaiting `held.arrived` alone would hang the test for good when the run never asks.
+ * @param {import('../types.mjs').Page} page
+ * @param {string} runId
+ * @param {{ arrived: Promise<unknown> }} held
+ * @param {number} [timeoutMs]
+ */
+export async function waitForHeldRequest(page, runId, held, timeoutMs = 30_000) {
+  let arrived = false;
+  held.arrived.then(() => (arrived = true), () => null);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // A microtask turn lets an arrival already resolved be seen before the first poll.
+    await Promise.resolve();
+    if (arrived) return;
+    const { run } = await sendOk(page, 'getRun', { runId });
+    if (arrived) return;
+    if (run.status !== 'running') throw new Error(`run ${runId} ended before the held page was asked for: ${JSON.stringify(run)}`);
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not ask for the held page in ${timeoutMs} ms: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

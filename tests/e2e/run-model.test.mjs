@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { ROUTE, playAgent } from './play-agent.mjs';
-import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { runFromPopup, store, threeHopTask, waitForHeldRequest, waitForRunEnd } from './run-helpers.mjs';
 import { saveOptions } from './run-outcome.mjs';
 import { downloadedText, pageText, placesHolding, storageDump } from './secret-scan.mjs';
 import { startSites } from './sites.mjs';
@@ -184,7 +184,7 @@ describe('agent runs with a model (fake OpenAI-compatible server)', { timeout: 2
     await worker.stop(); // 1: during step 1's model call
     await wake();
 
-    await held.arrived;
+    await waitForHeldRequest(popup, runId, held);
     await worker.stop(); // 2: during step 2's click (its page is held)
     await wake();
     held.release();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rmSync } from 'node:fs';
 import { PROFILE_REMOVAL, launchExtension, newProfileDir, sendOk } from '../../runner/driver.mjs';
-import { runFromPopup, store, threeHopTask, waitForRunEnd } from './run-helpers.mjs';
+import { runFromPopup, store, threeHopTask, waitForHeldRequest, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 import { workerControl } from './worker-control.mjs';
 
@@ -48,7 +48,7 @@ describe('a run resumes after its worker is stopped mid-action', { timeout: 180_
     const held = sites.hold('wiki', '/Tokyo_Tower.html');
     const requestsBefore = towerRequests();
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id }), fileName: `${id.split('/')[1]}.json`, agent: 'replay' });
-    await held.arrived;
+    await waitForHeldRequest(popup, runId, held);
     const record = await driverRecord(runId);
     assert.equal(record.actStarted, 1, `step 1's act has begun: ${JSON.stringify(record.pending)}`);
     await worker.stop();
@@ -129,7 +129,7 @@ describe('a run cut short by closing the browser', { timeout: 120_000 }, () => {
     // closes while step 2's act is in flight and step 1 is recorded.
     const held = sites.hold('events', '/');
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/closed' }), fileName: 'closed.json', agent: 'replay' });
-    await held.arrived;
+    await waitForHeldRequest(popup, runId, held);
     await ext.close();
     held.release();
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, send, sendOk } from '../../runner/driver.mjs';
-import { runFromPopup, store, threeHopTask } from './run-helpers.mjs';
+import { runFromPopup, store, threeHopTask, waitForHeldRequest } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
 
 describe('stopping a run', { timeout: 120_000 }, () => {
@@ -27,7 +27,7 @@ describe('stopping a run', { timeout: 120_000 }, () => {
     // Step 2's page is held: the run is certainly in step 2's act when Stop comes.
     const held = sites.hold('events', '/');
     const runId = await runFromPopup(popup, { taskText: threeHopTask(sites, { id: 'e2e/stop' }), fileName: 'stop.json', agent: 'replay' });
-    await held.arrived;
+    await waitForHeldRequest(popup, runId, held);
 
     const refused = await send(popup, 'deleteRun', { runId });
     assert.equal(refused.ok, false);
