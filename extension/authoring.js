@@ -58,9 +58,11 @@ export function savedMessage(name, placed, steps) {
 export const DRAFT_MARK = '#hopbench-authoring-draft';
 
 /**
- * @typedef {{ site: string, path: string, words: string[] }} HopProposal
+ * @typedef {{ site: string, path: string, words: string[], description?: string }} HopProposal
  *   `site`: the origin the URL must start with (`http://host:port/`); `path`: the
- *   path it must have ('' = any); `words`: text the URL must contain.
+ *   path it must have ('' = any); `words`: text the URL must contain; `description`:
+ *   what the hop is in the person's words (proposed from the page's title), shown in
+ *   hop lists and reports instead of the URL.
  */
 
 /**
@@ -101,14 +103,22 @@ export function isDraft(task) {
  * words the values of its query and the parts of a `#/route`, which is what tells one
  * result page from another on most sites (single-page ones included).
  * @param {string} url
+ * @param {string} [title] the page's title, for the hop's description
  * @returns {HopProposal}
  */
-export function proposeHop(url) {
+export function proposeHop(url, title = '') {
   const u = new URL(url);
   const words = [...u.searchParams.values()];
   const route = u.hash.replace(/^#\/?/, '');
   if (route) words.push(...route.split('/').filter(Boolean).map((part) => decodeURIComponent(part)));
-  return { site: `${u.origin}/`, path: u.pathname === '/' ? '' : u.pathname, words: words.filter((w) => w.trim() !== '') };
+  const name = title.trim();
+  return {
+    site: `${u.origin}/`,
+    path: u.pathname === '/' ? '' : u.pathname,
+    words: words.filter((w) => w.trim() !== ''),
+    // A page's title says what it is; its URL rarely does ("reach 127.0.0.1:8000/p?id=3").
+    description: name ? `Reach the page "${name}"` : '',
+  };
 }
 
 /**
@@ -130,7 +140,8 @@ export function hopOf(proposal, number) {
     ...words.map((value) => ({ kind: 'url', part: 'url', op: 'contains', value })),
   ];
   const where = `${site}${path.replace(/^\//, '')}`;
-  const description = `Hop ${number}: ${where}${words.length > 0 ? ` with ${words.map((w) => `"${w}"`).join(', ')}` : ''}`;
+  const said = proposal.description?.trim();
+  const description = `Hop ${number}: ${said || `${where}${words.length > 0 ? ` with ${words.map((w) => `"${w}"`).join(', ')}` : ''}`}`;
   return { description, condition: of.length === 1 ? of[0] : { kind: 'all', of } };
 }
 

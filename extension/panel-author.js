@@ -1,6 +1,7 @@
 // The side panel's "New task by doing": the person writes the task and its start page,
 // does it in a recorded session, marks each page that completes a hop (the panel
-// proposes a URL condition from the page's URL, which they can edit), answers, and
+// proposes a URL condition from the page's URL and a description from its title, which
+// they can edit), answers, and
 // saves the task file: the marked hops, the answer as its check, the recording as its
 // reference_trajectory (authoring.js builds it; the core checks it).
 // The marks are kept in the store (store/keys.js authoringMarks), so a closed panel or
@@ -41,11 +42,11 @@ async function marksOf(runId) {
 }
 
 /**
- * The URL of the page the person is on: the current tab of the run's session.
+ * The URL and title of the page the person is on: the current tab of the run's session.
  * @param {AuthoredRun} run
- * @returns {Promise<string>}
+ * @returns {Promise<{ url: string, title: string }>}
  */
-async function currentUrl(run) {
+async function currentPage(run) {
   if (!run.sessionId) throw new Error('the run has no session');
   const { tabs } = await ask(listSessionTabs, { sessionId: run.sessionId });
   const tabId = tabs.find((t) => t.current)?.tabId;
@@ -53,7 +54,7 @@ async function currentUrl(run) {
   const tab = await chrome.tabs.get(tabId);
   const url = tab.pendingUrl || tab.url;
   if (!url || !/^https?:/.test(url)) throw new Error(`this page cannot complete a hop (${url || 'no URL'})`);
-  return url;
+  return { url, title: tab.title ?? '' };
 }
 
 /**
@@ -93,7 +94,9 @@ function wire(run, ui) {
     }
   };
   $('author-mark').onclick = guarded('propose a hop', async () => {
-    const proposal = proposeHop(await currentUrl(run));
+    const { url, title } = await currentPage(run);
+    const proposal = proposeHop(url, title);
+    input('author-what').value = proposal.description ?? '';
     input('author-site').value = proposal.site;
     input('author-path').value = proposal.path;
     input('author-words').value = proposal.words.join(', ');
@@ -108,6 +111,7 @@ function wire(run, ui) {
       site: input('author-site').value,
       path: input('author-path').value,
       words: input('author-words').value.split(',').map((w) => w.trim()).filter(Boolean),
+      description: input('author-what').value.trim(),
     };
     const marks = await marksOf(runId);
     hopOf(proposal, marks.length + 1); // Refuses a site or path it cannot use, before keeping it.

@@ -30,17 +30,22 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
   // An element's text is never null (only a document's is).
   /**
    * Marks the current page as completing a hop; returns the proposal as shown.
-   * @param {{ words?: string }} [edit] what the author changes in the proposal
+   * @param {{ words?: string, what?: string }} [edit] what the author changes in the proposal
    */
   async function mark(edit = {}) {
     await panel.locator('#author-mark').click();
     await panel.waitForSelector('#author-proposal:not([hidden])');
     const proposal = {
+      what: await panel.locator('#author-what').inputValue(),
       site: await panel.locator('#author-site').inputValue(),
       path: await panel.locator('#author-path').inputValue(),
       words: await panel.locator('#author-words').inputValue(),
     };
     if (edit.words !== undefined) await panel.locator('#author-words').fill(edit.words);
+    if (edit.what !== undefined) {
+      await panel.locator('#author-what').fill('');
+      await panel.locator('#author-what').pressSequentially(edit.what, { delay: 60 });
+    }
     const before = await panel.locator('#author-marks li').count();
     await panel.locator('#author-add').click();
     await panel.waitForFunction((n) => document.querySelectorAll('#author-marks li').length === n, before + 1);
@@ -81,20 +86,23 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
     await who.click('a[data-cat="music"]');
     await waitForSteps(panel, runId, 2);
     const first = await mark();
-    assert.deepEqual(first, { site: `${sites.origin('spa')}/`, path: '', words: 'Paris, music' });
+    // The description is proposed from the page's title: what the page is, not its URL.
+    assert.deepEqual(first, { what: 'Reach the page "Events in Paris - City Events"', site: `${sites.origin('spa')}/`, path: '', words: 'Paris, music' });
     await who.click('a[href="#/event/42"]');
     await waitForSteps(panel, runId, 3);
     // The person keeps only what tells this page apart: the event's route.
-    const second = await mark({ words: 'event, 42' });
+    // The person keeps only what tells this page apart (the event's route) and says
+    // the hop in their own words.
+    const second = await mark({ words: 'event, 42', what: 'Open Jazz Night' });
     assert.equal(second.words, 'Paris, music, event, 42');
     await who.type('#search', 'Taiko Drums', { enter: true });
     await waitForSteps(panel, runId, 4);
     await page.waitForURL(/#\/event\/23$/);
     await mark({ words: 'event/23' });
     assert.deepEqual(await panel.locator('#author-marks li').allTextContents(), [
-      `Hop 1: ${sites.origin('spa')}/ with "Paris", "music"`,
-      `Hop 2: ${sites.origin('spa')}/ with "event", "42"`,
-      `Hop 3: ${sites.origin('spa')}/ with "event/23"`,
+      'Hop 1: Reach the page "Events in Paris - City Events"',
+      'Hop 2: Open Jazz Night',
+      'Hop 3: Reach the page "Taiko Drums - City Events"',
     ]);
     // The panel's hop list is the marks, not the draft's placeholder ("0 of 1").
     assert.equal(await panel.locator('#hops-slot .hop-count').textContent(), '3 hops marked');

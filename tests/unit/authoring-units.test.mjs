@@ -51,14 +51,18 @@ test('a new task by doing: the draft, the proposed condition and the saved task'
   assert.throws(() => draftTask({ intent: 'x', startUrl: 'ftp://x/' }), /must be http\(s\)/);
   assert.throws(() => draftTask({ intent: 'x', startUrl: 'not a url' }), /full http\(s\) URL/);
   // Query values and the parts of a #/route are the words that tell pages apart.
-  assert.deepEqual(proposeHop('http://127.0.0.1:9/events?city=Paris&cat=music#/event/42'), {
-    site: 'http://127.0.0.1:9/', path: '/events', words: ['Paris', 'music', 'event', '42'],
+  // The page's title proposes what the hop is.
+  assert.deepEqual(proposeHop('http://127.0.0.1:9/events?city=Paris&cat=music#/event/42', ' Jazz Night - City Events '), {
+    site: 'http://127.0.0.1:9/', path: '/events', words: ['Paris', 'music', 'event', '42'], description: 'Reach the page "Jazz Night - City Events"',
   });
-  assert.deepEqual(proposeHop('https://wiki.test/'), { site: 'https://wiki.test/', path: '', words: [] });
+  assert.deepEqual(proposeHop('https://wiki.test/'), { site: 'https://wiki.test/', path: '', words: [], description: '' });
+  // Without a description the hop is told by its URL; with one, in those words.
   assert.deepEqual(hopOf({ site: 'https://wiki.test/', path: '', words: [] }, 1), {
     description: 'Hop 1: https://wiki.test/',
     condition: { kind: 'url', part: 'url', op: 'prefix', value: 'https://wiki.test/' },
   });
+  assert.equal(hopOf({ site: 'https://wiki.test/', path: '', words: ['x'], description: ' Open the wiki ' }, 2).description, 'Hop 2: Open the wiki');
+  assert.equal(hopOf({ site: 'https://wiki.test/', path: '', words: ['x'], description: '  ' }, 2).description, 'Hop 2: https://wiki.test/ with "x"');
   assert.deepEqual(hopOf({ site: 'http://a.test/', path: '/wiki/Tokyo', words: [' tower '] }, 2).condition, {
     kind: 'all',
     of: [

@@ -378,3 +378,31 @@ fn more_cached_than_input_tokens_is_a_bad_line() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_run_someone_stopped_reads_stopped_and_still_counts_as_not_passed() {
+    // The runner writes a stopped run (an export of a run stopped in the extension)
+    // as an ERROR whose end is `stopped`; the report tells it apart as the panel does.
+    let dir = temp_dir("stopped-row");
+    let stopped = json!({"id": "s/1", "hops_total": 2, "hops_completed": 1, "hop_steps": [3, null],
+        "verdict": "ERROR", "steps": 4, "tokens": {"input": 0, "output": 0}, "time_ms": 9000,
+        "error": "the run was stopped before it finished", "end": "stopped", "attempt": 1,
+        "error_kind": "run"});
+    let failed = json!({"id": "s/2", "hops_total": 1, "hops_completed": 0, "hop_steps": [null],
+        "verdict": "ERROR", "steps": 1, "tokens": {"input": 0, "output": 0}, "time_ms": 10,
+        "error": "net::ERR_CONNECTION_REFUSED", "end": "start_page", "attempt": 1,
+        "error_kind": "run"});
+    std::fs::write(dir.join("results.jsonl"), format!("{stopped}\n{failed}\n")).unwrap();
+    let out = hopbench(&[&dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let stopped_row = row(&html, "tasks", "s/1");
+    assert!(stopped_row.contains("<td class=\"STOPPED\">STOPPED</td>"), "{stopped_row}");
+    assert!(visible(why(stopped_row)).contains("stopped"), "{stopped_row}");
+    // Any other ERROR is still an ERROR.
+    assert!(row(&html, "tasks", "s/2").contains("<td class=\"ERROR\">ERROR</td>"));
+    // Neither passed: the pass rate over both is 0.
+    let summary: Value = read_json(&dir.join("summary.json"));
+    assert_eq!(summary["counts"], json!({"tasks": 2, "pass": 0, "fail": 0, "error": 2}));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

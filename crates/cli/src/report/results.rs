@@ -145,6 +145,17 @@ impl ResultLine {
         self.verdict == Verdict::Pass
     }
 
+    /// The outcome a person reads for this line: its verdict, except that a run someone
+    /// stopped (an ERROR whose `end` is `stopped`) says STOPPED, as the extension's pages
+    /// do. It is still an ERROR in `results.jsonl` and counts as not passed in every rate.
+    pub fn shown_verdict(&self) -> &'static str {
+        if self.verdict == Verdict::Error && self.end.as_deref().map(str::trim) == Some("stopped") {
+            "STOPPED"
+        } else {
+            self.verdict.as_str()
+        }
+    }
+
     pub fn ending(&self) -> Ending<'_> {
         let reason = present(&self.reason);
         let error = present(&self.error)

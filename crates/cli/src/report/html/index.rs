@@ -286,7 +286,7 @@ fn task_table(body: &mut String, tasks: &[ResultRow<'_>], priced: bool) {
             tokens_cell(&r.tokens),
             duration(r.time_ms),
             esc(r.answer.as_deref().unwrap_or("")),
-            v = r.verdict.as_str(),
+            v = r.shown_verdict(),
         );
     }
     body.push_str("</tbody>\n</table>\n");
@@ -380,7 +380,7 @@ fn attempt_table(body: &mut String, attempts: &[ResultRow<'_>], priced: bool) {
             r.steps,
             duration(r.time_ms),
             why_it_ended(r),
-            v = r.verdict.as_str(),
+            v = r.shown_verdict(),
         );
     }
     body.push_str("</tbody>\n</table>\n");

@@ -43,7 +43,7 @@ th{background:#f2f4f7}td.num,th.num{text-align:right;font-variant-numeric:tabula
 #tasks td:first-child{white-space:nowrap}
 .muted{color:#667085}.small{font-size:12px}
 .PASS{color:#067647;font-weight:600}.FAIL{color:#b42318;font-weight:600}
-.ERROR{color:#b54708;font-weight:600}
+.ERROR{color:#b54708;font-weight:600}.STOPPED{color:#475467;font-weight:600}
 .err{color:#b42318;white-space:pre-wrap;max-width:36em}
 .answer{max-width:24em;overflow-wrap:anywhere}
 .without-reply{color:#b54708}

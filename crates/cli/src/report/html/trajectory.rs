@@ -57,7 +57,7 @@ fn summary(body: &mut String, r: &ResultLine, t: Option<&Trajectory>, cost: Opti
     }
     item(
         "verdict",
-        format!("<span class=\"{v}\">{v}</span>", v = r.verdict.as_str()),
+        format!("<span class=\"{v}\">{v}</span>", v = r.shown_verdict()),
     );
     item("hops", format!("{}/{}", r.hops_completed, r.hops_total));
     let hop_steps: Vec<String> = r
