@@ -397,12 +397,21 @@ fn a_run_someone_stopped_reads_stopped_and_still_counts_as_not_passed() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let stopped_row = row(&html, "tasks", "s/1");
-    assert!(stopped_row.contains("<td class=\"STOPPED\">STOPPED</td>"), "{stopped_row}");
-    assert!(visible(why(stopped_row)).contains("stopped"), "{stopped_row}");
+    assert!(
+        stopped_row.contains("<td class=\"STOPPED\">STOPPED</td>"),
+        "{stopped_row}"
+    );
+    assert!(
+        visible(why(stopped_row)).contains("stopped"),
+        "{stopped_row}"
+    );
     // Any other ERROR is still an ERROR.
     assert!(row(&html, "tasks", "s/2").contains("<td class=\"ERROR\">ERROR</td>"));
     // Neither passed: the pass rate over both is 0.
     let summary: Value = read_json(&dir.join("summary.json"));
-    assert_eq!(summary["counts"], json!({"tasks": 2, "pass": 0, "fail": 0, "error": 2}));
+    assert_eq!(
+        summary["counts"],
+        json!({"tasks": 2, "pass": 0, "fail": 0, "error": 2})
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
