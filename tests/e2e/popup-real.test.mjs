@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
+import { docImagePath } from './paths.mjs';
 import { openRealPopup } from './real-popup.mjs';
 import { threeHopTask, waitForRunEnd } from './run-helpers.mjs';
 import { startSites } from './sites.mjs';
@@ -156,6 +157,9 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
     assert.equal(await popup.evaluate('document.querySelector("#agent").value'), 'replay');
     assert.equal(await popup.evaluate('document.querySelector("#keep-window").checked'), true);
     await popup.evaluate('(() => { const c = document.querySelector("#keep-window"); c.click(); return c.checked; })()');
+    // The launcher as a person sees it after a few runs: the last ones with their outcome.
+    await popup.waitFor('!document.querySelector("#recent").hidden && document.querySelectorAll("#recent-runs li").length > 0', 'the recent runs');
+    await popup.screenshot(docImagePath('popup.png'));
     await popup.close();
   });
 
