@@ -9,7 +9,7 @@ import { ask } from './ask.js';
 import { errorText, getSettings } from './messages.js';
 import { bundledTaskText, bundledTasks, importFiles, importedTasks, taskOverviews } from './popup-tasks.js';
 import { PICKER_CHOICES } from './store/keys.js';
-import { read, write } from './store/store.js';
+import { read, watch, write } from './store/store.js';
 import { watchSettings } from './store/views.js';
 import { byId } from './dom.js';
 
@@ -221,6 +221,27 @@ export function setupTaskPicker({ isBusy = () => false, onError, onChange = () =
     });
   }
   $('keep-window').addEventListener('change', saveChoices);
+  // Choices made in the other page (the popup while this panel stays open, or the
+  // reverse) are followed here at once; else a panel opened earlier offered its stale
+  // agent on "New run" although the popup had just run with another.
+  watch(PICKER_CHOICES.area, (key) => key === PICKER_CHOICES.key, (_key, value) => {
+    const choices = /** @type {Choices | undefined} */ (value);
+    if (!choices) return;
+    let changed = false;
+    if (choices.agent && choices.agent !== select('agent').value) {
+      select('agent').value = choices.agent;
+      changed = true;
+    }
+    if (typeof choices.keepWindow === 'boolean' && choices.keepWindow !== input('keep-window').checked) {
+      input('keep-window').checked = choices.keepWindow;
+    }
+    const listed = [...select('task').options].some((o) => o.value === choices.task);
+    if (choices.task && listed && choices.task !== select('task').value) {
+      select('task').value = choices.task;
+      changed = true;
+    }
+    if (changed) showChoice();
+  });
   // Settings saved in the options page meanwhile: Run follows them at once.
   watchSettings(() => {
     loadModelState({ restoreChoices: false }).catch((error) => onError(`cannot read the model settings: ${errorText(error)}`));

@@ -163,6 +163,34 @@ describe('the real toolbar popup', { timeout: 240_000 }, () => {
     await popup.close();
   });
 
+  test('a choice made in the popup is the open side panel\'s too, on New run', async () => {
+    // The panel was opened first and showed the last run; the person then picks
+    // another agent and task in the popup, and comes back to the panel for a new run.
+    const panel = await ext.openExtensionPage('sidepanel.html');
+    await panel.waitForFunction(() => /** @type {HTMLSelectElement} */ (document.getElementById('task')).options.length > 40);
+    const agentBefore = await panel.locator('#agent').inputValue();
+    const other = agentBefore === 'replay' ? 'model' : 'replay';
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").options.length > 40', 'the task list');
+    assert.equal(await popup.select('#agent', other), other);
+    await popup.type('#task-search', 'sb-01-beanie-colour');
+    await popup.waitFor('document.querySelector("#task").value === "bundled:sb-01-beanie-colour.json"', 'the found task chosen');
+    await popup.close();
+    if (await panel.locator('#new-run').isVisible()) await panel.locator('#new-run').click();
+    await panel.waitForFunction((want) => /** @type {HTMLSelectElement} */ (document.getElementById('agent')).value === want, other, { timeout: 5000 });
+    assert.equal(await panel.locator('#task').inputValue(), 'bundled:sb-01-beanie-colour.json');
+    assert.match(await panel.locator('#task-intent').textContent() ?? '', /beanie/i);
+    // And back: the popup's Replay and three-hops task, for the tests that follow.
+    await openPopup();
+    await popup.waitFor('document.querySelector("#task").options.length > 40', 'the task list');
+    await popup.select('#agent', agentBefore);
+    await popup.select('#task', 'imported:three-hops.json');
+    await popup.close();
+    await panel.waitForFunction((want) => /** @type {HTMLSelectElement} */ (document.getElementById('agent')).value === want, agentBefore, { timeout: 5000 });
+    assert.equal(await panel.locator('#task').inputValue(), 'imported:three-hops.json');
+    await panel.close();
+  });
+
   test('a double click on Run starts one run', async () => {
     const before = await runIds();
     await openPopup();
