@@ -9,6 +9,7 @@
 // A handler returns its effect; a StepError (bad URL, stale element, no such tab) is a
 // step's result, not a protocol failure: the agent sees it and carries on.
 
+import { noContentKind, noContentSentence, shownUrl } from '../observe/no-content.js';
 import { attach } from '../cdp/cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
 import { fenceRefusal } from '../fence/fence.js';
@@ -359,6 +360,9 @@ export const ACTIONS = Object.freeze({
   stop: { run: stop, settle: null },
 });
 
+/** The actions that need the page's content (the others act on tabs and history). */
+const PAGE_ACTIONS = new Set(['click', 'hover', 'type', 'press', 'scroll']);
+
 /**
  * Runs one action and waits for the page to settle.
  * @param {ActContext} ctx
@@ -370,6 +374,13 @@ export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_S
   if (!action) throw new Error('an action needs its parsed action or its text');
   const acting = { ...ctx, action };
   const spec = ACTIONS[action.kind];
+  // An action on the page itself, on a page no extension may script: said in words
+  // the agent can use, before Chrome says it in its own (observe/no-content.js).
+  if (PAGE_ACTIONS.has(action.kind)) {
+    const url = await shownUrl(await chrome.tabs.get(ctx.tabId));
+    const kind = noContentKind(url);
+    if (kind !== null) return { effect: null, error: `cannot ${action.kind} here: ${noContentSentence(url, kind)}`, settle: null };
+  }
   const settler = spec.settle ? await beginSettle(ctx.tabId) : null;
   let effect = null;
   /** @type {string | undefined} */

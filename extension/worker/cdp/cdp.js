@@ -20,6 +20,15 @@ import { read, remove, write } from '../../store/store.js';
 
 const PROTOCOL_VERSION = '1.3';
 
+/**
+ * How long one DevTools command (or an attach) may take. A page that loops in a script
+ * or waits on a dialog no one answers holds every command sent to it; unbounded, that
+ * held the step, and the run, for good. Past the bound the command fails with a
+ * `timeout:` error naming it, which ends the step (its error is what the agent reads
+ * next) or the observation, and the run goes on or ends saying why.
+ */
+export const COMMAND_BOUND_MS = 20_000;
+
 
 /**
  * Tabs this worker attached to (and set auto-attach in) and has not seen detached:
@@ -47,7 +56,7 @@ export async function attach(tabId) {
     return;
   }
   try {
-    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+    await bounded(chrome.debugger.attach({ tabId }, PROTOCOL_VERSION), `attaching the debugger to tab ${tabId}`);
   } catch (error) {
     if (!/already attached/i.test(messageOf(error))) {
       throw new Error(`cannot attach the debugger to tab ${tabId}: ${messageOf(error)}`, { cause: error });
@@ -58,6 +67,9 @@ export async function attach(tabId) {
     waitForDebuggerOnStart: false,
     flatten: true,
   });
+  // The Page domain on: Chrome then reports each JavaScript dialog to us before it
+  // blocks the page (page/dialogs.js answers or records it).
+  await send(tabId, 'Page.enable');
   // Chrome sends Target.attachedToTarget for existing frames before it answers
   // setAutoAttach; wait until the listener has stored them, so the caller's next
   // childSessions() already lists every out-of-process iframe.
@@ -88,13 +100,38 @@ export async function detach(tabId) {
  */
 export async function send(tabId, method, params = /** @type {CommandParameters[M]} */ ({}), sessionId = undefined) {
   const target = sessionId ? { tabId, sessionId } : { tabId };
+  const where = sessionId ? `tab ${tabId} session ${sessionId}` : `tab ${tabId}`;
   try {
     // The reply is the protocol's for this method (Chrome answers in its shape).
-    return /** @type {CommandReturnValues[M]} */ (await chrome.debugger.sendCommand(target, method, params));
+    return /** @type {CommandReturnValues[M]} */ (await bounded(chrome.debugger.sendCommand(target, method, params), `${method} on ${where}`));
   } catch (error) {
-    const where = sessionId ? `tab ${tabId} session ${sessionId}` : `tab ${tabId}`;
+    if (error instanceof CommandTimeout) throw error;
     throw new Error(`${method} failed on ${where}: ${messageOf(error)}`, { cause: error });
   }
+}
+
+/** A DevTools command that did not answer within COMMAND_BOUND_MS. */
+export class CommandTimeout extends Error {}
+
+/**
+ * `work`, or a CommandTimeout naming `what` once the bound has passed. Chrome's own
+ * command keeps waiting; its late answer is dropped.
+ * @template T
+ * @param {Promise<T>} work
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
+function bounded(work, what) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new CommandTimeout(`timeout: ${what} gave no answer in ${COMMAND_BOUND_MS / 1000} s (the page is busy or blocked)`));
+    }, COMMAND_BOUND_MS);
+  });
+  // The losing side's rejection is handled, so a late failure is not "unhandled".
+  work.catch(() => null);
+  return /** @type {Promise<T>} */ (Promise.race([work, late]).finally(() => clearTimeout(timer)));
 }
 
 /**
@@ -165,13 +202,17 @@ export function registerCdpListeners() {
         ...list.filter((c) => c.targetId !== child.targetId),
         child,
       ]).catch((error) => console.error('hopbench: recording an iframe session failed:', error));
-      // Nested out-of-process frames: auto-attach inside the child as well.
+      // Nested out-of-process frames: auto-attach inside the child as well; and its
+      // dialogs reported like the tab's own (page/dialogs.js).
       send(source.tabId, 'Target.setAutoAttach', {
         autoAttach: true,
         waitForDebuggerOnStart: false,
         flatten: true,
       }, params.sessionId).catch((error) =>
         console.warn('hopbench: auto-attach inside an iframe failed:', error),
+      );
+      send(source.tabId, 'Page.enable', {}, params.sessionId).catch((error) =>
+        console.warn('hopbench: dialogs of an iframe will not be reported:', error),
       );
     } else if (method === 'Target.detachedFromTarget') {
       updateChildren(source.tabId, (list) =>

@@ -53,7 +53,9 @@
  * What the driver keeps of a step until it is recorded (run/commands.js stepInfo).
  * @typedef {{ startedAt: number, timings: Record<string, number>,
  *   settle?: { ms: number, endedBy: string, signalMs: number | null },
- *   media: Record<string, unknown> }} StepInfo
+ *   media: Record<string, unknown>,
+ *   dialogs?: { type: string, message: string, url: string, answer: string }[] }} StepInfo
+ *   `dialogs`: the JavaScript dialogs the step's action set off (page/dialogs.js)
  */
 
 /**

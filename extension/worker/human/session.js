@@ -9,6 +9,7 @@
 // step count happen together under the session lock; human/state.js mirrors the phase
 // and clock for the panel, which follows it.
 
+import { dialogsOf } from '../page/dialogs.js';
 import { setCurrentRun } from '../../store/views.js';
 import { loadedCore } from '../core/core.js';
 import { humanStarted } from '../events.js';
@@ -264,6 +265,8 @@ export async function finishHuman(runId, { answer, reason = 'the person gave up'
     progress: await progressOf(core, sessionId),
     finishedAt: now,
     activeMs,
+    // What the person met and how they answered it (page/dialogs.js), for the record.
+    dialogs: await dialogsOf(sessionId),
   });
   if (answer !== null) await keepDemonstration(core, runId, verdict, now);
   await mirrorHumanState(runId, { phase: 'ended', startedAt: ended.startedAt, pausedMs: ended.pausedMs ?? 0, pausedAt: null, steps: ended.step, activeMs });

@@ -10,6 +10,7 @@ import { read, remove, write } from '../../store/store.js';
 import { loadObservationSettings, settingsProblems } from '../../observe-settings.js';
 import { attach, detach } from '../cdp/cdp.js';
 import { gatherTab } from './gather.js';
+import { noContentKind, noContentSentence, shownUrl, tabsLineText } from './no-content.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
 import { readSessions, sessionOfTab } from '../session/sessions.js';
 import { loadedCore } from '../core/core.js';
@@ -39,6 +40,8 @@ import { loadedCore } from '../core/core.js';
  */
 export async function observeTab(tabId, options = {}) {
   const t0 = performance.now();
+  const empty = await withoutContent(tabId, options);
+  if (empty) return empty;
   // The trees are read from the start; nothing of them depends on the settings, which
   // are read meanwhile (a storage read that would otherwise come first).
   const attached = attach(tabId);
@@ -175,9 +178,36 @@ async function tabsLine(tabId, tabIds) {
     ? await Promise.all(tabIds.map((id) => chrome.tabs.get(id)))
     : await chrome.tabs.query({ windowId: tab.windowId });
   return {
-    url: tab.url ?? '',
+    url: await shownUrl(tab),
     title: tab.title ?? '',
     tabs: tabs.map((t) => ({ title: t.title ?? '', current: t.id === tabId })),
+  };
+}
+
+/**
+ * The observation of a page with no content to act on (observe/no-content.js): the
+ * tabs line and a sentence saying what the page is; null for any other page. Nothing
+ * is attached or read: Chrome would refuse it with words only an extension can use.
+ * @param {number} tabId
+ * @param {ObserveOptions} options
+ * @returns {Promise<Observation | null>}
+ */
+async function withoutContent(tabId, options) {
+  const tab = await chrome.tabs.get(tabId);
+  const url = await shownUrl(tab);
+  const kind = noContentKind(url);
+  if (kind === null) return null;
+  const line = await tabsLine(tabId, options.tabIds);
+  return {
+    text: `${tabsLineText(line.tabs)}\n\n${noContentSentence(url, kind)}`,
+    url,
+    title: line.title,
+    mode: options.mode ?? 'text',
+    images: [],
+    imagesNotLoaded: [],
+    marks: [],
+    stats: { noContent: kind },
+    timings: {},
   };
 }
 

@@ -8,9 +8,9 @@
 //
 // Per image: the element says whether it loaded (`complete` with a natural size, the
 // browser's own verdict); the bytes come from `Page.getResourceContent` of the frame
-// that holds it (the Page agent must be enabled for that; it is enabled for the read
-// and disabled again, because with Page enabled a JavaScript dialog waits for the
-// debugger client to answer it). An image the page could not load is reported as not
+// that holds it (the Page agent must be enabled for that; it is left on, as cdp/cdp.js
+// attach turns it on for every debugged target so that page/dialogs.js hears of each
+// JavaScript dialog). An image the page could not load is reported as not
 // loaded; an image whose bytes are not available, or that is not an <img>, is cropped
 // from the screenshot by the caller.
 
@@ -78,7 +78,7 @@ export async function pageImages(tabId, items) {
     // Sent now, not awaited: later commands to these sessions queue behind them, and
     // the pictures do not wait a round trip for it. cleanUp logs its own failures.
     for (const sessionId of sessions.values()) {
-      if (sessionId !== null) void cleanUp(tabId, sessionId, enabled.has(sessionId));
+      if (sessionId !== null) void cleanUp(tabId, sessionId);
     }
   }
 }
@@ -187,17 +187,15 @@ async function dataUrlBlob(dataUrl) {
 }
 
 /**
+ * Releases the handles the reads took. (The Page domain stays on: see above.)
  * @param {number} tabId
  * @param {string | undefined} sessionId
- * @param {boolean} pageEnabled
  */
-async function cleanUp(tabId, sessionId, pageEnabled) {
-  /** @type {Promise<unknown>[]} */
-  const steps = [send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }, sessionId)];
-  if (pageEnabled) steps.push(send(tabId, 'Page.disable', {}, sessionId));
-  const results = await Promise.allSettled(steps);
-  for (const r of results) {
-    // A frame that navigated away took its handles and its Page agent with it.
-    if (r.status === 'rejected') console.debug('hopbench: image clean-up:', r.reason?.message);
+async function cleanUp(tabId, sessionId) {
+  try {
+    await send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }, sessionId);
+  } catch (error) {
+    // A frame that navigated away took its handles with it.
+    console.debug('hopbench: image clean-up:', error instanceof Error ? error.message : error);
   }
 }

@@ -7,6 +7,7 @@ import { errorText } from '../../messages.js';
 import { judgeRequestsOf, progressOf } from '../session/hops.js';
 import { captureScreenshot } from '../observe/images.js';
 import { observeTab } from '../observe/observe.js';
+import { dialogWords, dialogsOf } from '../page/dialogs.js';
 import { pageErrorsOf } from '../page/errors.js';
 import { unreachablePage } from './interrupt.js';
 import { stepMedia } from './media.js';
@@ -151,7 +152,23 @@ async function observe(ctx, cmd) {
     ...(obs.visualsError ? { visuals_error: obs.visualsError } : {}),
     ...(page.error ? { page_screenshot_error: page.error } : {}),
   };
-  return { kind: 'observed', step: cmd.step, text: obs.text, url: obs.url, images: media.images, screenshot: media.screenshot };
+  return { kind: 'observed', step: cmd.step, text: withDialogs(obs.text, await dialogsOf(sessionId), cmd.step), url: obs.url, images: media.images, screenshot: media.screenshot };
+}
+
+/**
+ * The observation's text, told of the dialogs the page opened since the agent last
+ * looked (during the previous step's action, or, for step 1, as the start page
+ * loaded): a dialog is gone by the time the page is read, and the agent would
+ * otherwise not know why a confirm's "cancel" left the page as it was.
+ * @param {string} text
+ * @param {import('../page/dialogs.js').PageDialog[]} dialogs
+ * @param {number} step
+ */
+function withDialogs(text, dialogs, step) {
+  const since = dialogs.filter((d) => d.step === step - 1);
+  if (since.length === 0) return text;
+  const told = since.map((d) => `The page opened ${dialogWords(d)}.`).join('\n');
+  return `${text}\n\n${told}`;
 }
 
 /**
@@ -209,6 +226,9 @@ async function act(ctx, cmd) {
     const { ms, endedBy, signalMs } = result.settle;
     stepInfo(ctx.record, cmd.step).settle = { ms, endedBy, signalMs };
   }
+  // The dialogs the action set off, as answered, in the step's record.
+  const dialogs = (await dialogsOf(sessionId)).filter((d) => d.step === cmd.step);
+  if (dialogs.length > 0) stepInfo(ctx.record, cmd.step).dialogs = dialogs.map(({ type, message, url, answer }) => ({ type, message, url, answer }));
   return {
     kind: 'acted',
     step: cmd.step,
@@ -279,6 +299,7 @@ async function record(ctx, cmd) {
       // is what the quiet windows cost.
       settle_signal_ms: info.settle?.signalMs ?? null,
     },
+    ...(info.dialogs ? { dialogs: info.dialogs } : {}),
   };
   await recordStep(ctx.record.runId, cmd.step, stored);
   delete ctx.record.steps[cmd.step];

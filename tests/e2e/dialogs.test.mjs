@@ -1,0 +1,189 @@
+// JavaScript dialogs in a run started from the real toolbar popup, as in a person's
+// Chrome: nothing else answers them (the test's own Playwright is told to leave every
+// dialog alone, as a person's browser would). Before, the click whose handler called
+// alert() held the run's step for good. Now each dialog is dismissed as MMInA's
+// harness does, recorded in its step, and told to the agent in the next observation;
+// a page that keeps its thread busy past the bound of a DevTools command ends that
+// step with a `timeout` error naming the command, and the run goes on.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launchExtension, sendOk } from '../../runner/driver.mjs';
+import { openRealPopup } from './real-popup.mjs';
+import { waitForRunEnd } from './run-helpers.mjs';
+import { waitForPage } from './session-helpers.mjs';
+import { startSites } from './sites.mjs';
+
+describe('dialogs, busy pages and blank tabs in a run started from the real popup', { timeout: 300_000 }, () => {
+  /** @type {import('../types.mjs').Extension} */ let ext;
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {import('../types.mjs').Page} */ let page;
+  /** @type {string} */ let files;
+  /** @type {import('playwright-core').Dialog[]} */
+  const leftAlone = [];
+
+  before(async () => {
+    sites = await startSites({ names: ['dialogs'] });
+    ext = await launchExtension();
+    // A listener that answers nothing: Playwright then leaves every dialog open, so
+    // only the extension can answer it (without one, Playwright dismisses them all).
+    ext.context.on('dialog', (dialog) => {
+      leftAlone.push(dialog);
+    });
+    page = await ext.openExtensionPage('runs.html');
+    files = mkdtempSync(join(tmpdir(), 'hopbench-dialogs-'));
+    writeFileSync(join(files, 'dialogs.json'), JSON.stringify({
+      id: 'e2e/dialogs',
+      intent: 'Save the notes, try to delete them and say hello.',
+      start_urls: [sites.url('dialogs', '/index.html')],
+      hops: [
+        { description: 'Save the notes', condition: { kind: 'url', part: 'path', op: 'contains', value: 'saved.html' } },
+        { description: 'Keep them (cancel the deletion)', condition: { kind: 'url', part: 'path', op: 'contains', value: 'kept.html' } },
+        { description: 'Say hello without a name', condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'nobody' } },
+      ],
+      reference_trajectory: ["click {button 'Save'}", "click {button 'Delete'}", "click {button 'Say hello'}"],
+    }));
+    writeFileSync(join(files, 'busy.json'), JSON.stringify({
+      id: 'e2e/busy',
+      intent: 'Make the page work hard, then go on.',
+      start_urls: [sites.url('dialogs', '/busy.html')],
+      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'patient' } }],
+      reference_trajectory: ["click {button 'Work hard'}", "click {link 'Done: go on'}"],
+    }));
+    writeFileSync(join(files, 'blank.json'), JSON.stringify({
+      id: 'e2e/blank',
+      intent: 'Open a new tab, then say hello from it.',
+      start_urls: [sites.url('dialogs', '/index.html')],
+      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'blank' } }],
+      reference_trajectory: ['new_tab', 'scroll [down]', `goto [${sites.url('dialogs', '/hello.html?name=blank')}]`],
+    }));
+  });
+
+  after(async () => {
+    await ext?.close();
+    await sites?.close();
+    if (files) rmSync(files, { recursive: true, force: true });
+  });
+
+  /**
+   * Imports the file in the real popup over a normal tab, chooses the replay agent and
+   * presses Run once; resolves to the new run's id.
+   * @param {string} file
+   */
+  async function runFromRealPopup(file) {
+    const before = (await sendOk(page, 'listRuns')).runs.map((/** @type {{ id: string }} */ r) => r.id);
+    const tab = await ext.openPage(sites.url('dialogs', `/hello.html?name=${file}`));
+    const popup = await openRealPopup(ext, tab);
+    await popup.setFiles('#import-files', [join(files, file)]);
+    await popup.waitFor(`!!document.querySelector('#task option[value="imported:${file}"]')`, `${file} in the task list`);
+    await popup.select('#task', `imported:${file}`);
+    await popup.select('#agent', 'replay');
+    await popup.waitFor('!document.querySelector("#run").disabled', 'Run to be ready');
+    await popup.click('#run');
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const started = (await sendOk(page, 'listRuns')).runs.map((/** @type {{ id: string }} */ r) => r.id).filter((/** @type {string} */ id) => !before.includes(id));
+      if (started.length > 0) {
+        await popup.close();
+        return /** @type {string} */ (started[0]);
+      }
+      assert.ok(Date.now() < deadline, `Run in the real popup started no run of ${file}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** @param {string} runId */
+  const stepsOf = async (runId) => (await sendOk(page, 'exportRun', { runId })).trajectory.steps;
+
+  test('alert, confirm and prompt are dismissed, recorded in their steps and told to the agent; the task passes', async () => {
+    const runId = await runFromRealPopup('dialogs.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
+    const steps = await stepsOf(runId);
+    const dialogsOfStep = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n)?.dialogs;
+    assert.deepEqual(dialogsOfStep(1)?.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]), [['alert', 'Saved!', 'dismissed']]);
+    assert.deepEqual(dialogsOfStep(2)?.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]), [['confirm', 'Delete every note?', 'dismissed']]);
+    assert.deepEqual(dialogsOfStep(3)?.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]), [['prompt', 'Your name?', 'dismissed']]);
+    // The agent reads, at the top of what follows, what the dialog said and what became of it.
+    const observation = (/** @type {number} */ n) => String(steps.find((/** @type {{ step: number }} */ s) => s.step === n)?.observation?.text ?? '');
+    assert.match(observation(2), /The page opened an alert dialog saying "Saved!" \(dismissed\)\./);
+    assert.match(observation(3), /The page opened a confirm dialog saying "Delete every note\?" \(dismissed\)\./);
+    assert.doesNotMatch(observation(1), /The page opened/);
+    // Nothing but the extension answered them.
+    assert.deepEqual(leftAlone.map((d) => d.type()), ['alert', 'confirm', 'prompt']);
+  });
+
+  test('a command held past its bound ends its step with a timeout naming the command; the run goes on and passes', async () => {
+    const runId = await runFromRealPopup('busy.json');
+    const run = await waitForRunEnd(page, runId, 120_000);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    const steps = await stepsOf(runId);
+    const first = steps.find((/** @type {{ step: number }} */ s) => s.step === 1);
+    assert.match(String(first?.result?.error), /^timeout: Input\.dispatchMouseEvent on tab \d+ gave no answer in 20 s/);
+  });
+
+  test('a blank tab is observed as about:blank with no content to act on; acting on it says so in words', async () => {
+    const runId = await runFromRealPopup('blank.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    const second = steps.find((/** @type {{ step: number }} */ s) => s.step === 2);
+    assert.equal(second.observation.url, 'about:blank');
+    assert.match(second.observation.text, /^Tab 0: Notes \| Tab 1 \(current\): .*\n\nThis tab shows a blank page \(about:blank\): it has no content to act on\. Open a page with goto \[url\]/);
+    // Not Chrome's "Cannot access contents of the page. Extension manifest must request permission…".
+    assert.equal(
+      second.result.error,
+      'cannot scroll here: This tab shows a blank page (about:blank): it has no content to act on. Open a page with goto [url], go back with go_back, or switch to another tab with tab_focus.',
+    );
+  });
+
+  test("in a person's session the dialog is the person's: left open, answered by them, recorded with their answer", async () => {
+    const taskText = JSON.stringify({
+      id: 'e2e/dialogs-person',
+      intent: 'Save the notes, then delete them.',
+      start_urls: [sites.url('dialogs', '/index.html')],
+      hops: [{ condition: { kind: 'url', part: 'path', op: 'contains', value: 'deleted.html' } }],
+    });
+    const { runId } = await sendOk(page, 'startHuman', { taskText, fileName: 'dialogs-person.json' });
+    const person = await waitForPage(ext.context, (url) => url.startsWith(sites.url('dialogs', '/index.html')));
+    await sendOk(page, 'humanControl', { runId, command: 'start' });
+    /**
+     * Clicks `selector`, waits for the dialog the click opens to be still open a
+     * moment later (no one else answered it), and accepts it as the person.
+     * @param {string} selector
+     */
+    const clickAndAccept = async (selector) => {
+      const before = leftAlone.length;
+      const clicked = person.click(selector);
+      const deadline = Date.now() + 10_000;
+      while (leftAlone.length === before) {
+        assert.ok(Date.now() < deadline, `no dialog opened after clicking ${selector}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await leftAlone[leftAlone.length - 1].accept();
+      await clicked;
+    };
+    await clickAndAccept('#save');
+    await person.waitForURL(/saved\.html$/);
+    await clickAndAccept('#delete');
+    await person.waitForURL(/deleted\.html$/);
+    const { run } = await sendOk(page, 'humanFinish', { runId, answer: 'done' });
+    assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
+    const { trajectory } = await sendOk(page, 'exportRun', { runId });
+    assert.deepEqual(
+      trajectory.run.dialogs.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]),
+      [['alert', 'Saved!', 'accepted'], ['confirm', 'Delete every note?', 'accepted']],
+    );
+  });
+
+  test('nothing logged an error', () => {
+    assert.deepEqual(ext.errors, [], ext.describeErrors());
+  });
+});

@@ -1,0 +1,65 @@
+// The runner on pages that open JavaScript dialogs and on a blank tab: the same task
+// the popup test runs (dialogs.test.mjs) passes headless, each dialog in its step's
+// record as dismissed, and the blank tab's step says what the agent can do there.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { readLines, runRunner } from './runner-process.mjs';
+import { startSites } from './sites.mjs';
+
+describe('the runner on dialogs and a blank tab', { timeout: 240_000 }, () => {
+  /** @type {import('../types.mjs').Sites} */ let sites;
+  /** @type {string} */ let dir;
+
+  before(async () => {
+    sites = await startSites({ names: ['dialogs'] });
+    dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-dialogs-'));
+    mkdirSync(join(dir, 'tasks'));
+    writeFileSync(join(dir, 'tasks', 'dialogs.json'), JSON.stringify({
+      id: 'e2e-dialogs/notes',
+      intent: 'Save the notes, try to delete them, say hello, then open a new tab and come back to hello.',
+      start_urls: [sites.url('dialogs', '/index.html')],
+      hops: [
+        { condition: { kind: 'url', part: 'path', op: 'contains', value: 'saved.html' } },
+        { condition: { kind: 'url', part: 'path', op: 'contains', value: 'kept.html' } },
+        { condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'nobody' } },
+        { condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'blank' } },
+      ],
+      reference_trajectory: [
+        "click {button 'Save'}",
+        "click {button 'Delete'}",
+        "click {button 'Say hello'}",
+        'new_tab',
+        'scroll [down]',
+        `goto [${sites.url('dialogs', '/hello.html?name=blank')}]`,
+      ],
+    }));
+  });
+
+  after(async () => {
+    await sites?.close();
+    if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('passes, with each dialog dismissed in its step and the blank tab told in words', async () => {
+    const out = join(dir, 'out');
+    const result = await runRunner(['--tasks', join(dir, 'tasks'), '--out', out, '--task-timeout', '90']);
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    const [line] = readLines(join(out, 'results.jsonl'));
+    assert.equal(line.verdict, 'PASS', JSON.stringify(line));
+    assert.deepEqual(line.hop_steps, [1, 2, 3, 6]);
+    const [file] = readdirSync(join(out, 'trajectories')).filter((f) => f.endsWith('.json'));
+    const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', file), 'utf8'));
+    const step = (/** @type {number} */ n) => trajectory.steps.find((/** @type {{ step: number }} */ s) => s.step === n);
+    assert.deepEqual(
+      [1, 2, 3].map((n) => step(n).dialogs?.map((/** @type {Record<string, string>} */ d) => `${d.type}: ${d.message} (${d.answer})`)),
+      [['alert: Saved! (dismissed)'], ['confirm: Delete every note? (dismissed)'], ['prompt: Your name? (dismissed)']],
+    );
+    assert.match(step(2).observation.text, /The page opened an alert dialog saying "Saved!" \(dismissed\)\./);
+    assert.equal(step(5).observation.url, 'about:blank');
+    assert.match(step(5).result.error, /^cannot scroll here: This tab shows a blank page \(about:blank\): it has no content to act on\./);
+  });
+});
