@@ -14,7 +14,7 @@ import { registerObserveListeners } from './worker/observe/observe.js';
 import { registerHopListeners } from './worker/session/hops.js';
 import { registerHumanListeners } from './worker/human/session.js';
 import { registerHumanTabListeners } from './worker/human/tabs.js';
-import { registerDialogListeners } from './worker/page/dialogs.js';
+import { registerNoticeListeners } from './worker/page/notices.js';
 import { registerPageErrorListeners } from './worker/page/errors.js';
 import { isWorkerGoingAway } from './worker/run/driver.js';
 import { registerRunListeners, resumeRuns } from './worker/run/service.js';
@@ -32,7 +32,7 @@ registerHopListeners();
 registerHumanListeners();
 registerDuelListeners();
 registerPageErrorListeners();
-registerDialogListeners();
+registerNoticeListeners();
 registerObserveListeners();
 registerRunListeners();
 

@@ -42,21 +42,39 @@ let runRunning = false;
  */
 let starting = false;
 
+/** This window, read at load: the side panel must open inside the click's gesture. */
+const thisWindow = chrome.windows.getCurrent();
+/** @type {number | undefined} */
+let windowId;
+
 const picker = setupTaskPicker({
-  isBusy: () => runRunning || starting,
+  // Until this window is known Run could start a run but not open its panel (the
+  // first Run on a slow machine did just that): it waits, as Run view does.
+  isBusy: () => runRunning || starting || windowId === undefined,
   onError: (text) => showRunError(text),
 });
 
 // --- the run -------------------------------------------------------------------------
 
-/** This window, read at load: the side panel must open inside the click's gesture. */
-const thisWindow = chrome.windows.getCurrent();
-/** @type {number | undefined} */
-let windowId;
-thisWindow.then((w) => (windowId = w.id), (error) => console.warn('hopbench: no current window:', error));
+thisWindow.then(
+  (w) => {
+    windowId = w.id;
+    $('open-panel').removeAttribute('aria-disabled');
+    document.documentElement.dataset.window = 'known';
+    picker.showChoice();
+  },
+  (error) => {
+    console.warn('hopbench: no current window:', error);
+    $('run-status').textContent = `(this window is unknown, so no side panel can open: ${errorText(error)})`;
+  },
+);
 
 function openSidePanel() {
-  if (windowId === undefined) return;
+  // Run and Run view wait for the window (see isBusy); a click before that is told.
+  if (windowId === undefined) {
+    $('run-status').textContent = '(the popup is still starting: press again)';
+    return;
+  }
   chrome.sidePanel.open({ windowId }).catch((error) => {
     $('run-status').textContent = `(side panel not opened: ${errorText(error)}; use "Run view")`;
   });

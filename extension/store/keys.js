@@ -52,9 +52,9 @@ export const hopTracker = (/** @type {string} */ sessionId) =>
 /** The main-frame navigations of a session that failed (page/errors.js). */
 export const pageErrors = (/** @type {string} */ sessionId) =>
   /** @type {Slot<import('../worker/page/errors.js').PageError[]>} */ (slot('session', `hopbench.pageErrors.${sessionId}`));
-/** The JavaScript dialogs (alert, confirm, prompt, beforeunload) of a session's tabs (page/dialogs.js). */
-export const pageDialogs = (/** @type {string} */ sessionId) =>
-  /** @type {Slot<import('../worker/page/dialogs.js').PageDialog[]>} */ (slot('session', `hopbench.pageDialogs.${sessionId}`));
+/** What a session's pages did that the agent is told of: dialogs, downloads, file choosers (page/notices.js). */
+export const pageNotices = (/** @type {string} */ sessionId) =>
+  /** @type {Slot<import('../worker/page/notices.js').PageNotice[]>} */ (slot('session', `hopbench.pageNotices.${sessionId}`));
 /** The site fences of fenced runs, by session (fence/fence.js). */
 export const FENCES = /** @type {Slot<Record<string, import('../worker/fence/fence.js').Fence>>} */ (slot('session', 'hopbench.fences'));
 /** A tab's id registry, `[id]` ↔ node, as the core's JSON (observe/observe.js). */

@@ -53,6 +53,13 @@ describe('dialogs, busy pages and blank tabs in a run started from the real popu
       hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'patient' } }],
       reference_trajectory: ["click {button 'Work hard'}", "click {link 'Done: go on'}"],
     }));
+    writeFileSync(join(files, 'files.json'), JSON.stringify({
+      id: 'e2e/files',
+      intent: 'Try to upload a photo, download the notes, then go on.',
+      start_urls: [sites.url('dialogs', '/files.html')],
+      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'files' } }],
+      reference_trajectory: ["click {button 'Upload a photo'}", "click {link 'Download the notes'}", "click {link 'Go on'}"],
+    }));
     writeFileSync(join(files, 'blank.json'), JSON.stringify({
       id: 'e2e/blank',
       intent: 'Open a new tab, then say hello from it.',
@@ -105,7 +112,7 @@ describe('dialogs, busy pages and blank tabs in a run started from the real popu
     assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
     assert.deepEqual(run.verdict.hop_steps, [1, 2, 3]);
     const steps = await stepsOf(runId);
-    const dialogsOfStep = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n)?.dialogs;
+    const dialogsOfStep = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n)?.notices?.filter((/** @type {{ kind: string }} */ d) => d.kind === 'dialog');
     assert.deepEqual(dialogsOfStep(1)?.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]), [['alert', 'Saved!', 'dismissed']]);
     assert.deepEqual(dialogsOfStep(2)?.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]), [['confirm', 'Delete every note?', 'dismissed']]);
     assert.deepEqual(dialogsOfStep(3)?.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]), [['prompt', 'Your name?', 'dismissed']]);
@@ -143,6 +150,24 @@ describe('dialogs, busy pages and blank tabs in a run started from the real popu
     );
   });
 
+  test('a file chooser is closed and a download noted, each told to the agent; the task passes', async () => {
+    const runId = await runFromRealPopup('files.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    const step = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n);
+    assert.deepEqual(step(1).notices, [{ kind: 'file_chooser', answer: 'closed', url: '' }]);
+    assert.match(step(2).observation.text, /\n\nThe page opened a file chooser; no file can be chosen here, so it was closed\.$/);
+    // Chrome creates the download about when the click's step has settled: the step's
+    // record has it when it came before; the run's record and the next observation have it always.
+    const { trajectory } = await sendOk(page, 'exportRun', { runId });
+    assert.deepEqual(trajectory.run.notices, [
+      { kind: 'file_chooser', answer: 'closed', url: '' },
+      { kind: 'download', file: 'notes.txt', url: sites.url('dialogs', '/notes.txt') },
+    ]);
+    assert.match(step(3).observation.text, new RegExp(`\\n\\nThe page started a download of "notes\\.txt" \\(${sites.url('dialogs', '/notes.txt').replace(/[.?]/g, '\\$&')}\\); downloaded files are not shown to you\\.$`));
+  });
+
   test("in a person's session the dialog is the person's: left open, answered by them, recorded with their answer", async () => {
     const taskText = JSON.stringify({
       id: 'e2e/dialogs-person',
@@ -178,8 +203,8 @@ describe('dialogs, busy pages and blank tabs in a run started from the real popu
     assert.equal(run.verdict.passed, true, JSON.stringify(run.verdict));
     const { trajectory } = await sendOk(page, 'exportRun', { runId });
     assert.deepEqual(
-      trajectory.run.dialogs.map((/** @type {Record<string, string>} */ d) => [d.type, d.message, d.answer]),
-      [['alert', 'Saved!', 'accepted'], ['confirm', 'Delete every note?', 'accepted']],
+      trajectory.run.notices.map((/** @type {Record<string, string>} */ d) => [d.kind, d.type, d.message, d.answer]),
+      [['dialog', 'alert', 'Saved!', 'accepted'], ['dialog', 'confirm', 'Delete every note?', 'accepted']],
     );
   });
 

@@ -36,7 +36,8 @@ export async function openRealPopup(ext, page) {
   }, 'the action popup to appear'));
   const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: false });
   const popup = new RealPopup(cdp, sessionId, targetId);
-  await waitFor(() => popup.evaluate('document.readyState === "complete" && !!document.querySelector("#run")'), 'the popup to load');
+  // Loaded, and knowing its window (until then it can open no side panel: popup.js).
+  await waitFor(() => popup.evaluate('document.readyState === "complete" && !!document.querySelector("#run") && document.documentElement.dataset.window === "known"'), 'the popup to load');
   return popup;
 }
 

@@ -55,8 +55,8 @@ describe('the runner on dialogs and a blank tab', { timeout: 240_000 }, () => {
     const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', file), 'utf8'));
     const step = (/** @type {number} */ n) => trajectory.steps.find((/** @type {{ step: number }} */ s) => s.step === n);
     assert.deepEqual(
-      [1, 2, 3].map((n) => step(n).dialogs?.map((/** @type {Record<string, string>} */ d) => `${d.type}: ${d.message} (${d.answer})`)),
-      [['alert: Saved! (dismissed)'], ['confirm: Delete every note? (dismissed)'], ['prompt: Your name? (dismissed)']],
+      [1, 2, 3].map((n) => step(n).notices?.map((/** @type {Record<string, string>} */ d) => `${d.kind} ${d.type}: ${d.message} (${d.answer})`)),
+      [['dialog alert: Saved! (dismissed)'], ['dialog confirm: Delete every note? (dismissed)'], ['dialog prompt: Your name? (dismissed)']],
     );
     assert.match(step(2).observation.text, /The page opened an alert dialog saying "Saved!" \(dismissed\)\./);
     assert.equal(step(5).observation.url, 'about:blank');

@@ -66,8 +66,14 @@ describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
     copyBundledTasks(TASKS, tasksDir, base);
     const out = join(dir, 'out');
     const args = ['--tasks', tasksDir, '--out', out, '--parallel', '2'];
+    // The runners' temporary folders in a folder of this test's own: a runner sweeps
+    // every killed runner's profile in its TMPDIR, and another suite on the same
+    // machine (a second checkout's tests) would otherwise sweep this one's first.
+    const ownTmp = join(dir, 'tmp');
+    mkdirSync(ownTmp);
+    const env = { TMPDIR: ownTmp };
     const runner = spawn(process.execPath, [join(repoRoot, 'tests', 'e2e', 'runner-with-sandbox.mjs'), String(base), ...args], {
-      env: { ...process.env, HOPBENCH_BIN: hopbenchBin() },
+      env: { ...process.env, ...env, HOPBENCH_BIN: hopbenchBin() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -104,14 +110,14 @@ describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
     // Only whole lines were written, none for the tasks in flight.
     const partial = readLines(join(out, 'results.jsonl'));
     assert.ok(partial.length >= 1 && partial.length < TASKS.length, `${partial.length} lines`);
-    const stale = readdirSync(tmpdir()).filter((n) => n.startsWith(`hopbench-runner-${runner.pid}-`));
+    const stale = readdirSync(ownTmp).filter((n) => n.startsWith(`hopbench-runner-${runner.pid}-`));
     assert.ok(stale.length >= 1, 'the killed runner left no profile folder to clean up');
 
     // The same command: a sandbox of the test's own again (the killed one is gone).
     const lines = [];
     const sandbox = await startSandbox(hopbenchBin(), (l) => lines.push(l), ['--port-base', String(base)]);
     try {
-      const again = await runRunner(args);
+      const again = await runRunner(args, env);
       assert.equal(again.status, 0, `${again.stdout}\n${again.stderr}`);
       assert.match(again.stdout, new RegExp(`; ${partial.length} already recorded in .*; running ${TASKS.length - partial.length} with replay`));
       assert.match(again.stdout, /^note: removed \d+ browser profile folders? left by runners that were killed$/m);
@@ -123,6 +129,6 @@ describe('a runner killed with SIGKILL', { timeout: 300_000 }, () => {
     assert.equal(new Set(ids).size, ids.length, `a task recorded twice: ${ids}`);
     assert.equal(ids.length, TASKS.length);
     assert.ok(results.every((l) => l.verdict === 'PASS' && l.attempt === 1), JSON.stringify(results));
-    assert.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith(`hopbench-runner-${runner.pid}-`)), []);
+    assert.deepEqual(readdirSync(ownTmp).filter((n) => n.startsWith(`hopbench-runner-${runner.pid}-`)), []);
   });
 });

@@ -9,6 +9,7 @@
 // A handler returns its effect; a StepError (bad URL, stale element, no such tab) is a
 // step's result, not a protocol failure: the agent sees it and carries on.
 
+import { interceptFileChoosers } from '../page/notices.js';
 import { noContentKind, noContentSentence, shownUrl } from '../observe/no-content.js';
 import { attach } from '../cdp/cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
@@ -380,6 +381,9 @@ export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_S
     const url = await shownUrl(await chrome.tabs.get(ctx.tabId));
     const kind = noContentKind(url);
     if (kind !== null) return { effect: null, error: `cannot ${action.kind} here: ${noContentSentence(url, kind)}`, settle: null };
+    // An agent cannot pick a file: a chooser its action opens is reported, not shown
+    // (page/notices.js). A person's session never comes here with its own clicks.
+    if (ctx.session.human === undefined) await interceptFileChoosers(ctx.tabId);
   }
   const settler = spec.settle ? await beginSettle(ctx.tabId) : null;
   let effect = null;

@@ -68,7 +68,7 @@ export async function attach(tabId) {
     flatten: true,
   });
   // The Page domain on: Chrome then reports each JavaScript dialog to us before it
-  // blocks the page (page/dialogs.js answers or records it).
+  // blocks the page (page/notices.js answers or records it), and of downloads.
   await send(tabId, 'Page.enable');
   // Chrome sends Target.attachedToTarget for existing frames before it answers
   // setAutoAttach; wait until the listener has stored them, so the caller's next
@@ -203,7 +203,7 @@ export function registerCdpListeners() {
         child,
       ]).catch((error) => console.error('hopbench: recording an iframe session failed:', error));
       // Nested out-of-process frames: auto-attach inside the child as well; and its
-      // dialogs reported like the tab's own (page/dialogs.js).
+      // dialogs reported like the tab's own (page/notices.js).
       send(source.tabId, 'Target.setAutoAttach', {
         autoAttach: true,
         waitForDebuggerOnStart: false,

@@ -54,8 +54,9 @@
  * @typedef {{ startedAt: number, timings: Record<string, number>,
  *   settle?: { ms: number, endedBy: string, signalMs: number | null },
  *   media: Record<string, unknown>,
- *   dialogs?: { type: string, message: string, url: string, answer: string }[] }} StepInfo
- *   `dialogs`: the JavaScript dialogs the step's action set off (page/dialogs.js)
+ *   notices?: Record<string, unknown>[] }} StepInfo
+ *   `notices`: what the step's action set off beside the page: dialogs, downloads,
+ *   file choosers (page/notices.js)
  */
 
 /**

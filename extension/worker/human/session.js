@@ -9,7 +9,7 @@
 // step count happen together under the session lock; human/state.js mirrors the phase
 // and clock for the panel, which follows it.
 
-import { dialogsOf } from '../page/dialogs.js';
+import { noticeRecord, noticesOf } from '../page/notices.js';
 import { setCurrentRun } from '../../store/views.js';
 import { loadedCore } from '../core/core.js';
 import { humanStarted } from '../events.js';
@@ -265,8 +265,9 @@ export async function finishHuman(runId, { answer, reason = 'the person gave up'
     progress: await progressOf(core, sessionId),
     finishedAt: now,
     activeMs,
-    // What the person met and how they answered it (page/dialogs.js), for the record.
-    dialogs: await dialogsOf(sessionId),
+    // What the person's pages did beside the page (dialogs with their answers,
+    // downloads; page/notices.js), for the record.
+    notices: (await noticesOf(sessionId)).map(noticeRecord),
   });
   if (answer !== null) await keepDemonstration(core, runId, verdict, now);
   await mirrorHumanState(runId, { phase: 'ended', startedAt: ended.startedAt, pausedMs: ended.pausedMs ?? 0, pausedAt: null, steps: ended.step, activeMs });

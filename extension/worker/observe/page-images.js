@@ -9,7 +9,7 @@
 // Per image: the element says whether it loaded (`complete` with a natural size, the
 // browser's own verdict); the bytes come from `Page.getResourceContent` of the frame
 // that holds it (the Page agent must be enabled for that; it is left on, as cdp/cdp.js
-// attach turns it on for every debugged target so that page/dialogs.js hears of each
+// attach turns it on for every debugged target so that page/notices.js hears of each
 // JavaScript dialog). An image the page could not load is reported as not
 // loaded; an image whose bytes are not available, or that is not an <img>, is cropped
 // from the screenshot by the caller.

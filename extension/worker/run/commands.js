@@ -7,7 +7,7 @@ import { errorText } from '../../messages.js';
 import { judgeRequestsOf, progressOf } from '../session/hops.js';
 import { captureScreenshot } from '../observe/images.js';
 import { observeTab } from '../observe/observe.js';
-import { dialogWords, dialogsOf } from '../page/dialogs.js';
+import { noticeRecord, noticeWords, noticesOf, takeUntold } from '../page/notices.js';
 import { pageErrorsOf } from '../page/errors.js';
 import { unreachablePage } from './interrupt.js';
 import { stepMedia } from './media.js';
@@ -152,23 +152,20 @@ async function observe(ctx, cmd) {
     ...(obs.visualsError ? { visuals_error: obs.visualsError } : {}),
     ...(page.error ? { page_screenshot_error: page.error } : {}),
   };
-  return { kind: 'observed', step: cmd.step, text: withDialogs(obs.text, await dialogsOf(sessionId), cmd.step), url: obs.url, images: media.images, screenshot: media.screenshot };
+  return { kind: 'observed', step: cmd.step, text: withNotices(obs.text, await takeUntold(sessionId)), url: obs.url, images: media.images, screenshot: media.screenshot };
 }
 
 /**
- * The observation's text, told of the dialogs the page opened since the agent last
- * looked (during the previous step's action, or, for step 1, as the start page
- * loaded): a dialog is gone by the time the page is read, and the agent would
- * otherwise not know why a confirm's "cancel" left the page as it was.
+ * The observation's text, told of what the pages did since the agent last looked
+ * (during the previous step's action, or, for step 1, as the start page loaded): a
+ * dialog is gone by the time the page is read, and the agent would otherwise not
+ * know why a confirm's "cancel" left the page as it was (page/notices.js).
  * @param {string} text
- * @param {import('../page/dialogs.js').PageDialog[]} dialogs
- * @param {number} step
+ * @param {import('../page/notices.js').PageNotice[]} untold
  */
-function withDialogs(text, dialogs, step) {
-  const since = dialogs.filter((d) => d.step === step - 1);
-  if (since.length === 0) return text;
-  const told = since.map((d) => `The page opened ${dialogWords(d)}.`).join('\n');
-  return `${text}\n\n${told}`;
+function withNotices(text, untold) {
+  if (untold.length === 0) return text;
+  return `${text}\n\n${untold.map(noticeWords).join('\n')}`;
 }
 
 /**
@@ -226,9 +223,10 @@ async function act(ctx, cmd) {
     const { ms, endedBy, signalMs } = result.settle;
     stepInfo(ctx.record, cmd.step).settle = { ms, endedBy, signalMs };
   }
-  // The dialogs the action set off, as answered, in the step's record.
-  const dialogs = (await dialogsOf(sessionId)).filter((d) => d.step === cmd.step);
-  if (dialogs.length > 0) stepInfo(ctx.record, cmd.step).dialogs = dialogs.map(({ type, message, url, answer }) => ({ type, message, url, answer }));
+  // What the action set off beside the page (dialogs as answered, downloads, file
+  // choosers), in the step's record.
+  const notices = (await noticesOf(sessionId)).filter((n) => n.step === cmd.step);
+  if (notices.length > 0) stepInfo(ctx.record, cmd.step).notices = notices.map(noticeRecord);
   return {
     kind: 'acted',
     step: cmd.step,
@@ -299,7 +297,7 @@ async function record(ctx, cmd) {
       // is what the quiet windows cost.
       settle_signal_ms: info.settle?.signalMs ?? null,
     },
-    ...(info.dialogs ? { dialogs: info.dialogs } : {}),
+    ...(info.notices ? { notices: info.notices } : {}),
   };
   await recordStep(ctx.record.runId, cmd.step, stored);
   delete ctx.record.steps[cmd.step];

@@ -4,6 +4,7 @@
 // summary is written before the tracker is forgotten, and a finish that finds the
 // session gone but the summary final only removes the record.
 
+import { noticeRecord, noticesOf } from '../page/notices.js';
 import { RUN_ERROR_KINDS } from '../../run-error-kinds.js';
 import { loadedCore } from '../core/core.js';
 import { removeFence } from '../fence/fence.js';
@@ -35,6 +36,8 @@ export async function finishRun(record, end) {
       verdict,
       progress: await progressOf(core, sessionId),
       memoryRecord,
+      // Everything the pages did beside the page (page/notices.js), late ones too.
+      notices: (await noticesOf(sessionId)).map(noticeRecord),
     });
   } else if (run && run.status === 'running') {
     // The session is gone, and its tracker with it, so there is no verdict: the browser

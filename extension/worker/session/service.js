@@ -9,7 +9,7 @@ import { runAction } from '../act/actions.js';
 import { detach } from '../cdp/cdp.js';
 import { takeBlocked } from '../fence/fence.js';
 import { resolveElement } from '../observe/observe.js';
-import { forgetDialogs } from '../page/dialogs.js';
+import { forgetNotices } from '../page/notices.js';
 import { forgetPageErrors } from '../page/errors.js';
 import {
   createTracker,
@@ -77,7 +77,7 @@ export async function endTaskSession(core, sessionId, { keepWindow }) {
   await closeSession(session.id, { keepWindow });
   await forgetTracker(session.id);
   await forgetPageErrors(session.id);
-  await forgetDialogs(session.id);
+  await forgetNotices(session.id);
   if (keepWindow) {
     // The window stays with the person: leave no debugger attached to its tabs.
     await Promise.all(session.tabIds.map((tabId) => detach(tabId)));

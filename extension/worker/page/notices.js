@@ -1,0 +1,253 @@
+// What a session's pages did that an agent cannot see in the page itself, and that
+// would otherwise hold or puzzle it: JavaScript dialogs (alert, confirm, prompt,
+// beforeunload), downloads, and file choosers. Each is a "notice", kept per session in
+// the store (store/keys.js pageNotices) with the step it came in, for the step's
+// record (`notices`) and the agent's next observation (in words).
+//
+// Dialogs block their page: every DevTools command to it waits, so before this a click
+// whose handler called alert() held the run's step for good. With the Page domain on
+// (cdp/cdp.js attach), Chrome tells the debugger of each dialog before it shows it:
+// - in an agent's session the dialog is answered at once, dismissed as MMInA's
+//   harness (Playwright's default) does;
+// - in a person's session it is left to the person (Chrome shows it as usual) and
+//   recorded with how they answered once it closes.
+// A file chooser is intercepted in an agent's session (an agent cannot pick a file,
+// and a native chooser would wait for someone who is not there); a person's opens as
+// usual. A download goes where the browser puts downloads, and is noted (from the
+// downloads API: DevTools' download events are not an extension's to have).
+
+import { pageNotices } from '../../store/keys.js';
+import { read, remove, write } from '../../store/store.js';
+import { attach, send } from '../cdp/cdp.js';
+import { readSessions, sessionOfTab, withSessions } from '../session/sessions.js';
+
+/**
+ * @typedef {'alert' | 'confirm' | 'prompt' | 'beforeunload'} DialogType
+ * @typedef {{ kind: 'dialog', type: DialogType, message: string,
+ *   answer: 'dismissed' | 'accepted' | 'left to the person' }
+ *   | { kind: 'download', file: string }
+ *   | { kind: 'file_chooser', answer: 'closed' | 'left to the person' }} NoticeKind
+ * @typedef {NoticeKind & { tabId: number, url: string, step: number, at: number, told?: boolean }} PageNotice
+ *   `step`: the session's step when it came (0: before any action, a start page);
+ *   a person's dialog's `answer` becomes 'accepted' or 'dismissed' once it closes;
+ *   `told`: an observation has told the agent of it (takeUntold)
+ */
+
+/** @type {ReadonlySet<string>} */
+const TYPES = new Set(['alert', 'confirm', 'prompt', 'beforeunload']);
+
+/**
+ * The notices being handled: a reader waits for them, because another debugger client
+ * (the runner's Playwright) may answer a dialog, and the page go on, before this
+ * worker has written it down; the step that set it off must still find it.
+ * @type {Set<Promise<unknown>>}
+ */
+const handling = new Set();
+
+/** @param {Promise<unknown>} work @param {string} what */
+function track(work, what) {
+  const logged = work.catch((error) => console.error(`hopbench: ${what} failed:`, error));
+  handling.add(logged);
+  logged.finally(() => handling.delete(logged));
+}
+
+/** Registers the listeners; call once, synchronously, at the worker's top level. */
+export function registerNoticeListeners() {
+  registerDownloadListeners();
+  chrome.debugger.onEvent.addListener((source, method, raw) => {
+    const tabId = source.tabId;
+    if (tabId === undefined) return;
+    const params = /** @type {{ type?: string, message?: string, url?: string, result?: boolean, suggestedFilename?: string } | undefined} */ (raw);
+    if (method === 'Page.javascriptDialogOpening') {
+      track(dialogOpened(tabId, source.sessionId, params), 'handling a page dialog');
+    } else if (method === 'Page.javascriptDialogClosed') {
+      track(dialogClosed(tabId, params?.result === true), 'recording a closed dialog');
+    } else if (method === 'Page.fileChooserOpened') {
+      // Only an agent's tabs intercept choosers (interceptFileChoosers), so this is one.
+      track(note(tabId, () => ({ kind: 'file_chooser', answer: 'closed', url: '' })), 'recording a file chooser');
+    }
+  });
+}
+
+/**
+ * Downloads: the downloads API does not say which tab a download came from, so it is
+ * given to the session whose tab shows the page it was started from (its referrer).
+ * Noted as it is created, so the step that started it has it: its file name is
+ * settled later (and under Playwright is a random one), so the URL's last part names
+ * it. Needs the "downloads" permission; DevTools' download events are browser-level,
+ * which an extension's debugger may not use.
+ */
+function registerDownloadListeners() {
+  chrome.downloads.onCreated.addListener((item) => {
+    track(noteDownload(item.finalUrl || item.url, item.referrer ?? ''), 'recording a download');
+  });
+}
+
+/**
+ * @param {string} url what is downloaded
+ * @param {string} referrer the page it was started from
+ */
+async function noteDownload(url, referrer) {
+  if (!referrer) return;
+  const page = referrer.split('#')[0];
+  const tabIds = Object.values(await readSessions()).flatMap((s) => s.tabIds);
+  const tabs = await Promise.all(tabIds.map((id) => chrome.tabs.get(id).catch(() => null)));
+  const tab = tabs.find((t) => t?.url?.split('#')[0] === page);
+  if (tab?.id === undefined) return; // The person's own browsing.
+  let file = '';
+  try {
+    file = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  } catch {
+    // A URL that does not parse (a blob: or data: URL's odd cases) names no file.
+  }
+  await note(tab.id, () => ({ kind: 'download', file, url }));
+}
+
+/**
+ * The session a tab is in, looked up without the lock first: a page waits until its
+ * dialog is answered, so the answer must not queue behind whoever holds the lock. A
+ * tab not found yet may be a start tab whose session is being opened: the lock waits
+ * for that.
+ * @param {number} tabId
+ */
+async function sessionFor(tabId) {
+  return sessionOfTab(await readSessions(), tabId) ?? (await withSessions(async (sessions) => sessionOfTab(sessions, tabId)));
+}
+
+/**
+ * Adds a notice to the session of `tabId` (none for a tab outside every session).
+ * @param {number} tabId
+ * @param {(human: boolean) => NoticeKind & { url: string }} make
+ */
+async function note(tabId, make) {
+  await withSessions(async (sessions) => {
+    const session = sessionOfTab(sessions, tabId);
+    if (!session) return;
+    /** @type {PageNotice} */
+    const notice = { ...make(session.human !== undefined), tabId, step: session.step, at: Date.now() };
+    const list = (await read(pageNotices(session.id))) ?? [];
+    await write(pageNotices(session.id), [...list, notice]);
+  });
+}
+
+/**
+ * @param {number} tabId
+ * @param {string | undefined} childSession the out-of-process frame it came from, if any
+ * @param {{ type?: string, message?: string, url?: string } | undefined} params
+ */
+async function dialogOpened(tabId, childSession, params) {
+  const type = /** @type {DialogType} */ (TYPES.has(params?.type ?? '') ? params?.type : 'alert');
+  const found = await sessionFor(tabId);
+  if (!found) return; // A tab of the person's own browsing: not ours to answer.
+  const human = found.human !== undefined;
+  if (!human) {
+    // Dismissed: an alert is closed, a confirm or prompt answers "cancel", a
+    // beforeunload keeps the page (the navigation is then the agent's to retry).
+    try {
+      await send(tabId, 'Page.handleJavaScriptDialog', { accept: false }, childSession);
+    } catch (error) {
+      // Another debugger client (the runner's Playwright dismisses dialogs too) may
+      // have answered first: the dialog is gone either way.
+      if (!/no dialog is showing/i.test(String(error))) throw error;
+    }
+  }
+  await note(tabId, () => ({
+    kind: 'dialog',
+    type,
+    message: String(params?.message ?? ''),
+    url: String(params?.url ?? ''),
+    answer: human ? 'left to the person' : 'dismissed',
+  }));
+}
+
+/**
+ * A person's dialog closed: how they answered it.
+ * @param {number} tabId
+ * @param {boolean} accepted
+ */
+async function dialogClosed(tabId, accepted) {
+  await withSessions(async (sessions) => {
+    const session = sessionOfTab(sessions, tabId);
+    if (!session?.human) return;
+    const list = (await read(pageNotices(session.id))) ?? [];
+    const open = list.findLastIndex((n) => n.tabId === tabId && n.kind === 'dialog' && n.answer === 'left to the person');
+    const dialog = list[open];
+    if (dialog?.kind !== 'dialog') return;
+    list[open] = { ...dialog, answer: accepted ? 'accepted' : 'dismissed' };
+    await write(pageNotices(session.id), list);
+  });
+}
+
+/**
+ * In an agent's tab a file chooser is reported instead of shown (Chrome then opens
+ * none): no one is there to pick a file. Sent before each action on the page; the
+ * setting is the tab's and idempotent.
+ * @param {number} tabId
+ */
+export async function interceptFileChoosers(tabId) {
+  await attach(tabId);
+  await send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
+}
+
+/**
+ * The session's notices, oldest first, once those being handled are written, read
+ * under the session lock (what Chrome reported before this call is in the list).
+ * @param {string} sessionId
+ * @returns {Promise<PageNotice[]>}
+ */
+export async function noticesOf(sessionId) {
+  await Promise.all([...handling]);
+  return withSessions(async () => (await read(pageNotices(sessionId))) ?? []);
+}
+
+/**
+ * The notices no observation has told yet, now marked told: each is told once, in the
+ * first observation after it came, however late it came (a download Chrome creates
+ * after the action that started it has settled is told one observation later).
+ * @param {string} sessionId
+ * @returns {Promise<PageNotice[]>}
+ */
+export async function takeUntold(sessionId) {
+  await Promise.all([...handling]);
+  return withSessions(async () => {
+    const list = (await read(pageNotices(sessionId))) ?? [];
+    const untold = list.filter((n) => !n.told);
+    if (untold.length > 0) await write(pageNotices(sessionId), list.map((n) => ({ ...n, told: true })));
+    return untold;
+  });
+}
+
+/** @param {string} sessionId */
+export function forgetNotices(sessionId) {
+  return remove(pageNotices(sessionId));
+}
+
+/**
+ * A notice in words, for the agent's next observation:
+ * `The page opened an alert dialog saying "Saved." (dismissed).`
+ * @param {PageNotice} notice
+ */
+export function noticeWords(notice) {
+  switch (notice.kind) {
+    case 'dialog': {
+      const what = notice.type === 'beforeunload' ? 'a "leave this page?" dialog' : `a${notice.type === 'alert' ? 'n' : ''} ${notice.type} dialog`;
+      const said = notice.message ? ` saying ${JSON.stringify(notice.message)}` : '';
+      return `The page opened ${what}${said} (${notice.answer}).`;
+    }
+    case 'download':
+      return `The page started a download${notice.file ? ` of ${JSON.stringify(notice.file)}` : ''} (${notice.url}); downloaded files are not shown to you.`;
+    case 'file_chooser':
+      return 'The page opened a file chooser; no file can be chosen here, so it was closed.';
+  }
+}
+
+/**
+ * The step record's form of a notice: what it was, without the bookkeeping.
+ * @param {PageNotice} notice
+ */
+export function noticeRecord(notice) {
+  /** @type {Record<string, unknown>} */
+  const record = { ...notice };
+  for (const key of ['tabId', 'step', 'at', 'told']) delete record[key];
+  return record;
+}
