@@ -117,6 +117,11 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
       }
       context = await launch();
     }
+    // Dialogs are the extension's to answer, as in a person's Chrome, where nothing
+    // else would (extension/worker/page/notices.js). Without a listener Playwright
+    // dismisses every dialog itself, often before the extension hears of it, and the
+    // run would then not record or tell it. A listener that does nothing leaves them.
+    context.on('dialog', () => undefined);
     onContext?.(context);
     const worker = await findServiceWorker(context);
     const extensionId = new URL(worker.url()).host;

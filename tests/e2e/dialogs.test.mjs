@@ -156,14 +156,14 @@ describe('dialogs, busy pages and blank tabs in a run started from the real popu
     assert.equal(run.verdict?.passed, true, JSON.stringify(run));
     const steps = await stepsOf(runId);
     const step = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n);
-    assert.deepEqual(step(1).notices, [{ kind: 'file_chooser', answer: 'closed', url: '' }]);
+    assert.deepEqual(step(1).notices, [{ kind: 'file_chooser', answer: 'closed', url: '', step: 1 }]);
     assert.match(step(2).observation.text, /\n\nThe page opened a file chooser; no file can be chosen here, so it was closed\.$/);
     // Chrome creates the download about when the click's step has settled: the step's
     // record has it when it came before; the run's record and the next observation have it always.
     const { trajectory } = await sendOk(page, 'exportRun', { runId });
     assert.deepEqual(trajectory.run.notices, [
-      { kind: 'file_chooser', answer: 'closed', url: '' },
-      { kind: 'download', file: 'notes.txt', url: sites.url('dialogs', '/notes.txt') },
+      { kind: 'file_chooser', answer: 'closed', url: '', step: 1 },
+      { kind: 'download', file: 'notes.txt', url: sites.url('dialogs', '/notes.txt'), step: 2 },
     ]);
     assert.match(step(3).observation.text, new RegExp(`\\n\\nThe page started a download of "notes\\.txt" \\(${sites.url('dialogs', '/notes.txt').replace(/[.?]/g, '\\$&')}\\); downloaded files are not shown to you\\.$`));
   });

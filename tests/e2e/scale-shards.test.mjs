@@ -110,7 +110,13 @@ describe('shards on Kubernetes, run here as processes', { timeout: 300_000 }, ()
     const a = readJson(join(sharded, 'report', 'summary.json'));
     const b = readJson(join(single, 'report', 'summary.json'));
     assert.equal(a.sources.length, 3, 'the merge read the three shard folders');
-    assert.deepEqual(a.counts, { tasks: 6, pass: 6, fail: 0, error: 0 });
+    // What went wrong, if anything did: each line that did not pass, with its error.
+    const notPassed = [0, 1, 2]
+      .flatMap((i) => readFileSync(join(sharded, `shard-${i}`, 'results.jsonl'), 'utf8').split('\n').filter(Boolean))
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.verdict !== 'PASS')
+      .map((line) => `${line.id}: ${line.verdict} ${line.error ?? line.reason ?? ''}`);
+    assert.deepEqual(a.counts, { tasks: 6, pass: 6, fail: 0, error: 0 }, notPassed.join('\n'));
     assert.deepEqual(comparable(a), comparable(b));
     const shardResults = [0, 1, 2].flatMap((i) => outcomes(join(sharded, `shard-${i}`)));
     assert.deepEqual(sortById(shardResults), sortById(outcomes(join(single, 'shard-0'))));

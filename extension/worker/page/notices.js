@@ -242,12 +242,13 @@ export function noticeWords(notice) {
 }
 
 /**
- * The step record's form of a notice: what it was, without the bookkeeping.
+ * The record's form of a notice: what it was and the step whose action set it off,
+ * without the bookkeeping.
  * @param {PageNotice} notice
  */
 export function noticeRecord(notice) {
   /** @type {Record<string, unknown>} */
   const record = { ...notice };
-  for (const key of ['tabId', 'step', 'at', 'told']) delete record[key];
+  for (const key of ['tabId', 'at', 'told']) delete record[key];
   return record;
 }
