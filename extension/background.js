@@ -24,6 +24,8 @@ import { restrictToTrustedContexts } from './store/store.js';
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
 registerCdpListeners();
 registerFenceListeners();
+// Before the session listeners: a tab a page closed is still in its session for it.
+registerNoticeListeners();
 registerSessionListeners();
 // Before the hop listeners: a person's Back, Forward or typed URL takes its step in
 // the same webNavigation event the tracker is fed from, and must do so first.
@@ -32,7 +34,6 @@ registerHopListeners();
 registerHumanListeners();
 registerDuelListeners();
 registerPageErrorListeners();
-registerNoticeListeners();
 registerObserveListeners();
 registerRunListeners();
 

@@ -17,7 +17,7 @@ import { waitForRunEnd } from './run-helpers.mjs';
 import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
 
-describe('dialogs, busy pages and blank tabs in a run started from the real popup', { timeout: 300_000 }, () => {
+describe('dialogs, busy pages, closing tabs and blank tabs in a run started from the real popup', { timeout: 300_000 }, () => {
   /** @type {import('../types.mjs').Extension} */ let ext;
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {import('../types.mjs').Page} */ let page;
@@ -59,6 +59,27 @@ describe('dialogs, busy pages and blank tabs in a run started from the real popu
       start_urls: [sites.url('dialogs', '/files.html')],
       hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'files' } }],
       reference_trajectory: ["click {button 'Upload a photo'}", "click {link 'Download the notes'}", "click {link 'Go on'}"],
+    }));
+    writeFileSync(join(files, 'closer.json'), JSON.stringify({
+      id: 'e2e/closer',
+      intent: 'Open the closer, close it, then go on.',
+      start_urls: [sites.url('dialogs', '/opener.html')],
+      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'closed' } }],
+      reference_trajectory: ["click {link 'Open the closer'}", "click {button 'Close this tab'}", "click {link 'Go on'}"],
+    }));
+    writeFileSync(join(files, 'ask.json'), JSON.stringify({
+      id: 'e2e/ask',
+      intent: 'Ask for every permission, then go on.',
+      start_urls: [sites.url('dialogs', '/ask.html')],
+      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'asked' } }],
+      reference_trajectory: ["click {button 'Ask for everything'}", "click {link 'Go on'}"],
+    }));
+    writeFileSync(join(files, 'print.json'), JSON.stringify({
+      id: 'e2e/print',
+      intent: 'Print the ticket.',
+      start_urls: [sites.url('dialogs', '/print.html')],
+      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'printed' } }],
+      reference_trajectory: ["click {button 'Print the ticket'}"],
     }));
     writeFileSync(join(files, 'blank.json'), JSON.stringify({
       id: 'e2e/blank',
@@ -166,6 +187,37 @@ describe('dialogs, busy pages and blank tabs in a run started from the real popu
       { kind: 'download', file: 'notes.txt', url: sites.url('dialogs', '/notes.txt'), step: 2 },
     ]);
     assert.match(step(3).observation.text, new RegExp(`\\n\\nThe page started a download of "notes\\.txt" \\(${sites.url('dialogs', '/notes.txt').replace(/[.?]/g, '\\$&')}\\); downloaded files are not shown to you\\.$`));
+  });
+
+  test('a page that closes its own tab: the run goes on in the tab left, and the agent is told', async () => {
+    const runId = await runFromRealPopup('closer.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    const step = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n);
+    assert.equal(step(2).result.error, null, JSON.stringify(step(2).result));
+    assert.deepEqual(step(2).notices, [{ kind: 'tab_closed', url: '', step: 2 }]);
+    assert.match(step(3).observation.text, /^Tab 0 \(current\): Opener\n/);
+    assert.match(step(3).observation.text, /\n\nA tab of this task was closed, not by your actions \(its page closed itself, or a person closed it\); the tabs line shows the tabs left\.$/);
+  });
+
+  test('print() opens no print preview in an agent\'s tab: it is noted and told, and the page goes on', async () => {
+    const runId = await runFromRealPopup('print.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    const step = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n);
+    assert.deepEqual(step(1).notices, [{ kind: 'print', url: '', step: 1 }]);
+    const { trajectory } = await sendOk(page, 'exportRun', { runId });
+    assert.deepEqual(trajectory.run.notices, [{ kind: 'print', url: '', step: 1 }]);
+  });
+
+  test('permission prompts (notifications, location, microphone) hold nothing: the run goes on and passes', async () => {
+    const runId = await runFromRealPopup('ask.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    assert.equal(steps.find((/** @type {{ step: number }} */ s) => s.step === 1).result.error, null);
   });
 
   test("in a person's session the dialog is the person's: left open, answered by them, recorded with their answer", async () => {

@@ -9,7 +9,7 @@
 // A handler returns its effect; a StepError (bad URL, stale element, no such tab) is a
 // step's result, not a protocol failure: the agent sees it and carries on.
 
-import { interceptFileChoosers } from '../page/notices.js';
+import { closingTab, prepareAgentTab } from '../page/notices.js';
 import { noContentKind, noContentSentence, shownUrl } from '../observe/no-content.js';
 import { attach } from '../cdp/cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
@@ -265,6 +265,7 @@ async function closeTab(ctx) {
   if (ctx.session.tabIds.length <= 1) {
     throw new StepError("cannot close the session's only tab");
   }
+  closingTab(ctx.tabId);
   await chrome.tabs.remove(ctx.tabId);
   // Like WebArena: the last remaining tab becomes the current one.
   const next = await withSessions((sessions) => {
@@ -381,9 +382,10 @@ export async function runAction(ctx, { recordAnswer, settleTimeoutMs = DEFAULT_S
     const url = await shownUrl(await chrome.tabs.get(ctx.tabId));
     const kind = noContentKind(url);
     if (kind !== null) return { effect: null, error: `cannot ${action.kind} here: ${noContentSentence(url, kind)}`, settle: null };
-    // An agent cannot pick a file: a chooser its action opens is reported, not shown
-    // (page/notices.js). A person's session never comes here with its own clicks.
-    if (ctx.session.human === undefined) await interceptFileChoosers(ctx.tabId);
+    // An agent cannot pick a file or close a print preview: a chooser or a print its
+    // action opens is reported, not shown (page/notices.js). A person's session never
+    // comes here with its own clicks.
+    if (ctx.session.human === undefined) await prepareAgentTab(ctx.tabId);
   }
   const settler = spec.settle ? await beginSettle(ctx.tabId) : null;
   let effect = null;

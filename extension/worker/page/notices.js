@@ -26,7 +26,9 @@ import { readSessions, sessionOfTab, withSessions } from '../session/sessions.js
  * @typedef {{ kind: 'dialog', type: DialogType, message: string,
  *   answer: 'dismissed' | 'accepted' | 'left to the person' }
  *   | { kind: 'download', file: string }
- *   | { kind: 'file_chooser', answer: 'closed' | 'left to the person' }} NoticeKind
+ *   | { kind: 'file_chooser', answer: 'closed' | 'left to the person' }
+ *   | { kind: 'tab_closed' }
+ *   | { kind: 'print' }} NoticeKind
  * @typedef {NoticeKind & { tabId: number, url: string, step: number, at: number, told?: boolean }} PageNotice
  *   `step`: the session's step when it came (0: before any action, a start page);
  *   a person's dialog's `answer` becomes 'accepted' or 'dismissed' once it closes;
@@ -51,8 +53,44 @@ function track(work, what) {
   logged.finally(() => handling.delete(logged));
 }
 
-/** Registers the listeners; call once, synchronously, at the worker's top level. */
+/**
+ * Tabs an agent's close_tab is closing: their removal is its action, not news.
+ * @type {Set<number>}
+ */
+const closingByAction = new Set();
+
+/** close_tab marks the tab it is about to close (act/actions.js). @param {number} tabId */
+export function closingTab(tabId) {
+  closingByAction.add(tabId);
+}
+
+/**
+ * A tab of an agent's session that closed without its close_tab: its own page called
+ * window.close(), or a person closed it. The agent finds another tab current and is
+ * told why. Must be registered before the session listeners (session/sessions.js),
+ * whose own onRemoved takes the tab out of its session: this one's lock request then
+ * comes first and still finds the tab there. (A person's closed tab is their
+ * close_tab action, human/tabs.js; a whole window closing is the run stopping.)
+ */
+function registerTabListeners() {
+  chrome.tabs.onRemoved.addListener((tabId, info) => {
+    if (closingByAction.delete(tabId) || info.isWindowClosing) return;
+    track(
+      withSessions(async (sessions) => {
+        const session = sessionOfTab(sessions, tabId);
+        if (!session || session.human !== undefined || session.tabIds.length <= 1) return;
+        /** @type {PageNotice} */
+        const notice = { kind: 'tab_closed', url: '', tabId, step: session.step, at: Date.now() };
+        await write(pageNotices(session.id), [...((await read(pageNotices(session.id))) ?? []), notice]);
+      }),
+      'recording a closed tab',
+    );
+  });
+}
+
+/** Registers the listeners; call once, synchronously, at the worker's top level, before registerSessionListeners. */
 export function registerNoticeListeners() {
+  registerTabListeners();
   registerDownloadListeners();
   chrome.debugger.onEvent.addListener((source, method, raw) => {
     const tabId = source.tabId;
@@ -62,6 +100,8 @@ export function registerNoticeListeners() {
       track(dialogOpened(tabId, source.sessionId, params), 'handling a page dialog');
     } else if (method === 'Page.javascriptDialogClosed') {
       track(dialogClosed(tabId, params?.result === true), 'recording a closed dialog');
+    } else if (method === 'Runtime.bindingCalled' && (/** @type {{ name?: string }} */ (raw))?.name === PRINT_BINDING) {
+      track(note(tabId, () => ({ kind: 'print', url: '' })), 'recording a print dialog');
     } else if (method === 'Page.fileChooserOpened') {
       // Only an agent's tabs intercept choosers (interceptFileChoosers), so this is one.
       track(note(tabId, () => ({ kind: 'file_chooser', answer: 'closed', url: '' })), 'recording a file chooser');
@@ -178,15 +218,45 @@ async function dialogClosed(tabId, accepted) {
   });
 }
 
+/** The binding an agent's page calls instead of opening the print dialog. */
+const PRINT_BINDING = 'hopbenchPrintAsked';
+
 /**
- * In an agent's tab a file chooser is reported instead of shown (Chrome then opens
- * none): no one is there to pick a file. Sent before each action on the page; the
- * setting is the tab's and idempotent.
+ * Runs in an agent's page (every document, before its scripts): window.print() tells
+ * the worker instead of opening the print preview, which in a person's Chrome blocks
+ * the page until someone closes it. The binding is taken off the window, so the
+ * page's own scripts meet it only through print().
+ */
+const PRINT_SOURCE = `(() => {
+  const tell = globalThis.${PRINT_BINDING};
+  if (typeof tell !== 'function') return;
+  delete globalThis.${PRINT_BINDING};
+  Object.defineProperty(window, 'print', { configurable: true, writable: true, value: function print() { tell('print'); } });
+})();`;
+
+/**
+ * Tabs prepared in this worker's life (memory only: a restarted worker prepares a tab
+ * once more, which repeats harmless, idempotent steps).
+ * @type {Set<number>}
+ */
+const prepared = new Set();
+
+/**
+ * An agent's tab, before each action on its page: a file chooser the action opens is
+ * reported instead of shown (no one is there to pick a file), and window.print() is
+ * reported instead of opening the print preview. Chrome then opens neither.
  * @param {number} tabId
  */
-export async function interceptFileChoosers(tabId) {
+export async function prepareAgentTab(tabId) {
   await attach(tabId);
   await send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
+  if (prepared.has(tabId)) return;
+  await send(tabId, 'Runtime.enable');
+  await send(tabId, 'Runtime.addBinding', { name: PRINT_BINDING });
+  await send(tabId, 'Page.addScriptToEvaluateOnNewDocument', { source: PRINT_SOURCE });
+  // The document already there gets it too.
+  await send(tabId, 'Runtime.evaluate', { expression: PRINT_SOURCE });
+  prepared.add(tabId);
 }
 
 /**
@@ -238,6 +308,10 @@ export function noticeWords(notice) {
       return `The page started a download${notice.file ? ` of ${JSON.stringify(notice.file)}` : ''} (${notice.url}); downloaded files are not shown to you.`;
     case 'file_chooser':
       return 'The page opened a file chooser; no file can be chosen here, so it was closed.';
+    case 'print':
+      return 'The page asked to print; printing is not available here, so no print dialog was opened.';
+    case 'tab_closed':
+      return 'A tab of this task was closed, not by your actions (its page closed itself, or a person closed it); the tabs line shows the tabs left.';
   }
 }
 
