@@ -81,6 +81,13 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
       hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'printed' } }],
       reference_trajectory: ["click {button 'Print the ticket'}"],
     }));
+    writeFileSync(join(files, 'draft.json'), JSON.stringify({
+      id: 'e2e/draft',
+      intent: 'Write a note, try to leave, save it, then leave.',
+      start_urls: [sites.url('dialogs', '/draft.html')],
+      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'left' } }],
+      reference_trajectory: ["type {textbox 'Your note'} [milk] [0]", "click {link 'Leave'}", "click {button 'Save the draft'}", "click {link 'Leave'}"],
+    }));
     writeFileSync(join(files, 'blank.json'), JSON.stringify({
       id: 'e2e/blank',
       intent: 'Open a new tab, then say hello from it.',
@@ -144,6 +151,19 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
     assert.doesNotMatch(observation(1), /The page opened/);
     // Nothing but the extension answered them.
     assert.deepEqual(leftAlone.map((d) => d.type()), ['alert', 'confirm', 'prompt']);
+  });
+
+  test('a "leave this page?" dialog is dismissed: the page stays, the agent is told, and leaves once it saved', async () => {
+    const runId = await runFromRealPopup('draft.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+    assert.deepEqual(run.verdict.hop_steps, [4]);
+    const steps = await stepsOf(runId);
+    const step = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n);
+    assert.deepEqual(step(2).notices?.map((/** @type {Record<string, string>} */ d) => [d.kind, d.type, d.answer]), [['dialog', 'beforeunload', 'dismissed']]);
+    // Still on the draft after the dismissed dialog, and told why.
+    assert.match(step(3).observation.url, /\/draft\.html$/);
+    assert.match(step(3).observation.text, /The page opened a "leave this page\?" dialog \(dismissed\)\.$/);
   });
 
   test('a command held past its bound ends its step with a timeout naming the command; the run goes on and passes', async () => {
