@@ -3,14 +3,15 @@
 // record as dismissed, and the blank tab's step says what the agent can do there.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { taskFileStem } from '../../runner/paths.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
-describe('the runner on dialogs and a blank tab', { timeout: 240_000 }, () => {
+describe('the runner on dialogs, a blank tab, and the rest of what pages do beside themselves', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').Sites} */ let sites;
   /** @type {string} */ let dir;
 
@@ -37,6 +38,27 @@ describe('the runner on dialogs and a blank tab', { timeout: 240_000 }, () => {
         `goto [${sites.url('dialogs', '/hello.html?name=blank')}]`,
       ],
     }));
+    const page = (/** @type {string} */ path) => sites.url('dialogs', path);
+    writeFileSync(join(dir, 'tasks', 'others.json'), JSON.stringify({
+      id: 'e2e-dialogs/others',
+      intent: 'Upload, download, print, close a tab and ask for permissions, going on each time.',
+      start_urls: [page('/files.html')],
+      hops: ['files', 'printed', 'closed', 'asked'].map((name) => ({ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: name } })),
+      reference_trajectory: [
+        "click {button 'Upload a photo'}",
+        "click {link 'Download the notes'}",
+        "click {link 'Go on'}",
+        `goto [${page('/print.html')}]`,
+        "click {button 'Print the ticket'}",
+        `goto [${page('/opener.html')}]`,
+        "click {link 'Open the closer'}",
+        "click {button 'Close this tab'}",
+        "click {link 'Go on'}",
+        `goto [${page('/ask.html')}]`,
+        "click {button 'Ask for everything'}",
+        "click {link 'Go on'}",
+      ],
+    }));
   });
 
   after(async () => {
@@ -48,11 +70,11 @@ describe('the runner on dialogs and a blank tab', { timeout: 240_000 }, () => {
     const out = join(dir, 'out');
     const result = await runRunner(['--tasks', join(dir, 'tasks'), '--out', out, '--task-timeout', '90']);
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-    const [line] = readLines(join(out, 'results.jsonl'));
-    assert.equal(line.verdict, 'PASS', JSON.stringify(line));
+    const lines = readLines(join(out, 'results.jsonl'));
+    const line = lines.find((l) => l.id === 'e2e-dialogs/notes');
+    assert.equal(line?.verdict, 'PASS', JSON.stringify(lines));
     assert.deepEqual(line.hop_steps, [1, 2, 3, 6]);
-    const [file] = readdirSync(join(out, 'trajectories')).filter((f) => f.endsWith('.json'));
-    const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', file), 'utf8'));
+    const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem('e2e-dialogs/notes')}.json`), 'utf8'));
     const step = (/** @type {number} */ n) => trajectory.steps.find((/** @type {{ step: number }} */ s) => s.step === n);
     // The run's record has every dialog with the step whose click opened it, and so
     // does each step's: the runner leaves dialogs to the extension (runner/browser.mjs),
@@ -70,5 +92,13 @@ describe('the runner on dialogs and a blank tab', { timeout: 240_000 }, () => {
     assert.equal(told(/The page opened a prompt dialog saying "Your name\?" \(dismissed\)\./).length, 1);
     assert.equal(step(5).observation.url, 'about:blank');
     assert.match(step(5).result.error, /^cannot scroll here: This tab shows a blank page \(about:blank\): it has no content to act on\./);
+
+    // The other task: a file chooser, a download, a print, a tab its page closed and
+    // permission prompts, each noted with its step; nothing held the run.
+    const others = lines.find((l) => l.id === 'e2e-dialogs/others');
+    assert.equal(others?.verdict, 'PASS', JSON.stringify(lines));
+    assert.deepEqual(others.hop_steps, [3, 5, 9, 12]);
+    const second = JSON.parse(readFileSync(join(out, 'trajectories', `${taskFileStem('e2e-dialogs/others')}.json`), 'utf8'));
+    assert.deepEqual(second.run.notices.map((/** @type {{ step: number, kind: string }} */ n) => `${n.step} ${n.kind}`), ['1 file_chooser', '2 download', '5 print', '8 tab_closed']);
   });
 });
