@@ -88,6 +88,16 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
       hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'left' } }],
       reference_trajectory: ["type {textbox 'Your note'} [milk] [0]", "click {link 'Leave'}", "click {button 'Save the draft'}", "click {link 'Leave'}"],
     }));
+    writeFileSync(join(files, 'pdf.json'), JSON.stringify({
+      id: 'e2e/pdf',
+      intent: 'Read the ticket, then go on.',
+      start_urls: [sites.url('dialogs', '/tickets.html')],
+      hops: [
+        { condition: { kind: 'url', part: 'path', op: 'contains', value: 'ticket.pdf' } },
+        { condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'after-pdf' } },
+      ],
+      reference_trajectory: ["click {link 'Read the ticket'}", `goto [${sites.url('dialogs', '/hello.html?name=after-pdf')}]`],
+    }));
     writeFileSync(join(files, 'blank.json'), JSON.stringify({
       id: 'e2e/blank',
       intent: 'Open a new tab, then say hello from it.',
@@ -238,6 +248,22 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
     assert.equal(run.verdict?.passed, true, JSON.stringify(run));
     const steps = await stepsOf(runId);
     assert.equal(steps.find((/** @type {{ step: number }} */ s) => s.step === 1).result.error, null);
+  });
+
+  test("a PDF in the browser's viewer: the observation says its text is not available", async () => {
+    const runId = await runFromRealPopup('pdf.json');
+    const run = await waitForRunEnd(page, runId, 60_000);
+    assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    const second = steps.find((/** @type {{ step: number }} */ s) => s.step === 2);
+    const pdfUrl = sites.url('dialogs', '/ticket.pdf');
+    assert.equal(second.observation.url, pdfUrl);
+    assert.ok(
+      second.observation.text.endsWith(`\n\nThis tab shows a PDF document in the browser's PDF viewer (${pdfUrl}): its text is not available to you, only the viewer's own buttons. Open another page with goto [url], or go back with go_back.`),
+      second.observation.text,
+    );
+    // The first page, a web page like any, says nothing of the kind.
+    assert.doesNotMatch(steps.find((/** @type {{ step: number }} */ s) => s.step === 1).observation.text, /PDF viewer/);
   });
 
   test("in a person's session the dialog is the person's: left open, answered by them, recorded with their answer", async () => {

@@ -33,6 +33,7 @@ const TYPES = {
   '.jpg': 'image/jpeg',
   '.gif': 'image/gif',
   '.txt': 'text/plain; charset=utf-8',
+  '.pdf': 'application/pdf',
 };
 
 /** Text types get their placeholders filled; binary files are sent as they are. */

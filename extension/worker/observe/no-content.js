@@ -71,6 +71,27 @@ export function noContentSentence(url, kind) {
   return `This tab shows ${kind} (${url}): it has no content to act on. Open a page with goto [url], go back with go_back, or switch to another tab with tab_focus.`;
 }
 
+/** Chrome's built-in PDF viewer: the frame its viewer runs in has this origin. */
+const PDF_VIEWER = 'chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/';
+
+/**
+ * Whether the tab shows a PDF in Chrome's viewer, by the viewer's out-of-process frame
+ * among the tab's child sessions (cdp/cdp.js). The viewer's buttons are in the tree;
+ * the document's text is not (a disabled EmbeddedObject).
+ * @param {{ url: string }[]} children
+ */
+export function showsPdfViewer(children) {
+  return children.some((c) => c.url.startsWith(PDF_VIEWER));
+}
+
+/**
+ * The sentence for a tab showing a PDF in Chrome's viewer.
+ * @param {string} url
+ */
+export function pdfViewerSentence(url) {
+  return `This tab shows a PDF document in the browser's PDF viewer (${url}): its text is not available to you, only the viewer's own buttons. Open another page with goto [url], or go back with go_back.`;
+}
+
 /**
  * The tabs line as the core prints it (src/observation/format.rs tabs_line), for the
  * observation of a page the core gets no tree of.

@@ -8,9 +8,9 @@
 import { idRegistry } from '../../store/keys.js';
 import { read, remove, write } from '../../store/store.js';
 import { loadObservationSettings, settingsProblems } from '../../observe-settings.js';
-import { attach, detach } from '../cdp/cdp.js';
+import { attach, childSessions, detach } from '../cdp/cdp.js';
 import { gatherTab } from './gather.js';
-import { noContentKind, noContentSentence, shownUrl, tabsLineText } from './no-content.js';
+import { noContentKind, noContentSentence, pdfViewerSentence, showsPdfViewer, shownUrl, tabsLineText } from './no-content.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
 import { readSessions, sessionOfTab } from '../session/sessions.js';
 import { loadedCore } from '../core/core.js';
@@ -75,8 +75,10 @@ export async function observeTab(tabId, options = {}) {
   await registrySaved;
   const t3 = performance.now();
   const ms = (/** @type {number} */ a, /** @type {number} */ b) => Math.round((b - a) * 10) / 10;
+  // A PDF in Chrome's viewer: the tree holds the viewer's buttons, not the document.
+  const pdf = showsPdfViewer(await childSessions(tabId));
   return {
-    text: result.text,
+    text: pdf ? `${result.text}\n\n${pdfViewerSentence(tabInfo.url)}` : result.text,
     url: tabInfo.url,
     title: tabInfo.title,
     mode: settings.mode,
