@@ -39,9 +39,9 @@ import { readSessions, sessionOfTab, withSessions } from '../session/sessions.js
 const TYPES = new Set(['alert', 'confirm', 'prompt', 'beforeunload']);
 
 /**
- * The notices being handled: a reader waits for them, because another debugger client
- * (the runner's Playwright) may answer a dialog, and the page go on, before this
- * worker has written it down; the step that set it off must still find it.
+ * The notices being handled: a reader waits for them, because the page may go on (a
+ * dialog answered, a download started) before this worker has written the notice
+ * down; the step that set it off must still find it.
  * @type {Set<Promise<unknown>>}
  */
 const handling = new Set();
@@ -95,7 +95,7 @@ export function registerNoticeListeners() {
   chrome.debugger.onEvent.addListener((source, method, raw) => {
     const tabId = source.tabId;
     if (tabId === undefined) return;
-    const params = /** @type {{ type?: string, message?: string, url?: string, result?: boolean, suggestedFilename?: string } | undefined} */ (raw);
+    const params = /** @type {{ type?: string, message?: string, url?: string, result?: boolean } | undefined} */ (raw);
     if (method === 'Page.javascriptDialogOpening') {
       track(dialogOpened(tabId, source.sessionId, params), 'handling a page dialog');
     } else if (method === 'Page.javascriptDialogClosed') {
@@ -103,7 +103,7 @@ export function registerNoticeListeners() {
     } else if (method === 'Runtime.bindingCalled' && (/** @type {{ name?: string }} */ (raw))?.name === PRINT_BINDING) {
       track(note(tabId, () => ({ kind: 'print', url: '' })), 'recording a print dialog');
     } else if (method === 'Page.fileChooserOpened') {
-      // Only an agent's tabs intercept choosers (interceptFileChoosers), so this is one.
+      // Only an agent's tabs intercept choosers (prepareAgentTab), so this is one.
       track(note(tabId, () => ({ kind: 'file_chooser', answer: 'closed', url: '' })), 'recording a file chooser');
     }
   });
