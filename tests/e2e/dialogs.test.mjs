@@ -25,6 +25,20 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
   /** @type {import('playwright-core').Dialog[]} */
   const leftAlone = [];
 
+  /**
+   * Writes FILE.json: a task on the dialogs site that starts at `start` and whose one
+   * hop is reaching hello.html?name=NAME, with the replay's reference.
+   * @param {string} file
+   * @param {{ id: string, intent: string, start: string, name: string, reference: string[] }} task
+   */
+  const oneHop = (file, { id, intent, start, name, reference }) => writeFileSync(join(files, `${file}.json`), JSON.stringify({
+    id,
+    intent,
+    start_urls: [sites.url('dialogs', start)],
+    hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: name } }],
+    reference_trajectory: reference,
+  }));
+
   before(async () => {
     sites = await startSites({ names: ['dialogs'] });
     ext = await launchExtension();
@@ -46,48 +60,12 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
       ],
       reference_trajectory: ["click {button 'Save'}", "click {button 'Delete'}", "click {button 'Say hello'}"],
     }));
-    writeFileSync(join(files, 'busy.json'), JSON.stringify({
-      id: 'e2e/busy',
-      intent: 'Make the page work hard, then go on.',
-      start_urls: [sites.url('dialogs', '/busy.html')],
-      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'patient' } }],
-      reference_trajectory: ["click {button 'Work hard'}", "click {link 'Done: go on'}"],
-    }));
-    writeFileSync(join(files, 'files.json'), JSON.stringify({
-      id: 'e2e/files',
-      intent: 'Try to upload a photo, download the notes, then go on.',
-      start_urls: [sites.url('dialogs', '/files.html')],
-      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'files' } }],
-      reference_trajectory: ["click {button 'Upload a photo'}", "click {link 'Download the notes'}", "click {link 'Go on'}"],
-    }));
-    writeFileSync(join(files, 'closer.json'), JSON.stringify({
-      id: 'e2e/closer',
-      intent: 'Open the closer, close it, then go on.',
-      start_urls: [sites.url('dialogs', '/opener.html')],
-      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'closed' } }],
-      reference_trajectory: ["click {link 'Open the closer'}", "click {button 'Close this tab'}", "click {link 'Go on'}"],
-    }));
-    writeFileSync(join(files, 'ask.json'), JSON.stringify({
-      id: 'e2e/ask',
-      intent: 'Ask for every permission, then go on.',
-      start_urls: [sites.url('dialogs', '/ask.html')],
-      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'asked' } }],
-      reference_trajectory: ["click {button 'Ask for everything'}", "click {link 'Go on'}"],
-    }));
-    writeFileSync(join(files, 'print.json'), JSON.stringify({
-      id: 'e2e/print',
-      intent: 'Print the ticket.',
-      start_urls: [sites.url('dialogs', '/print.html')],
-      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'printed' } }],
-      reference_trajectory: ["click {button 'Print the ticket'}"],
-    }));
-    writeFileSync(join(files, 'draft.json'), JSON.stringify({
-      id: 'e2e/draft',
-      intent: 'Write a note, try to leave, save it, then leave.',
-      start_urls: [sites.url('dialogs', '/draft.html')],
-      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'left' } }],
-      reference_trajectory: ["type {textbox 'Your note'} [milk] [0]", "click {link 'Leave'}", "click {button 'Save the draft'}", "click {link 'Leave'}"],
-    }));
+    oneHop('busy', { id: 'e2e/busy', intent: 'Make the page work hard, then go on.', start: '/busy.html', name: 'patient', reference: ["click {button 'Work hard'}", "click {link 'Done: go on'}"] });
+    oneHop('files', { id: 'e2e/files', intent: 'Try to upload a photo, download the notes, then go on.', start: '/files.html', name: 'files', reference: ["click {button 'Upload a photo'}", "click {link 'Download the notes'}", "click {link 'Go on'}"] });
+    oneHop('closer', { id: 'e2e/closer', intent: 'Open the closer, close it, then go on.', start: '/opener.html', name: 'closed', reference: ["click {link 'Open the closer'}", "click {button 'Close this tab'}", "click {link 'Go on'}"] });
+    oneHop('ask', { id: 'e2e/ask', intent: 'Ask for every permission, then go on.', start: '/ask.html', name: 'asked', reference: ["click {button 'Ask for everything'}", "click {link 'Go on'}"] });
+    oneHop('print', { id: 'e2e/print', intent: 'Print the ticket.', start: '/print.html', name: 'printed', reference: ["click {button 'Print the ticket'}"] });
+    oneHop('draft', { id: 'e2e/draft', intent: 'Write a note, try to leave, save it, then leave.', start: '/draft.html', name: 'left', reference: ["type {textbox 'Your note'} [milk] [0]", "click {link 'Leave'}", "click {button 'Save the draft'}", "click {link 'Leave'}"] });
     writeFileSync(join(files, 'pdf.json'), JSON.stringify({
       id: 'e2e/pdf',
       intent: 'Read the ticket, then go on.',
@@ -98,13 +76,7 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
       ],
       reference_trajectory: ["click {link 'Read the ticket'}", `goto [${sites.url('dialogs', '/hello.html?name=after-pdf')}]`],
     }));
-    writeFileSync(join(files, 'blank.json'), JSON.stringify({
-      id: 'e2e/blank',
-      intent: 'Open a new tab, then say hello from it.',
-      start_urls: [sites.url('dialogs', '/index.html')],
-      hops: [{ condition: { kind: 'url', part: 'param', param: 'name', op: 'equals', value: 'blank' } }],
-      reference_trajectory: ['new_tab', 'scroll [down]', `goto [${sites.url('dialogs', '/hello.html?name=blank')}]`],
-    }));
+    oneHop('blank', { id: 'e2e/blank', intent: 'Open a new tab, then say hello from it.', start: '/index.html', name: 'blank', reference: ['new_tab', 'scroll [down]', `goto [${sites.url('dialogs', '/hello.html?name=blank')}]`] });
   });
 
   after(async () => {

@@ -40,7 +40,9 @@ import { loadedCore } from '../core/core.js';
  */
 export async function observeTab(tabId, options = {}) {
   const t0 = performance.now();
-  const empty = await withoutContent(tabId, options);
+  // The tabs line first: its URL says whether the page can be read at all.
+  const tabInfo = await tabsLine(tabId, options.tabIds);
+  const empty = withoutContent(tabInfo, options);
   if (empty) return empty;
   // The trees are read from the start; nothing of them depends on the settings, which
   // are read meanwhile (a storage read that would otherwise come first).
@@ -59,9 +61,8 @@ export async function observeTab(tabId, options = {}) {
   const screenshotP = needsShot ? captureScreenshot(tabId, { forCrop: settings.mode === 'som' }) : undefined;
   // Not left unhandled while the gather runs; it is awaited (and throws) below.
   screenshotP?.catch(() => undefined);
-  const [gathered, tabInfo, registryJson, core] = await Promise.all([
+  const [gathered, registryJson, core] = await Promise.all([
     gatheredP,
-    tabsLine(tabId, options.tabIds),
     loadRegistry(tabId),
     loadedCore(),
   ]);
@@ -190,16 +191,14 @@ async function tabsLine(tabId, tabIds) {
  * The observation of a page with no content to act on (observe/no-content.js): the
  * tabs line and a sentence saying what the page is; null for any other page. Nothing
  * is attached or read: Chrome would refuse it with words only an extension can use.
- * @param {number} tabId
+ * @param {Awaited<ReturnType<typeof tabsLine>>} line the tab's tabs line and URL
  * @param {ObserveOptions} options
- * @returns {Promise<Observation | null>}
+ * @returns {Observation | null}
  */
-async function withoutContent(tabId, options) {
-  const tab = await chrome.tabs.get(tabId);
-  const url = await shownUrl(tab);
-  const kind = noContentKind(url);
+function withoutContent(line, options) {
+  const kind = noContentKind(line.url);
   if (kind === null) return null;
-  const line = await tabsLine(tabId, options.tabIds);
+  const url = line.url;
   return {
     text: `${tabsLineText(line.tabs)}\n\n${noContentSentence(url, kind)}`,
     url,
