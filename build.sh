@@ -146,6 +146,22 @@ ensure_kubernetes_validate() {
     "kubernetes-validate==$K8S_VALIDATE_VERSION"
 }
 
+# The Python client of the agent protocol (clients/python), installed with its test
+# extra into a venv of its own: its tests run there, and the e2e tests start its example
+# agents with that venv's python. pip reinstalls the client each time (a few seconds),
+# so the venv always holds the checked-out code.
+PYTHON_CLIENT_VENV="$ROOT/target/python-client"
+ensure_python_client() {
+  has python3 || missing "python3 (for the Python agent client)" "apt-get install -y python3 python3-venv"
+  if [[ ! -x "$PYTHON_CLIENT_VENV/bin/python" ]]; then
+    say "creating $PYTHON_CLIENT_VENV for the Python agent client"
+    python3 -m venv "$PYTHON_CLIENT_VENV" ||
+      missing "python3's venv module" "apt-get install -y python3-venv"
+  fi
+  "$PYTHON_CLIENT_VENV/bin/pip" install --quiet --disable-pip-version-check "$ROOT/clients/python[test]"
+  skip "python agent client installed in $PYTHON_CLIENT_VENV"
+}
+
 # Debian's chromium + chromium-driver for the e2e tests.
 ensure_browser() {
   if [[ -x "$CHROMIUM" ]] && has chromedriver; then
@@ -328,6 +344,7 @@ cmd_test() {
   ensure_browser
   ensure_node_modules
   ensure_kubernetes_validate
+  ensure_python_client
   start_realmodel_install
   run_stage fmt cargo fmt --check
   run_stage clippy cargo clippy --workspace --all-targets -- -D warnings
@@ -338,6 +355,7 @@ cmd_test() {
   run_stage cargo-test cargo test --workspace
   # Node-only tests of pure modules: no browser, no wasm, no dist/, so before the build.
   run_stage unit node --test --test-reporter=spec tests/unit/
+  run_stage python "$PYTHON_CLIENT_VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/clients/python"
   # A fresh process: functions run inside a pipeline would lose `set -e`.
   run_stage build "$ROOT/build.sh" build
   run_stage tsc tsc_check
@@ -542,10 +560,11 @@ cmd_bench_memory() {
   exec cargo run --quiet --profile native --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- bench-memory "$@"
 }
 
-# The task format's JSON Schema is generated from the core's task types; the
-# task_schema test fails until the checked-in file matches them.
+# The task format's and the agent protocol's JSON Schemas are generated from the core's
+# types; the task_schema and agent_schema tests fail until the checked-in files match.
 cmd_schema() {
-  exec cargo run --quiet --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- schema --out "$ROOT/schema/task.schema.json"
+  cargo run --quiet --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- schema --out "$ROOT/schema/task.schema.json"
+  exec cargo run --quiet --manifest-path "$ROOT/Cargo.toml" -p hopbench-cli --bin hopbench -- agent-schema --out "$ROOT/schema/agent-protocol.schema.json"
 }
 
 # The terms the extension and the runner share with the core (observation modes, agents,
@@ -580,7 +599,7 @@ COMMAND_TABLE=(
   "import|cmd_import|runs exported from the extension (runs page, Export) into a run folder for the report: import FILE_OR_DIR... --out DIR"
   "bench-realmodel|cmd_bench_realmodel|prompt caching on the real-model tier's server: calls, input and cached tokens, s/call, without and with memory K=2: bench-realmodel [--steps N] [--tasks N]"
   "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
-  "schema|cmd_schema|regenerate schema/task.schema.json from the task types (after changing them)"
+  "schema|cmd_schema|regenerate schema/task.schema.json and schema/agent-protocol.schema.json from the core's types (after changing them)"
   "terms|cmd_terms|regenerate extension/core-terms.js, the terms JavaScript shares with the core, from its types (after changing them)"
   "help|cmd_help|list subcommands"
 )

@@ -49,7 +49,21 @@ export const PROVIDERS = Object.freeze({
     keyRequired: true,
     maxTemperature: 2,
   }),
+  // A person's own agent, spoken to in the agent protocol (docs/agent-protocol.md): the
+  // URL its server prints (the Python client's default port is 8700). It names itself
+  // in its reply to Test connection, so the model field may stay empty; its key, if it
+  // wants one, is kept as a model's is.
+  agent: Object.freeze({
+    label: 'Your own agent (HTTP)',
+    baseUrl: 'http://127.0.0.1:8700/',
+    model: '',
+    keyRequired: false,
+    maxTemperature: 2,
+  }),
 });
+
+/** The provider that is a person's own agent: it chooses actions, so it never judges. */
+export const OWN_AGENT = 'agent';
 
 // The names of the choices are the core's (core-terms.js, generated from its types):
 // PROMPT_STYLES `cot` / `direct`; MEMORY_POLICIES `recent` (the last K finished tasks of
@@ -160,8 +174,10 @@ export function agentSettingsProblems(settings) {
   integerIn(settings.call_timeout_ms, 'call_timeout_ms', add);
   integerIn(settings.max_obs_tokens, 'max_obs_tokens', add);
   integerIn(settings.memory_k, 'memory_k', add);
-  if (!AGENT_KINDS.includes(settings.agent)) {
-    add('agent', `must be one of ${AGENT_KINDS.join(', ')} (got ${JSON.stringify(settings.agent)})`);
+  // `http` is not chosen here: it is what the provider "Your own agent (HTTP)" runs.
+  const choosable = AGENT_KINDS.filter((kind) => kind !== 'http');
+  if (!choosable.includes(settings.agent)) {
+    add('agent', `must be one of ${choosable.join(', ')} (got ${JSON.stringify(settings.agent)})`);
   }
   if (!GROUNDING_MODES.includes(settings.modular_grounding)) {
     add('modular_grounding', `must be one of ${GROUNDING_MODES.join(', ')} (got ${JSON.stringify(settings.modular_grounding)})`);
@@ -229,7 +245,12 @@ function endpointProblems(endpoint, prefix, add) {
   if (!isHttpUrl(endpoint.base_url)) {
     add(`${prefix}.base_url`, `must be an http:// or https:// URL (got ${JSON.stringify(endpoint.base_url)})`);
   }
-  if (typeof endpoint.model !== 'string' || endpoint.model.trim() === '') {
+  if (endpoint.provider === OWN_AGENT && prefix === 'judge') {
+    add(`${prefix}.provider`, 'your own agent cannot judge answers: choose a model, or no separate judge');
+  }
+  if (typeof endpoint.model !== 'string') {
+    add(`${prefix}.model`, 'must be text');
+  } else if (endpoint.model.trim() === '' && endpoint.provider !== OWN_AGENT) {
     add(`${prefix}.model`, 'must name a model, e.g. ' + (provider?.model ?? 'gpt-4o-mini'));
   }
   // The key's value never goes into a message.

@@ -26,7 +26,7 @@ export const OBSERVATION_FORMATS = Object.freeze(['mmina', 'compact']);
  * Which agent runs the steps (agent::AgentKind).
  * @type {readonly string[]}
  */
-export const AGENT_KINDS = Object.freeze(['prompt', 'modular']);
+export const AGENT_KINDS = Object.freeze(['prompt', 'modular', 'http']);
 
 /**
  * How the model is asked to answer (agent::PromptStyle).

@@ -4,7 +4,7 @@
 // this page never reads the store, so it never holds a saved API key. A key typed
 // here is sent once with Save and the field is emptied right after.
 
-import { PROVIDERS, defaultEndpoint } from './agent-settings.js';
+import { OWN_AGENT, PROVIDERS, defaultEndpoint } from './agent-settings.js';
 import {
   errorText,
   getSettings,
@@ -47,6 +47,8 @@ const ENDPOINTS = ['model', 'judge'];
 function buildEndpoint(prefix) {
   const container = byId(`${prefix}-endpoint`);
   const fragment = /** @type {DocumentFragment} */ (byId('endpoint-template', HTMLTemplateElement).content.cloneNode(true));
+  // A person's own agent chooses actions; it cannot be the judge of answers.
+  if (prefix === 'judge') fragment.querySelector(`option[value="${OWN_AGENT}"]`)?.remove();
   for (const label of fragment.querySelectorAll('label[data-for]')) {
     if (!(label instanceof HTMLLabelElement)) continue;
     label.htmlFor = `${prefix}-${label.dataset.for}`;

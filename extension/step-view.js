@@ -164,7 +164,8 @@ function stepItem(step, hop, media) {
     attempts ? el('p', { class: 'step-attempts' }, attempts) : null,
     judgementList(step.judgements),
     el('p', { class: 'step-meta' }, el('code', { class: 'step-action' }, action), ' ', el('span', { class: 'step-url' }, step.observation?.url ?? '')),
-    step.reply ? el('details', { class: 'step-reasoning' }, el('summary', {}, 'Reasoning'), el('pre', { class: 'step-reply' }, step.reply.text)) : null,
+    // A person's own agent sends its reasons apart from its action (shown above).
+    step.reply ? el('details', { class: 'step-reasoning' }, el('summary', {}, 'Reasoning'), el('pre', { class: 'step-reply' }, step.reply.reasoning ?? step.reply.text)) : null,
   );
 }
 

@@ -57,7 +57,7 @@
  *   observation?: { text?: string, url?: string, images?: unknown[], screenshot?: unknown,
  *     page_screenshot?: unknown } & Record<string, unknown>,
  *   action?: { text: string } | null, result?: { effect?: Effect | null, error?: string | null } | null,
- *   reply?: { text: string, attempts?: Attempt[] } | null,
+ *   reply?: { text: string, reasoning?: string, attempts?: Attempt[] } | null,
  *   model_error?: { error?: import('./worker/core/core-types.js').OutcomeError, attempts?: Attempt[] } | null,
  *   judgements?: import('./worker/core/core-types.js').Judgement[], progress?: Progress | null,
  *   tokens?: { input: number, output: number } | null, note?: string | null,

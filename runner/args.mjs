@@ -23,13 +23,14 @@ import { endpointProblem } from './remote-browser.mjs';
 export { GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, OBSERVATION_FORMATS, OBSERVATION_MODES, SELECT_MODES };
 export const AGENTS = AGENT_KINDS;
 
-export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini']);
+export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini', 'agent']);
 
 /** The variable an API key is read from when --api-key-env is not given. */
 export const DEFAULT_KEY_ENV = Object.freeze({
   openai: 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
   gemini: 'GEMINI_API_KEY',
+  agent: 'HOPBENCH_AGENT_KEY',
 });
 
 export const DEFAULT_TASK_TIMEOUT_S = 900;
@@ -41,11 +42,15 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
 
   --tasks PATH          task file or folder (hopbench, MMInA or WebArena format)
   --provider NAME       replay (default: follows each task's reference_trajectory),
-                        openai (any OpenAI-compatible server), anthropic, gemini
-  --base-url URL        the provider's API base URL (default: the provider's own)
+                        openai (any OpenAI-compatible server), anthropic, gemini, or
+                        agent: your own agent over HTTP (docs/agent-protocol.md), at
+                        --base-url; it names itself, so --model is not needed
+  --base-url URL        the provider's API base URL (default: the provider's own);
+                        with --provider agent, the URL your agent listens on (required)
   --model NAME          model name
   --api-key-env VAR     environment variable holding the API key (default
-                        OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY); the key is
+                        OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY /
+                        HOPBENCH_AGENT_KEY); the key is
                         given to the extension only, never printed or written
   --out DIR             run folder (default out/<tasks name>-<provider>); a re-run into
                         the same folder skips tasks already in DIR/results.jsonl, except
@@ -247,9 +252,11 @@ function validate(raw, retryErrors, browserEndpoints) {
   if (raw.observation !== undefined && !OBSERVATION_MODES.includes(raw.observation)) {
     throw new UsageError(`--observation must be one of ${OBSERVATION_MODES.join(', ')}`);
   }
+  if (provider === 'agent' && raw.baseUrl === undefined) {
+    throw new UsageError('--provider agent needs --base-url URL: the URL your agent listens on (e.g. http://127.0.0.1:8700/)');
+  }
   const memory = parseMemory(raw);
-  const agent = raw.agent ?? 'prompt';
-  if (!AGENTS.includes(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')} (got ${agent})`);
+  const agent = agentOf(raw, provider);
   if (agent !== 'prompt' && provider === 'replay') {
     throw new UsageError('--agent modular needs a model provider: replay follows the reference trajectory');
   }
@@ -286,6 +293,27 @@ function validate(raw, retryErrors, browserEndpoints) {
     ...variant,
     ...memory,
   };
+}
+
+/**
+ * The agent that runs the steps. Your own agent (`--provider agent`) is the core's
+ * `http` agent: it chooses its actions itself, so no other agent goes with it, and
+ * `http` goes with no other provider.
+ * @param {RawOptions} raw
+ * @param {string} provider
+ */
+function agentOf(raw, provider) {
+  const choosable = AGENTS.filter((a) => a !== 'http');
+  if (provider === 'agent') {
+    if (raw.agent !== undefined && raw.agent !== 'http') {
+      throw new UsageError(`--agent ${raw.agent} has no use with --provider agent: your own agent chooses its actions itself`);
+    }
+    return 'http';
+  }
+  const agent = raw.agent ?? 'prompt';
+  if (agent === 'http') throw new UsageError('--agent http is your own agent: use --provider agent --base-url URL');
+  if (!choosable.includes(agent)) throw new UsageError(`--agent must be one of ${choosable.join(', ')} (got ${agent})`);
+  return agent;
 }
 
 /**

@@ -16,6 +16,7 @@ import { runOverrides, settingsToSave } from './extension.mjs';
 import { sweepStaleProfiles } from './lane.mjs';
 import { attemptFileStem, nativeBin, repoRoot } from './paths.mjs';
 import { makeProgress } from './progress.mjs';
+import { helloAgent } from './own-agent.mjs';
 import { appendMemory, memoryRecordOf, withMemory } from './memory.mjs';
 import { appendResult, prepareRunFolder, readFinished, runConfig } from './run-folder.mjs';
 import { makeRedactor, readApiKey } from './secret.mjs';
@@ -92,6 +93,12 @@ async function runAll(options, env, outage) {
 async function runAllWatched(options, env, interrupt, outage) {
   const { key, note: keyNote } = readApiKey(options, env, DEFAULT_KEY_ENV);
   const redact = makeRedactor(key);
+  if (options.provider === 'agent' && options.model === undefined) {
+    // validate() refuses --provider agent without --base-url.
+    const name = await helloAgent(/** @type {string} */ (options.baseUrl), key);
+    say(`agent: ${name} at ${options.baseUrl}`);
+    options = { ...options, model: name };
+  }
   const out = resolve(options.out ?? join(repoRoot, 'out', defaultOutName(options)));
   ensureBuilt(say);
 

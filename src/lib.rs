@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod agent;
+pub mod agent_protocol;
 pub mod boundary;
 pub mod condition;
 pub mod diagnosis;

@@ -107,6 +107,12 @@ pub struct ModelRequest {
     pub messages: Vec<Message>,
     pub temperature: f32,
     pub max_tokens: u32,
+    /// For a person's own agent (provider `agent`): the protocol's request, built by
+    /// the core (`crate::agent_protocol`), sent as the body instead of the prompt.
+    /// Carried as JSON, so the wasm reads it back without the request types' readers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "unknown", optional))]
+    pub agent: Option<serde_json::Value>,
 }
 
 /// Tokens counted by the provider for one call.
@@ -130,4 +136,9 @@ pub struct Usage {
 pub struct ModelReply {
     pub text: String,
     pub usage: Usage,
+    /// Why a person's own agent chose its action, when it says (its `text` is then
+    /// the action alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub reasoning: Option<String>,
 }

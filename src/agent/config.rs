@@ -91,21 +91,31 @@ pub enum AgentKind {
     /// SeeAct-style stages per step: candidate ranking, planning in words, grounding
     /// as a lettered choice per section of candidates, action selection.
     Modular,
+    /// A person's own agent over HTTP (provider `agent`): each step's request is the
+    /// agent protocol's data (`crate::agent_protocol`), not a prompt, and the reply is
+    /// one action.
+    Http,
 }
 
 // Read by one shared visitor (`crate::serde_flat::unit_variant`).
 crate::serde_flat::unit_enum_deserialize!(AgentKind, "AgentKind", {
     Prompt = "prompt",
     Modular = "modular",
+    Http = "http",
 });
 
-crate::variants::every_variant!(AgentKind { Prompt, Modular });
+crate::variants::every_variant!(AgentKind {
+    Prompt,
+    Modular,
+    Http
+});
 
 impl AgentKind {
     pub fn name(self) -> &'static str {
         match self {
             AgentKind::Prompt => "prompt",
             AgentKind::Modular => "modular",
+            AgentKind::Http => "http",
         }
     }
 }

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::agent_protocol::TabBrief;
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
 use crate::model::ModelReply;
@@ -27,6 +28,10 @@ pub enum AgentEvent {
         /// A screenshot (`text+screenshot`) or the set-of-marks screenshot (`som`).
         #[serde(default)]
         screenshot: Option<Picture>,
+        /// The session's tabs as the tabs line names them: a person's own agent gets
+        /// them as data (`crate::agent_protocol`). Left out by older drivers.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tabs: Vec<TabBrief>,
     },
     /// The result of `call_model` when the model answered.
     ModelReplied {
@@ -133,6 +138,7 @@ struct EventFields {
     url: Option<String>,
     images: Option<Vec<ObservedImage>>,
     screenshot: Option<Picture>,
+    tabs: Option<Vec<TabBrief>>,
     reply: Option<ModelReply>,
     attempts: Option<Vec<Value>>,
     call: Option<u32>,
@@ -159,6 +165,7 @@ impl TryFrom<EventFields> for AgentEvent {
                 url: need(f.url, "url")?,
                 images: f.images.unwrap_or_default(),
                 screenshot: f.screenshot,
+                tabs: f.tabs.unwrap_or_default(),
             },
             EventKind::ModelReplied => AgentEvent::ModelReplied {
                 step: step()?,

@@ -92,6 +92,7 @@ impl Agent {
             memory,
             memory_tasks,
             trail: Vec::new(),
+            past: Vec::new(),
         };
         let commands = agent.begin_step();
         Ok((agent, commands))
@@ -124,9 +125,10 @@ impl Agent {
                     url,
                     images,
                     screenshot,
+                    tabs,
                     ..
                 },
-            ) => self.on_observed(text, url, &images, screenshot.as_ref()),
+            ) => self.on_observed(text, url, &images, screenshot.as_ref(), tabs),
             (
                 Phase::Thinking,
                 AgentEvent::ModelReplied {

@@ -12,6 +12,7 @@ mod commands;
 mod config;
 mod error;
 mod events;
+mod http_agent;
 mod lines;
 mod machine;
 mod memory;

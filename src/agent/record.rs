@@ -115,6 +115,10 @@ pub struct ReplyRecord {
     pub text: String,
     pub usage: Usage,
     pub attempts: Vec<Value>,
+    /// Why a person's own agent chose its action (`text` is then the action alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub reasoning: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -54,6 +54,7 @@ impl Agent {
                  action I will perform is ```{action_text}```"
             ),
             usage: Usage::default(),
+            reasoning: None,
         };
         self.on_model_replied(reply, Vec::new())
     }

@@ -8,6 +8,7 @@ use super::config::AgentConfig;
 use super::error::AgentError;
 use super::record::{ModelErrorRecord, ObservationRecord, ReplyRecord};
 use crate::action::Action;
+use crate::agent_protocol::PastStep;
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
 use crate::memory::MemoryStep;
@@ -48,6 +49,10 @@ pub struct Agent {
     /// Every recorded step as memory keeps it, for this run's own memory record.
     #[serde(default)]
     pub(super) trail: Vec<MemoryStep>,
+    /// The recorded steps as a person's own agent is told them (`history` of its
+    /// requests); kept only for that agent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) past: Vec<PastStep>,
 }
 
 /// Which event the machine waits for.

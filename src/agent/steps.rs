@@ -5,6 +5,7 @@ use serde_json::Value;
 use super::commands::{Command, FinishCause};
 use super::config::AgentKind;
 use super::events::{ModelFailure, ObservedImage, Picture};
+use super::http_agent::Seen;
 use super::machine::Ending;
 use super::prompt::{
     act_failed_feedback, cut_observation, malformed_feedback, previous_action_text,
@@ -16,6 +17,7 @@ use super::record::{
 };
 use super::state::{Agent, Phase};
 use crate::action::{extract_action, Action};
+use crate::agent_protocol::{PastStep, TabBrief};
 use crate::evaluator::Progress;
 use crate::judge::Judgement;
 use crate::memory::{memory_action_text, site_of, MemoryStep};
@@ -29,25 +31,40 @@ impl Agent {
         url: String,
         images: &[ObservedImage],
         screenshot: Option<&Picture>,
+        tabs: Vec<TabBrief>,
     ) -> Vec<Command> {
         let (shown, cut) = match self.config.max_obs_tokens {
             Some(max) => cut_observation(&text, max),
             None => (text.clone(), None),
         };
+        // The feedback goes into this step's prompt (or request); it must not reach the
+        // next one too.
+        let feedback = self.feedback.take();
         let user = turn_text(&TurnInput {
             observation: &shown,
             url: &url,
             objective: &self.objective,
             previous_action: self.previous_action.as_deref().unwrap_or("None"),
-            feedback: self.feedback.as_deref(),
+            feedback: feedback.as_deref(),
         });
-        // The feedback is in this prompt now; it must not reach the next one too.
-        self.feedback = None;
-        self.draft.observation = Some(ObservationRecord { text, url });
+        self.draft.observation = Some(ObservationRecord {
+            text,
+            url: url.clone(),
+        });
         self.draft.user_prompt = Some(user.clone());
         self.draft.observation_cut = cut;
         if self.config.replay {
             return self.replay_step();
+        }
+        if self.config.agent == AgentKind::Http {
+            let seen = Seen {
+                text: shown,
+                url,
+                tabs,
+                images,
+                screenshot,
+            };
+            return self.http_step(seen, user, feedback);
         }
         let parts = turn_parts(
             user.clone(),
@@ -66,6 +83,7 @@ impl Agent {
             }],
             temperature: self.config.temperature,
             max_tokens: self.config.max_tokens,
+            agent: None,
         };
         self.phase = Phase::Thinking;
         vec![Command::CallModel {
@@ -82,11 +100,15 @@ impl Agent {
         reply: ModelReply,
         attempts: Vec<Value>,
     ) -> Vec<Command> {
+        if self.config.agent == AgentKind::Http {
+            return self.on_http_reply(reply, attempts);
+        }
         let extracted = extract_action(&reply.text);
         self.draft.reply = Some(ReplyRecord {
             text: reply.text,
             usage: reply.usage,
             attempts,
+            reasoning: None,
         });
         match extracted {
             Ok(found) => self.take_action(found.action),
@@ -263,6 +285,15 @@ impl Agent {
             Some(_) => None,
             None => draft.note.clone(),
         };
+        if self.config.agent == AgentKind::Http {
+            self.past.push(PastStep {
+                step: self.step,
+                url: observation.url.clone(),
+                action: draft.action.as_ref().map(ToString::to_string),
+                error: result.as_ref().and_then(|r| r.error.clone()),
+                note: draft.note.clone(),
+            });
+        }
         self.history.push(draft.action.clone());
         self.trail.push(MemoryStep {
             action: draft
@@ -323,6 +354,10 @@ impl Agent {
     }
 
     fn system_prompt(&self) -> String {
+        // A person's own agent gets data, not a prompt.
+        if self.config.agent == AgentKind::Http {
+            return String::new();
+        }
         system_prompt_with_memory(
             self.config.prompt_style,
             self.config.observation_mode,

@@ -30,6 +30,7 @@ pub fn judge_request(request: &JudgeRequest, temperature: f32, max_tokens: u32) 
         }],
         temperature,
         max_tokens,
+        agent: None,
     }
 }
 

@@ -159,6 +159,7 @@ fn judgements_from_call_outcomes() {
                 output_tokens: 2,
                 cached_input_tokens: 0,
             },
+            reasoning: None,
         }),
         error: None,
         attempts: Vec::new(),

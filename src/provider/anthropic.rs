@@ -94,6 +94,7 @@ impl Api for Anthropic {
                 output_tokens: usage.output_tokens,
                 cached_input_tokens: cached,
             },
+            reasoning: None,
         })
     }
 }

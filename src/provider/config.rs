@@ -14,6 +14,8 @@ pub enum ProviderKind {
     Anthropic,
     /// Google's Generative Language API (Gemini).
     Gemini,
+    /// A person's own agent, spoken to in the agent protocol (docs/agent-protocol.md).
+    Agent,
 }
 
 // Read by one shared visitor (`crate::serde_flat::unit_variant`).
@@ -21,6 +23,7 @@ crate::serde_flat::unit_enum_deserialize!(ProviderKind, "ProviderKind", {
     Openai = "openai",
     Anthropic = "anthropic",
     Gemini = "gemini",
+    Agent = "agent",
 });
 
 impl ProviderKind {
@@ -30,12 +33,15 @@ impl ProviderKind {
             ProviderKind::Openai => "OpenAI-compatible server",
             ProviderKind::Anthropic => "Anthropic",
             ProviderKind::Gemini => "Gemini",
+            ProviderKind::Agent => "your own agent (HTTP)",
         }
     }
 
-    /// The base URL an empty field falls back to (the public service of each API).
+    /// The base URL an empty field falls back to (the public service of each API; a
+    /// person's own agent has none, so an empty field stays empty and is refused).
     pub fn default_base_url(self) -> &'static str {
         match self {
+            ProviderKind::Agent => "",
             ProviderKind::Openai => "https://api.openai.com/v1",
             ProviderKind::Anthropic => "https://api.anthropic.com/v1",
             ProviderKind::Gemini => "https://generativelanguage.googleapis.com/v1beta",
@@ -81,15 +87,21 @@ impl ProviderConfig {
     /// Problems that make a call pointless, reported before anything is sent.
     pub fn check(&self) -> Result<(), CallError> {
         let base = self.base();
+        if self.provider == ProviderKind::Agent && base.is_empty() {
+            return Err(CallError::config(
+                "no agent URL is set: give the URL your agent listens on, e.g. http://127.0.0.1:8700/",
+            ));
+        }
         if url::host_of(base).is_none() {
             return Err(CallError::config(format!(
                 "base URL {base:?} is not an http:// or https:// URL with a host"
             )));
         }
-        if self.model.trim().is_empty() {
+        // An agent names itself in its replies; a model must be named.
+        if self.model.trim().is_empty() && self.provider != ProviderKind::Agent {
             return Err(CallError::config("no model name is set"));
         }
-        let key_needed = self.provider != ProviderKind::Openai;
+        let key_needed = !matches!(self.provider, ProviderKind::Openai | ProviderKind::Agent);
         if key_needed && self.api_key.is_empty() {
             return Err(CallError::config(format!(
                 "no API key is set for {}",

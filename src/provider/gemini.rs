@@ -96,6 +96,7 @@ impl Api for Gemini {
                     .cached_content_token_count
                     .min(usage.prompt_token_count),
             },
+            reasoning: None,
         })
     }
 }

@@ -8,6 +8,9 @@ use super::url::{self, LM_STUDIO_PORT, OLLAMA_PORT};
 /// One or two sentences; `extension_origin` is `chrome-extension://<id>` (used in the
 /// origin advice; a placeholder is written when it is empty).
 pub fn hint(error: &CallError, config: &ProviderConfig, extension_origin: &str) -> String {
+    if config.provider == ProviderKind::Agent {
+        return agent(error, config);
+    }
     let base = config.base();
     let label = config.provider.label();
     match error.kind {
@@ -157,6 +160,49 @@ fn base_url_example(provider: ProviderKind) -> &'static str {
         ProviderKind::Gemini => {
             "Gemini's base URL is https://generativelanguage.googleapis.com/v1beta and \
              model names look like gemini-2.5-flash."
+        }
+        ProviderKind::Agent => "The agent's URL is the one its server prints when it starts.",
+    }
+}
+
+/// A person's own agent: the advice is about their server and the protocol, not about
+/// models and quotas.
+fn agent(error: &CallError, config: &ProviderConfig) -> String {
+    let base = config.base();
+    let contract = "The contract is docs/agent-protocol.md (the Python client in \
+                    clients/python speaks it).";
+    match error.kind {
+        ErrorKind::Network | ErrorKind::NotFound => format!(
+            "Nothing answered at {base}: is your agent's server running, and is this the URL \
+             it printed when it started?"
+        ),
+        ErrorKind::Auth => format!(
+            "Your agent refused the key: set the same key in the agent's settings (the \
+             runner's --api-key-env) as your agent's server expects. {contract}"
+        ),
+        ErrorKind::Timeout => "Your agent did not answer in time. Raise the call timeout \
+             (Settings, or the runner's --call-timeout S) if it thinks for long."
+            .to_string(),
+        ErrorKind::Server | ErrorKind::RateLimited => {
+            "Your agent's server failed on its side: its own log says why.".to_string()
+        }
+        ErrorKind::Malformed | ErrorKind::Empty | ErrorKind::BadRequest => format!(
+            "Your agent's reply or its refusal does not follow the protocol: a step is \
+             answered with {{\"action\": \"click [12]\"}}, a hello with {{\"name\": …}}. \
+             {contract}"
+        ),
+        ErrorKind::OriginRejected => format!(
+            "Your agent's server refused this extension's origin: let it accept requests \
+             from chrome-extension:// origins. {contract}"
+        ),
+        ErrorKind::UnsupportedInput | ErrorKind::ContextOverflow => {
+            "Your agent said it cannot take what this run sends: send less (observation \
+             mode text, or --max-obs-tokens N)."
+                .to_string()
+        }
+        ErrorKind::Cancelled => "The call was stopped before it finished.".to_string(),
+        ErrorKind::Config => {
+            "Fix the setting named above in hopbench's options page, then test again.".to_string()
         }
     }
 }

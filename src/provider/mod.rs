@@ -10,8 +10,11 @@
 //! - [`openai`]: Chat Completions, which every OpenAI-compatible server speaks
 //!   (OpenAI, vLLM, Ollama, LM Studio, OpenRouter);
 //! - [`anthropic`]: the Messages API;
-//! - [`gemini`]: the Generative Language API's `generateContent`.
+//! - [`gemini`]: the Generative Language API's `generateContent`;
+//! - [`agent_http`]: a person's own agent, spoken to in the agent protocol
+//!   (`crate::agent_protocol`): the body is the protocol's request, not a prompt.
 
+mod agent_http;
 mod anthropic;
 mod cause;
 mod config;
@@ -56,6 +59,7 @@ fn api(kind: ProviderKind) -> &'static dyn Api {
         ProviderKind::Openai => &openai::OpenAi,
         ProviderKind::Anthropic => &anthropic::Anthropic,
         ProviderKind::Gemini => &gemini::Gemini,
+        ProviderKind::Agent => &agent_http::AgentHttp,
     }
 }
 
@@ -65,7 +69,7 @@ pub fn build_request(
     request: &ModelRequest,
 ) -> Result<HttpRequest, CallError> {
     config.check()?;
-    check_request(request)?;
+    check_request(config, request)?;
     let api = api(config.provider);
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
     headers.extend(api.headers(config));
@@ -91,8 +95,12 @@ pub fn parse_reply(config: &ProviderConfig, reply: &HttpReply) -> Result<ModelRe
 /// The tiny request "Test connection" sends: it proves the URL, key and model work.
 /// The token allowance is generous because models that think before answering
 /// (Gemini 2.5, reasoning models behind OpenAI-compatible servers) spend tokens
-/// before the first visible word and would otherwise return no text at all.
-pub fn connection_check_request() -> ModelRequest {
+/// before the first visible word and would otherwise return no text at all. A
+/// person's own agent gets the protocol's hello, which it answers with its name.
+pub fn connection_check_request(kind: ProviderKind) -> ModelRequest {
+    let agent = (kind == ProviderKind::Agent)
+        .then(|| serde_json::to_value(crate::agent_protocol::HelloRequest::new()).ok())
+        .flatten();
     ModelRequest {
         system: "You are answering a connection check. Reply with one short sentence.".to_string(),
         messages: vec![Message {
@@ -101,12 +109,24 @@ pub fn connection_check_request() -> ModelRequest {
         }],
         temperature: 0.0,
         max_tokens: 256,
+        agent,
     }
 }
 
 /// Requests the agent builds are well formed by construction; this catches the
 /// mistakes that would otherwise come back as a confusing 400 from the server.
-fn check_request(request: &ModelRequest) -> Result<(), CallError> {
+fn check_request(config: &ProviderConfig, request: &ModelRequest) -> Result<(), CallError> {
+    if request.agent.is_some() != (config.provider == ProviderKind::Agent) {
+        // The agent machine builds protocol requests only for `agent` runs
+        // (`AgentKind::Http`), and prompts only for the others.
+        return Err(CallError::config(if request.agent.is_some() {
+            "this run speaks the agent protocol, but its provider is a model API: choose \
+             \"Your own agent (HTTP)\" as the provider, or another agent"
+        } else {
+            "the provider is your own agent (HTTP), but the run built a prompt for a model: \
+             run it with the agent \"http\" (the runner and the popup do so for this provider)"
+        }));
+    }
     if request.messages.is_empty() {
         return Err(CallError::config("the request has no messages"));
     }

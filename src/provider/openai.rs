@@ -95,6 +95,7 @@ impl Api for OpenAi {
                 output_tokens: usage.completion_tokens.unwrap_or(0),
                 cached_input_tokens: cached.min(input_tokens),
             },
+            reasoning: None,
         })
     }
 }

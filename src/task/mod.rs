@@ -18,6 +18,8 @@ pub use overview::{overview_from_text, Site, TaskOverview};
 pub use reference::{ElementTarget, ReferenceError, ReferenceStep};
 #[cfg(feature = "schema")]
 pub use schema::task_schema;
+#[cfg(feature = "schema")]
+pub(crate) use schema::unwrap_descriptions as unwrap_schema_descriptions;
 
 use crate::condition::{AnswerCondition, Condition};
 use serde::{Deserialize, Serialize};

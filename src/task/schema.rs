@@ -20,7 +20,7 @@ pub fn task_schema() -> Value {
 
 /// Doc comments are wrapped at 90 columns; an editor's tooltip wraps by itself, so a
 /// single line break becomes a space (a blank line, a new paragraph, stays).
-fn unwrap_descriptions(value: &mut Value) {
+pub(crate) fn unwrap_descriptions(value: &mut Value) {
     match value {
         Value::Object(map) => {
             for (key, v) in map.iter_mut() {

@@ -7,6 +7,7 @@ import {
   DEFAULT_AGENT_SETTINGS,
   agentSettingsProblems,
   defaultEndpoint,
+  describeProblems,
   modelReadinessProblems,
   maskAgentSettings,
   mergeAgentSettings,
@@ -33,6 +34,18 @@ describe('agent settings', () => {
     assert.deepEqual(modelReadinessProblems(local), [], 'a local server needs no key');
   });
 
+  test('your own agent needs its URL but no model name or key, never judges, and is not an agent kind to choose', () => {
+    const own = { ...DEFAULT_AGENT_SETTINGS, model: defaultEndpoint('agent') };
+    assert.equal(own.model.base_url, 'http://127.0.0.1:8700/');
+    assert.equal(own.model.model, '');
+    assert.deepEqual(modelReadinessProblems(own), [], 'a run can call it as it is');
+    const noUrl = { ...own, model: { ...own.model, base_url: '' } };
+    assert.deepEqual(agentSettingsProblems(noUrl).map((p) => p.field), ['model.base_url']);
+    const judging = { ...DEFAULT_AGENT_SETTINGS, judge: defaultEndpoint('agent') };
+    assert.match(describeProblems(agentSettingsProblems(judging)), /judge\.provider: your own agent cannot judge answers/);
+    const chosen = { ...DEFAULT_AGENT_SETTINGS, agent: 'http' };
+    assert.match(describeProblems(agentSettingsProblems(chosen)), /agent: must be one of prompt, modular \(got "http"\)/);
+  });
   test('each problem names its field', () => {
     const bad = {
       ...DEFAULT_AGENT_SETTINGS,

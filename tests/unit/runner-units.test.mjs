@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENTS, DEFAULT_KEY_ENV, MAX_MEMORY_K, OBSERVATION_MODES, UsageError, parseArgs } from '../../runner/args.mjs';
+import { HELLO, helloAgent } from '../../runner/own-agent.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
 import { attemptFileStem, taskFileStem } from '../../runner/paths.mjs';
 import { errorKindOf, isHarnessEnd, modelEndpointFailure, planRuns } from '../../runner/attempts.mjs';
@@ -70,6 +71,40 @@ test('options: defaults, values, and usage errors that say what is wrong', () =>
   for (const [argv, message] of bad) {
     assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
   }
+});
+
+test('options: your own agent needs its URL, is the http agent, and takes no other agent', () => {
+  const own = parseArgs(['--tasks', 't', '--provider', 'agent', '--base-url', 'http://127.0.0.1:8700/']);
+  assert.equal(own.agent, 'http');
+  assert.equal(own.model, undefined, 'the agent names itself at hello');
+  assert.equal(DEFAULT_KEY_ENV.agent, 'HOPBENCH_AGENT_KEY');
+  for (const [argv, message] of /** @type {[string[], RegExp][]} */ ([
+    [['--tasks', 't', '--provider', 'agent'], /--provider agent needs --base-url URL/],
+    [['--tasks', 't', '--provider', 'agent', '--base-url', 'http://127.0.0.1:8700/', '--agent', 'modular'], /--agent modular has no use with --provider agent/],
+    [['--tasks', 't', '--provider', 'openai', '--agent', 'http'], /--agent http is your own agent: use --provider agent/],
+  ])) {
+    assert.throws(() => parseArgs(argv), (e) => e instanceof UsageError && message.test(e.message), argv.join(' '));
+  }
+});
+
+test('hello: the agent\'s name and version, or what to fix', async () => {
+  /** @param {number} status @param {string} body */
+  const answering = (status, body) => /** @type {typeof fetch} */ (async (_url, init) => {
+    assert.equal(init?.body, JSON.stringify(HELLO));
+    assert.equal(/** @type {Record<string, string>} */ (init?.headers ?? {})['content-type'], 'application/json');
+    return new Response(body, { status });
+  });
+  const url = 'http://127.0.0.1:8700/';
+  assert.equal(await helloAgent(url, undefined, { fetchImpl: answering(200, '{"name": "mine", "version": "2.1"}') }), 'mine 2.1');
+  assert.equal(await helloAgent(url, undefined, { fetchImpl: answering(200, '{"name": "mine"}') }), 'mine');
+  await assert.rejects(helloAgent(url, 'k', { fetchImpl: answering(401, '{"error": {"message": "bad key"}}') }), /refused hello with HTTP 401: bad key \(it wants a key: --api-key-env/);
+  await assert.rejects(helloAgent(url, undefined, { fetchImpl: answering(200, '<html>') }), /not JSON/);
+  await assert.rejects(helloAgent(url, undefined, { fetchImpl: answering(200, '{"action": "click [1]"}') }), /without a "name"/);
+  await assert.rejects(helloAgent(url, undefined, { fetchImpl: answering(200, '{"name": "x", "protocol": 2}') }), /speaks protocol 2; this hopbench speaks 1/);
+  /** @type {Record<string, string>} */
+  let sent = {};
+  await helloAgent(url, 'secret-key', { fetchImpl: /** @type {typeof fetch} */ (async (_u, init) => ((sent = /** @type {Record<string, string>} */ (init?.headers)), new Response('{"name": "k"}'))) });
+  assert.equal(sent.authorization, 'Bearer secret-key');
 });
 
 test('options: browser endpoints set the lanes; the observation format', () => {

@@ -54,9 +54,12 @@ pub async fn test_connection(
     options: JsValue,
     signal: Option<AbortSignal>,
 ) -> JsValue {
-    let request = connection_check_request();
     let outcome = match decode_config(&config).and_then(|c| Ok((c, decode_options(&options)?))) {
-        Ok((config, options)) => call(&config, &request, &options, signal.as_ref(), None).await,
+        Ok((config, options)) => {
+            // A model gets a one-line prompt, a person's own agent the protocol's hello.
+            let request = connection_check_request(config.provider);
+            call(&config, &request, &options, signal.as_ref(), None).await
+        }
         Err(outcome) => *outcome,
     };
     to_js(&outcome)

@@ -22,7 +22,7 @@ import { loadedCore } from '../core/core.js';
  * @typedef {{ id: number, name: string, src: string, dataUrl: string, width: number,
  *   height: number, from: 'page'|'screenshot' }} LabelledImage
  * @typedef {{ id: number, name: string, src: string, reason: string }} ImageNotLoaded
- * @typedef {{ text: string, url: string, title: string, mode: string, images: LabelledImage[],
+ * @typedef {{ text: string, url: string, title: string, tabs: { title: string, current: boolean }[], mode: string, images: LabelledImage[],
  *   imagesNotLoaded: ImageNotLoaded[], screenshot?: string, som?: string, marks: unknown[],
  *   stats: Record<string, unknown>, timings: Record<string, number>, visualsError?: string }} Observation
  *   `visualsError`: why a step went on with the text alone (run/commands.js)
@@ -82,6 +82,7 @@ export async function observeTab(tabId, options = {}) {
     text: pdf ? `${result.text}\n\n${pdfViewerSentence(tabInfo.url)}` : result.text,
     url: tabInfo.url,
     title: tabInfo.title,
+    tabs: tabInfo.tabs,
     mode: settings.mode,
     images: visuals.images ?? [],
     imagesNotLoaded: visuals.notLoaded ?? [],
@@ -203,6 +204,7 @@ function withoutContent(line, options) {
     text: `${tabsLineText(line.tabs)}\n\n${noContentSentence(url, kind)}`,
     url,
     title: line.title,
+    tabs: line.tabs,
     mode: options.mode ?? 'text',
     images: [],
     imagesNotLoaded: [],

@@ -152,7 +152,7 @@ async function observe(ctx, cmd) {
     ...(obs.visualsError ? { visuals_error: obs.visualsError } : {}),
     ...(page.error ? { page_screenshot_error: page.error } : {}),
   };
-  return { kind: 'observed', step: cmd.step, text: withNotices(obs.text, await takeUntold(sessionId)), url: obs.url, images: media.images, screenshot: media.screenshot };
+  return { kind: 'observed', step: cmd.step, text: withNotices(obs.text, await takeUntold(sessionId)), url: obs.url, images: media.images, screenshot: media.screenshot, tabs: obs.tabs };
 }
 
 /**

@@ -4,7 +4,7 @@
 // client never rejects: failures come back as `{ok: false, error}` (a Rust panic
 // rejects; the worker's core proxy turns it into the panic's message).
 
-import { loadAgentSettings, originOf } from '../../agent-settings.js';
+import { OWN_AGENT, loadAgentSettings, originOf } from '../../agent-settings.js';
 
 /**
  * @typedef {import('../../agent-settings.js').AgentSettings} AgentSettings
@@ -87,6 +87,26 @@ export async function callModel(core, request, signal, pinned, onTry) {
 }
 
 /**
+ * Says hello to a person's own agent before its run starts (docs/agent-protocol.md):
+ * its reply's name and version are what the run records where a model's name goes, and
+ * an agent that is not there stops the run before a window opens, with what to fix.
+ * @param {Core} core
+ * @returns {Promise<string>} "name version"
+ */
+export async function helloOwnAgent(core) {
+  const agent = await loadAgentSettings();
+  const outcome = await whileWorking(core.test_connection(agent.model, callOptions(agent), undefined));
+  if (!outcome.ok || !outcome.reply) {
+    const error = outcome.error;
+    throw new Error(
+      `your agent at ${agent.model.base_url} did not answer hello (${error?.kind}: ${error?.message})` +
+        (error?.hint ? `. ${error.hint}` : ''),
+    );
+  }
+  return outcome.reply.text;
+}
+
+/**
  * Asks the judge one question `{answer, reference}`: the judge model when one is set,
  * else the agent's model, with the same tries and timeout. Resolves to the core's
  * judgement (a verdict, or why there is none); `by` names the model that judged.
@@ -98,6 +118,9 @@ export async function callModel(core, request, signal, pinned, onTry) {
  */
 export async function callJudge(core, question, signal, pinned) {
   const agent = await runSettings(pinned);
+  // A person's own agent chooses actions; it is never asked whether an answer is right.
+  // Without a judge model its run is scored as a run without a model is.
+  if (!agent.judge && agent.model.provider === OWN_AGENT) return core.judge_containment(question);
   const endpoint = agent.judge ?? agent.model;
   const by = `${agent.judge ? 'judge model' : 'agent model'} ${endpoint.provider} ${endpoint.model}`;
   const request = core.judge_prompt(question, endpoint.temperature, endpoint.max_tokens);

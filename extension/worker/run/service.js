@@ -9,6 +9,7 @@ import { forgetTracker } from '../session/hops.js';
 import { finishHuman } from '../human/session.js';
 import { abortInFlight, driveRun } from './driver.js';
 import { browserLife } from './interrupt.js';
+import { helloOwnAgent } from './model.js';
 import { runConfiguration } from './settings.js';
 import {
   BACKSTOP_ALARM,
@@ -98,6 +99,13 @@ export async function startAgentRun(msg, { bounds, held = false, duelId = null, 
   // the run: they may be thousands, and the run keeps which ones it showed.
   const { memory_records: passedRecords, ...overrides } = msg.overrides;
   const config = await runConfiguration(overrides);
+  if (config.agentConfig.agent === 'http') {
+    // A person's own agent: asked who it is before anything opens (an agent that is not
+    // there stops the run here, saying what to fix); its name goes where a model's
+    // would, in the viewer and the exports.
+    const model = /** @type {{ model: Record<string, unknown> }} */ (config.settings.agent).model;
+    model.model = await helloOwnAgent(core);
+  }
   // The core chooses among the records; the worker only fetches them.
   const pool = config.agentConfig.memory.k > 0 ? (passedRecords ?? (await listMemory())) : [];
   // The machine first: a task it refuses (e.g. replay without reference_trajectory)

@@ -2,7 +2,7 @@
 // observation mode, and the START_RUN overrides. The copy kept with the run (and
 // exported) never holds an API key, not even the last characters the options page shows.
 
-import { agentSettingsProblems, describeProblems, loadAgentSettings, modelReadinessProblems } from '../../agent-settings.js';
+import { OWN_AGENT, agentSettingsProblems, describeProblems, loadAgentSettings, modelReadinessProblems } from '../../agent-settings.js';
 import { loadObservationSettings } from '../../observe-settings.js';
 import { loadSiteSettings } from '../../site-settings.js';
 
@@ -47,6 +47,7 @@ export async function runConfiguration(overrides) {
       );
     }
   }
+  const ownAgent = !replay && agent.model.provider === OWN_AGENT;
   const agentConfig = {
     max_steps: overrides.max_steps ?? agent.max_steps,
     prompt_style: agent.prompt_style,
@@ -57,7 +58,7 @@ export async function runConfiguration(overrides) {
     max_tokens: agent.model.max_tokens,
     // 0 in the settings: the whole observation (the core's default, left out).
     ...maxObsTokens(overrides.max_obs_tokens ?? agent.max_obs_tokens),
-    agent: overrides.agent ?? agent.agent,
+    agent: agentKind(overrides.agent ?? agent.agent, ownAgent),
     // Read by the modular agent only; the core checks them against the observation mode.
     modular: {
       grounding: overrides.grounding ?? agent.modular_grounding,
@@ -83,6 +84,23 @@ export async function runConfiguration(overrides) {
       agentConfig,
     },
   };
+}
+
+/**
+ * The agent that runs the steps: a person's own agent (provider `agent`) is the core's
+ * `http` agent whatever the settings' agent says, since it chooses its actions itself;
+ * `http` with a model provider has nothing to send its requests to.
+ * @param {string} asked the settings' or the run's agent
+ * @param {boolean} ownAgent the provider is the person's own agent
+ */
+function agentKind(asked, ownAgent) {
+  if (ownAgent && asked === 'modular') {
+    throw new Error('the modular agent needs a model: your own agent (HTTP) chooses its actions itself; choose the prompt agent');
+  }
+  if (!ownAgent && asked === 'http') {
+    throw new Error('the http agent is your own agent: choose "Your own agent (HTTP)" as the provider in Settings');
+  }
+  return ownAgent ? 'http' : asked;
 }
 
 /**

@@ -172,6 +172,7 @@ impl Agent {
                     text: reply.text.clone(),
                     usage: reply.usage,
                     attempts,
+                    reasoning: None,
                 });
                 match extract_action(&reply.text) {
                     Ok(found) if !takes_element(&found.action) => {
@@ -362,6 +363,7 @@ impl Agent {
             }],
             temperature: self.config.temperature,
             max_tokens: self.config.max_tokens,
+            agent: None,
         }
     }
 

@@ -313,6 +313,7 @@ pub fn observed(step: u32, text: &str, url: &str) -> AgentEvent {
         url: url.to_string(),
         images: Vec::new(),
         screenshot: None,
+        tabs: Vec::new(),
     }
 }
 
@@ -348,6 +349,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                 reply: ModelReply {
                     text,
                     usage: Usage::default(),
+                    reasoning: None,
                 },
                 attempts: Vec::new(),
                 call: *call,
@@ -363,6 +365,7 @@ fn answer(command: &Command, script: &mut Script) -> Option<AgentEvent> {
                         output_tokens: 50,
                         cached_input_tokens: 0,
                     },
+                    reasoning: None,
                 },
                 attempts: vec![json!({"kind": "rate_limited", "message": "429", "delay_ms": 500})],
                 call: *call,

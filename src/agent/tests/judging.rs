@@ -148,6 +148,7 @@ fn stop_requested_while_judging_records_the_step_with_its_stop() {
         reply: crate::model::ModelReply {
             text: "```stop [Tokyo]```".into(),
             usage: crate::model::Usage::default(),
+            reasoning: None,
         },
         attempts: Vec::new(),
         call: 0,

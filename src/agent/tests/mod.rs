@@ -8,6 +8,7 @@
 
 mod endings;
 mod harness;
+mod http_agent;
 mod judging;
 mod memory;
 mod modular;

@@ -288,6 +288,7 @@ fn an_answer_to_an_earlier_call_is_stale_and_a_failed_call_ends_the_step() {
                 output_tokens: 10,
                 cached_input_tokens: 0,
             },
+            reasoning: None,
         },
         attempts: Vec::new(),
         call,

@@ -9,6 +9,7 @@ fn ok_reply() -> ModelReply {
             output_tokens: 1,
             cached_input_tokens: 2,
         },
+        reasoning: None,
     }
 }
 

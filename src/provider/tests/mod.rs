@@ -1,6 +1,7 @@
 //! Native tests of the provider core: request shapes per API, replies read from
 //! fixture bodies (`tests/provider_replies/`), error kinds, retry timing and hints.
 
+mod agent_http;
 mod causes;
 mod config;
 mod errors;
@@ -27,6 +28,7 @@ fn config(provider: ProviderKind, base_url: &str) -> ProviderConfig {
             ProviderKind::Openai => "gpt-4o-mini",
             ProviderKind::Anthropic => "claude-sonnet-4-5",
             ProviderKind::Gemini => "gemini-2.5-flash",
+            ProviderKind::Agent => "",
         }
         .to_string(),
         api_key: KEY.to_string(),
@@ -63,6 +65,7 @@ fn request() -> ModelRequest {
         ],
         temperature: 0.5,
         max_tokens: 300,
+        agent: None,
     }
 }
 

@@ -250,15 +250,16 @@ fn debug_output_never_shows_the_key() {
 
 #[test]
 fn connection_check_is_one_small_user_turn() {
-    let check = connection_check_request();
-    assert_eq!(check.messages.len(), 1);
-    assert_eq!(check.messages[0].role, Role::User);
-    assert!(check.max_tokens <= 512);
     for kind in [
         ProviderKind::Openai,
         ProviderKind::Anthropic,
         ProviderKind::Gemini,
     ] {
+        let check = connection_check_request(kind);
+        assert_eq!(check.messages.len(), 1);
+        assert_eq!(check.messages[0].role, Role::User);
+        assert!(check.max_tokens <= 512);
+        assert_eq!(check.agent, None, "a model gets a prompt");
         assert!(build_request(&default_config(kind), &check).is_ok());
     }
 }

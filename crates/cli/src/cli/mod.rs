@@ -63,6 +63,12 @@ pub const COMMANDS: &[Command] = &[
         run: schema::run,
     },
     Command {
+        name: "agent-schema",
+        args: "[--out FILE]",
+        summary: "print (or write) the agent protocol's JSON Schema (requests to a person's own agent and its replies), generated from the protocol types",
+        run: schema::run_agent,
+    },
+    Command {
         name: "types",
         args: "[--out FILE]",
         summary:

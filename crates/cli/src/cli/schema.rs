@@ -1,5 +1,6 @@
 //! `hopbench schema [--out FILE]`: the task format's JSON Schema, generated from the
-//! core's task types; without `--out` it goes to stdout.
+//! core's task types; `hopbench agent-schema [--out FILE]`: the agent protocol's, from
+//! its types. Without `--out` they go to stdout.
 
 use super::args::{Args, Item};
 use super::{CliError, EXIT_OK};
@@ -19,6 +20,17 @@ pub fn task_schema_text() -> String {
 
 pub(super) fn run(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
     emit(NAME, args, out, task_schema_text)
+}
+
+/// The agent protocol's schema as `schema/agent-protocol.schema.json` holds it.
+pub fn agent_schema_text() -> String {
+    let schema = hopbench::agent_protocol::agent_protocol_schema();
+    let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    format!("{text}\n")
+}
+
+pub(super) fn run_agent(args: &[OsString], out: &mut dyn Write) -> Result<u8, CliError> {
+    emit("agent-schema", args, out, agent_schema_text)
 }
 
 /// A generated file's command (`schema`, `types`, `terms`): `--out FILE` writes it there,

@@ -12,7 +12,8 @@ pub struct RunConfig {
     /// Absent or null: memory off (K = 0).
     pub memory_k: Option<u32>,
     pub memory_policy: Option<String>,
-    /// `prompt` or `modular`; absent: the prompt agent.
+    /// `prompt`, `modular` or `http` (a person's own agent, provider `agent`, its name
+    /// and version in `model`); absent: the prompt agent.
     pub agent: Option<String>,
     /// The modular agent's variant (`textual`/`visual`, `model`/`first_viable`); absent:
     /// its defaults.
@@ -54,7 +55,12 @@ impl RunConfig {
             (p, Some(m)) => format!("{p} {m}"),
             (p, None) => format!("{p} (default model)"),
         };
-        if let Some(agent) = self.agent.as_deref().filter(|a| *a != "prompt") {
+        // `http` is a person's own agent (provider `agent`), whose name is the model's.
+        if let Some(agent) = self
+            .agent
+            .as_deref()
+            .filter(|a| !matches!(*a, "prompt" | "http"))
+        {
             label.push(' ');
             label.push_str(agent);
             let variant: Vec<String> = [
@@ -116,6 +122,11 @@ mod tests {
                 r#"{"provider": "gemini", "agent": "modular", "grounding": "visual", "select": "first_viable"}"#
             ),
             "gemini (default model) modular (visual grounding, first_viable)"
+        );
+        // A person's own agent: its name and version, as the hello gave them.
+        assert_eq!(
+            label(r#"{"provider": "agent", "model": "follow-links 0.1.0", "agent": "http"}"#),
+            "agent follow-links 0.1.0"
         );
     }
 }

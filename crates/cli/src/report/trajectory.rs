@@ -60,6 +60,9 @@ pub struct Observation {
 #[serde(default)]
 pub struct Reply {
     pub text: Option<String>,
+    /// A person's own agent's reasons (its `text` is the action alone).
+    #[serde(default)]
+    pub reasoning: Option<String>,
 }
 
 /// Where an image of the page is: a file beside the page, or an inline data URL

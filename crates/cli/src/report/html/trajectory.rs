@@ -206,7 +206,12 @@ fn step_section(body: &mut String, t: &Trajectory, step: &Step, index: usize) {
             esc(&text)
         );
     }
-    if let Some(reply) = step.reply.as_ref().and_then(|r| r.text.as_deref()) {
+    // A person's own agent sends its reasons apart from its action (shown above).
+    let reasons = step
+        .reply
+        .as_ref()
+        .and_then(|r| r.reasoning.as_deref().or(r.text.as_deref()));
+    if let Some(reply) = reasons {
         let _ = writeln!(
             body,
             "<h4>Reasoning</h4>\n<pre class=\"reply\">{}</pre>",
