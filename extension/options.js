@@ -92,6 +92,21 @@ function switchProvider(prefix) {
   if (isSomeDefault('baseUrl', baseUrl.value)) baseUrl.value = PROVIDERS[provider].baseUrl;
   if (isSomeDefault('model', model.value)) model.value = PROVIDERS[provider].model;
   input(prefix, 'temperature').max = String(PROVIDERS[provider].maxTemperature);
+  describeFields(prefix, provider);
+}
+
+/**
+ * Your own agent has a URL, not an API's base URL, and names itself: the labels and
+ * the model field's placeholder say so.
+ * @param {string} prefix
+ * @param {string} provider
+ */
+function describeFields(prefix, provider) {
+  const own = provider === OWN_AGENT;
+  const label = (/** @type {string} */ name) => /** @type {HTMLLabelElement} */ (document.querySelector(`label[for="${prefix}-${name}"]`));
+  label('base_url').textContent = own ? 'Agent URL' : 'Base URL';
+  label('model').textContent = own ? 'Name (optional)' : 'Model';
+  input(prefix, 'model').placeholder = own ? 'your agent names itself: Test connection shows it' : '';
 }
 
 // --- form <-> settings -------------------------------------------------------------
@@ -108,6 +123,7 @@ function fillEndpoint(prefix, endpoint) {
   field(prefix, 'temperature').value = String(e.temperature);
   field(prefix, 'max_tokens').value = String(e.max_tokens);
   input(prefix, 'temperature').max = String(PROVIDERS[e.provider]?.maxTemperature ?? 2);
+  describeFields(prefix, e.provider);
   showKeyState(prefix, endpoint ?? null);
 }
 

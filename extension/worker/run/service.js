@@ -102,9 +102,10 @@ export async function startAgentRun(msg, { bounds, held = false, duelId = null, 
   if (config.agentConfig.agent === 'http') {
     // A person's own agent: asked who it is before anything opens (an agent that is not
     // there stops the run here, saying what to fix); its name goes where a model's
-    // would, in the viewer and the exports.
+    // would, in the viewer and the exports, unless the person named it in Settings.
     const model = /** @type {{ model: Record<string, unknown> }} */ (config.settings.agent).model;
-    model.model = await helloOwnAgent(core);
+    const named = await helloOwnAgent(core);
+    if (typeof model.model !== 'string' || model.model.trim() === '') model.model = named;
   }
   // The core chooses among the records; the worker only fetches them.
   const pool = config.agentConfig.memory.k > 0 ? (passedRecords ?? (await listMemory())) : [];
