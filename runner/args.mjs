@@ -98,9 +98,12 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --memory-sweep A..B   run the tasks once per K = A..B into DIR/k<K> (each with its own
                         memory), then one report with success by K (the paper's Fig. 5)
   --sites task|any      task: block navigations outside each task's sites (start URLs,
-                        reference sites, sites its hops name), as in a person's browser;
-                        any (default): go anywhere, as MMInA's agents did (the runner's
-                        browser is a fresh profile holding nobody's logins)
+                        reference sites, sites its hops name), as in a person's browser,
+                        and every request to this machine's loopback and private networks
+                        that no task names; any: go anywhere, as MMInA's agents did, and
+                        print a warning saying so. Default: any in a browser the runner
+                        launches (a fresh profile holding nobody's logins), task with
+                        --browser-endpoint (a browser that may hold someone's logins)
   -h, --help            this text`;
 
 export class UsageError extends Error {}
@@ -286,13 +289,34 @@ function validate(raw, retryErrors, browserEndpoints) {
     ...parseModelCalls(raw, provider),
     prices: raw.prices,
     observation: raw.observation,
-    // A fresh profile has no logins to protect, and MMInA's agents were not fenced.
-    sites: raw.sites ?? 'any',
+    // A fresh profile the runner launched has no logins to protect, and MMInA's agents
+    // were not fenced. A browser it attached to (--browser-endpoint) may be a person's,
+    // holding their logins: fenced unless they say otherwise.
+    sites: raw.sites ?? (browserEndpoints.length > 0 ? 'task' : 'any'),
     taskTimeoutMs: positiveInt(raw.taskTimeout ?? String(DEFAULT_TASK_TIMEOUT_S), '--task-timeout') * 1000,
     agent,
     ...variant,
     ...memory,
   };
+}
+
+/**
+ * The warning a run that goes anywhere prints, naming what it allows; null for a fenced
+ * run. In a browser the runner did not launch it may also hold someone's logins.
+ * @param {{ sites?: string, browserEndpoints?: string[] }} options
+ * @returns {string | null}
+ */
+export function sitesWarning({ sites, browserEndpoints = [] }) {
+  if (sites !== 'any') return null;
+  const where =
+    browserEndpoints.length > 0
+      ? `, with the cookies and logins of the browser at ${browserEndpoints.join(' and ')}`
+      : ' (in a fresh profile: no logins)';
+  return (
+    `warning: --sites any: the agent may open any site, including this machine's loopback ` +
+    `services (127.0.0.1, localhost) and hosts of its private networks (10.*, 172.16-31.*, ` +
+    `192.168.*)${where}; --sites task keeps each task on its own sites`
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_KEY_ENV, USAGE, UsageError, parseArgs } from './args.mjs';
+import { DEFAULT_KEY_ENV, USAGE, UsageError, parseArgs, sitesWarning } from './args.mjs';
 import { planRuns } from './attempts.mjs';
 import { runBatch } from './batch.mjs';
 import { ensureBuilt } from './build.mjs';
@@ -109,6 +109,8 @@ async function runAllWatched(options, env, interrupt, outage) {
     say(`warning: task id ${r.id} is in ${r.files.join(' and ')}; only one result per id is kept`);
   }
   const selected = selectShard(tasks, options.shard);
+  const warning = sitesWarning(options);
+  if (warning) say(warning);
   prepareRunFolder(out, runConfig(options));
   const { finished, notes } = readFinished(out);
   notes.forEach((n) => say(`note: ${n}`));

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -133,6 +133,9 @@ describe('the runner on browsers it did not start (--browser-endpoint)', { timeo
     assert.match(run.stdout, new RegExp(`^browser 2 connected \\(${escape(b.endpoint)}\\)$`, 'm'));
     const lines = readLines(join(out, 'results.jsonl'));
     assert.deepEqual(lines.map((l) => l.verdict), TASKS.map(() => 'PASS'), JSON.stringify(lines));
+    // A browser the runner did not launch may hold someone's logins: fenced by default.
+    assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).sites, 'task');
+    assert.doesNotMatch(run.stdout, /warning: --sites any/);
 
     for (const browser of browsers) assert.ok(processRunning(browser.pid), `browser ${browser.pid} was ended by the runner`);
     const records = [await browserRecord(a.endpoint), await browserRecord(b.endpoint)];

@@ -20,6 +20,7 @@ describe('the runner with --sites', { timeout: 240_000 }, () => {
   /** @type {import('../types.mjs').FakeProviders} */ let fake;
   /** @type {string} */ let dir;
   /** @type {string} */ let tasks;
+  /** @type {string} */ let probeTasks;
   /** @type {string} */ let outside;
 
   const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path === '/index.html');
@@ -28,18 +29,18 @@ describe('the runner with --sites', { timeout: 240_000 }, () => {
    * One runner run of the fence task; returns its exit status and step 1's record.
    * @param {string} sitesOption
    */
-  async function run(sitesOption) {
+  async function run(sitesOption, { taskDir = tasks, name = 'fence' } = {}) {
     sites.requests.length = 0;
     fake.reset();
     fake.script({ text: reply(`goto [${outside}/index.html]`) }, { text: reply('stop [done]') });
-    const out = join(dir, `out-${sitesOption}`);
-    const args = ['--tasks', tasks, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+    const out = join(dir, `out-${name}-${sitesOption}`);
+    const args = ['--tasks', taskDir, '--out', out, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
       '--model', 'fake-model', '--api-key-env', 'HOPBENCH_TEST_KEY', '--max-steps', '3', '--observation', 'text'];
     if (sitesOption !== 'default') args.push('--sites', sitesOption);
     const result = await runRunner(args, { HOPBENCH_TEST_KEY: FAKE_KEY });
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-    const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', 'e2e-runner~2Ffence.json'), 'utf8'));
-    return { trajectory, step1: trajectory.steps[0] };
+    const trajectory = JSON.parse(readFileSync(join(out, 'trajectories', `e2e-runner~2F${name}.json`), 'utf8'));
+    return { trajectory, step1: trajectory.steps[0], stdout: result.stdout };
   }
 
   before(async () => {
@@ -48,7 +49,15 @@ describe('the runner with --sites', { timeout: 240_000 }, () => {
     fake = await startFakeProviders();
     dir = mkdtempSync(join(tmpdir(), 'hopbench-runner-sites-'));
     tasks = join(dir, 'tasks');
+    probeTasks = join(dir, 'probe-tasks');
     mkdirSync(tasks);
+    mkdirSync(probeTasks);
+    writeFileSync(join(probeTasks, 'probe.json'), JSON.stringify({
+      id: 'e2e-runner/probe',
+      intent: 'Open the inside page of the fenced site.',
+      start_urls: [sites.url('fence', '/probe.html')],
+      hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/inside.html' } }],
+    }));
     writeFileSync(join(tasks, 'fence.json'), JSON.stringify({
       id: 'e2e-runner/fence',
       intent: 'Open the inside page of the fenced site.',
@@ -76,10 +85,22 @@ describe('the runner with --sites', { timeout: 240_000 }, () => {
     assert.equal(outsideRequests().length, 1);
   });
 
-  test('without --sites the runner goes anywhere, as MMInA did', async () => {
-    const { trajectory, step1 } = await run('default');
+  test('without --sites the runner goes anywhere, as MMInA did, and says so', async () => {
+    const { trajectory, step1, stdout } = await run('default');
     assert.equal(step1.result.error, null, JSON.stringify(step1.result));
     assert.equal(outsideRequests().length, 1);
     assert.equal(trajectory.settings.sites.mode, 'any');
+    assert.match(stdout, /^warning: --sites any: the agent may open any site, including this machine's loopback services .* \(in a fresh profile: no logins\); --sites task keeps each task on its own sites$/m);
+  });
+
+  test('--sites task: a page on the task\'s site cannot reach a loopback service no task names', async () => {
+    const probes = () => sites.requests.filter((r) => r.site === 'alpha' && r.path.startsWith('/probe-'));
+    const fenced = await run('task', { taskDir: probeTasks, name: 'probe' });
+    assert.ok(fenced.trajectory.steps.length > 0);
+    assert.deepEqual(probes(), [], 'the image and the fetch were blocked in the browser');
+    assert.doesNotMatch(fenced.stdout, /warning: --sites any/);
+    // The same page in a run that goes anywhere reaches it: the probe is real.
+    await run('any', { taskDir: probeTasks, name: 'probe' });
+    assert.deepEqual(probes().map((r) => r.path).sort(), ['/probe-fetch', '/probe-img.png']);
   });
 });

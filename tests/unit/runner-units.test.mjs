@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AGENTS, DEFAULT_KEY_ENV, MAX_MEMORY_K, OBSERVATION_MODES, UsageError, parseArgs } from '../../runner/args.mjs';
+import { AGENTS, DEFAULT_KEY_ENV, MAX_MEMORY_K, OBSERVATION_MODES, UsageError, parseArgs, sitesWarning } from '../../runner/args.mjs';
 import { HELLO, helloAgent } from '../../runner/own-agent.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
 import { attemptFileStem, taskFileStem } from '../../runner/paths.mjs';
@@ -105,6 +105,18 @@ test('hello: the agent\'s name and version, or what to fix', async () => {
   let sent = {};
   await helloAgent(url, 'secret-key', { fetchImpl: /** @type {typeof fetch} */ (async (_u, init) => ((sent = /** @type {Record<string, string>} */ (init?.headers)), new Response('{"name": "k"}'))) });
   assert.equal(sent.authorization, 'Bearer secret-key');
+});
+
+test('sites: a launched fresh profile goes anywhere with a warning; an attached browser is fenced by default', () => {
+  const fresh = parseArgs(['--tasks', 't']);
+  assert.equal(fresh.sites, 'any');
+  assert.match(String(sitesWarning(fresh)), /may open any site, including this machine's loopback services .* \(in a fresh profile: no logins\)/);
+  const ws = 'ws://127.0.0.1:9222/devtools/browser/abc';
+  const attached = parseArgs(['--tasks', 't', '--browser-endpoint', ws]);
+  assert.equal(attached.sites, 'task');
+  assert.equal(sitesWarning(attached), null);
+  const anywhere = parseArgs(['--tasks', 't', '--browser-endpoint', ws, '--sites', 'any']);
+  assert.match(String(sitesWarning(anywhere)), new RegExp(`with the cookies and logins of the browser at ${ws.replace(/[/.]/g, '\\$&')}`));
 });
 
 test('options: browser endpoints set the lanes; the observation format', () => {

@@ -20,8 +20,33 @@ const BLOCK = /** @type {chrome.declarativeNetRequest.RuleActionType} */ ('block
 const ALLOW = /** @type {chrome.declarativeNetRequest.RuleActionType} */ ('allow');
 
 /**
- * `1 + origins.length` rules with consecutive ids from `firstId`: a block of every
- * top-level navigation, and one higher-priority allow per origin.
+ * Hosts of this machine and of private networks, one small RE2 pattern each (Chrome
+ * refuses a regex rule whose compiled form passes 2 KB, which one pattern for all of
+ * them does): loopback (127/8, localhost, ::1), the private ranges (10/8, 172.16/12,
+ * 192.168/16, fc00::/7), link-local (169.254/16, fe80::/10) and 0.0.0.0. Chrome matches
+ * the canonical URL, so a decimal or hex spelling (http://2130706433/) is matched as the
+ * dotted one.
+ */
+const PRIVATE_HOSTS = Object.freeze([
+  '^[a-z]+://127\\.',
+  '^[a-z]+://10\\.[0-9]+\\.[0-9]+\\.[0-9]+[:/]',
+  '^[a-z]+://192\\.168\\.',
+  '^[a-z]+://172\\.(1[6-9]|2[0-9]|3[01])\\.[0-9]+\\.[0-9]+[:/]',
+  '^[a-z]+://169\\.254\\.',
+  '^[a-z]+://0\\.0\\.0\\.0[:/]',
+  '^[a-z]+://([a-z0-9-]+\\.)*localhost[:/]',
+  '^[a-z]+://\\[(::1|f[cd][0-9a-f]*:|fe80:)',
+]);
+
+/**
+ * Rules with consecutive ids from `firstId`:
+ * - a block of every top-level navigation;
+ * - blocks of every other request (images, scripts, fetch, frames) to this machine or
+ *   a private network (`PRIVATE_HOSTS`): a page on a task's site cannot reach the
+ *   loopback services and intranet hosts of the machine the run is on (the batch
+ *   machine's, or the person's) unless a task names them;
+ * - per allowed origin, a higher-priority allow of its navigations and of its other
+ *   requests.
  * @param {number} firstId
  * @param {string[]} origins canonical origins (`new URL(u).origin`)
  * @param {number[]} excludedTabIds
@@ -29,18 +54,21 @@ const ALLOW = /** @type {chrome.declarativeNetRequest.RuleActionType} */ ('allow
  */
 export function fenceRules(firstId, origins, excludedTabIds) {
   const excluded = [...new Set([NO_TAB, ...excludedTabIds])].sort((a, b) => a - b);
-  const condition = (/** @type {{ urlFilter?: string }} */ extra) => ({ ...extra, resourceTypes: RESOURCE_TYPES, excludedTabIds: excluded });
-  return [
-    { id: firstId, priority: 1, action: { type: BLOCK }, condition: condition({}) },
-    ...origins.map((origin, i) => ({
-      id: firstId + 1 + i,
-      priority: 2,
-      action: { type: ALLOW },
+  const navigation = (/** @type {{ urlFilter?: string }} */ extra) => ({ ...extra, resourceTypes: RESOURCE_TYPES, excludedTabIds: excluded });
+  // Without resourceTypes a rule matches every type but main_frame.
+  const other = (/** @type {{ urlFilter?: string, regexFilter?: string }} */ extra) => ({ ...extra, excludedTabIds: excluded });
+  /** @type {Omit<chrome.declarativeNetRequest.Rule, 'id'>[]} */
+  const rules = [
+    { priority: 1, action: { type: BLOCK }, condition: navigation({}) },
+    ...PRIVATE_HOSTS.map((regexFilter) => ({ priority: 1, action: { type: BLOCK }, condition: other({ regexFilter }) })),
+    ...origins.flatMap((origin) => [
       // `|` anchors at the start; the `/` after the origin stops
       // http://site.test matching http://site.test.evil.example.
-      condition: condition({ urlFilter: `|${origin}/` }),
-    })),
+      { priority: 2, action: { type: ALLOW }, condition: navigation({ urlFilter: `|${origin}/` }) },
+      { priority: 2, action: { type: ALLOW }, condition: other({ urlFilter: `|${origin}/` }) },
+    ]),
   ];
+  return rules.map((rule, i) => ({ id: firstId + i, ...rule }));
 }
 
 /**
