@@ -148,6 +148,44 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await waitForRunEnd(popup, runId);
   });
 
+  test("a tab of the person's that Chrome discards (Memory Saver) is still theirs under its new id", async () => {
+    // Two tabs of the person's, so the first can be discarded (Chrome keeps the active one).
+    const background = await ext.openPage(sites.url('fence', '/index.html?tab=background'));
+    await ext.openPage(sites.url('fence', '/index.html?tab=front'));
+    fake.reset();
+    fake.script({ text: reply('stop [done]'), delayMs: 12_000 });
+    const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });
+    await fake.waitForRequests(1, 20_000);
+    const before = outsideRequests().length;
+    // Discarded under a new id, then the person takes it elsewhere.
+    const ids = await ext.worker.evaluate(async (url) => {
+      const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+      const discarded = await chrome.tabs.discard(/** @type {number} */ (tab?.id));
+      return [tab?.id, discarded?.id];
+    }, background.url());
+    const newId = ids[1];
+    assert.notEqual(newId, ids[0], 'Chrome gave the discarded tab a new id');
+    assert.equal(typeof newId, 'number');
+    await ext.worker.evaluate(async ([id, url]) => {
+      await chrome.tabs.update(/** @type {number} */ (id), { url: /** @type {string} */ (url) });
+    }, [newId, `${outside}/index.html?from=discarded`]);
+    const deadline = Date.now() + 10_000;
+    while (outsideRequests().length === before) {
+      assert.ok(Date.now() < deadline, 'the discarded tab never reached the other origin: its new id was fenced as the run\'s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const title = await ext.worker.evaluate(async (id) => {
+      for (let i = 0; i < 50; i += 1) {
+        const tab = await chrome.tabs.get(/** @type {number} */ (id));
+        if (tab.status === 'complete' && tab.url?.includes('from=discarded')) return tab.title;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return (await chrome.tabs.get(/** @type {number} */ (id))).url;
+    }, newId);
+    assert.equal(title, 'Alpha home', 'the page loaded in the tab');
+    await waitForRunEnd(popup, runId);
+  });
+
   test('with the fence off in Settings, the same goto reaches the origin', async () => {
     sites.requests.length = 0;
     await sendOk(popup, 'saveSettings', { settings: { model: { provider: 'openai' } }, sites: { fence: false, allow: [], deny: [] } });

@@ -175,6 +175,12 @@ export function registerFenceListeners() {
   chrome.tabs.onRemoved.addListener((tabId) => {
     forgetTab(tabId).catch((error) => console.error('hopbench: forgetting a closed tab in the fence failed:', error));
   });
+  // Memory Saver (or chrome.tabs.discard) replaces a tab under a new id, with no
+  // onCreated: the id is followed, so the person's tab stays theirs and a run's stays
+  // fenced.
+  chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
+    followReplaced(addedTabId, removedTabId).catch((error) => console.error('hopbench: following a replaced tab in the fence failed:', error));
+  });
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
     if (details.frameId !== 0 || details.error !== BLOCKED_BY_CLIENT) return;
     blocked(details).catch((error) => console.error('hopbench: recording a blocked navigation failed:', error));
@@ -228,6 +234,30 @@ async function forgetTab(tabId) {
       fence.held = fence.held.filter((h) => h.tabId !== tabId);
     }
   });
+}
+
+/**
+ * A tab replaced under a new id keeps its place: the run's stays the run's, someone
+ * else's stays excluded (its rules rewritten), and its held navigations are settled
+ * (a blocked reload of the person's tab is given back).
+ * @param {number} addedTabId
+ * @param {number} removedTabId
+ */
+async function followReplaced(addedTabId, removedTabId) {
+  if (!(await anyFence())) return;
+  const swap = (/** @type {number} */ id) => (id === removedTabId ? addedTabId : id);
+  const replays = await withFences(async (fences) => {
+    for (const fence of Object.values(fences)) {
+      fence.own = fence.own.map(swap);
+      fence.held = fence.held.map((h) => ({ ...h, tabId: swap(h.tabId) }));
+      if (fence.excluded.includes(removedTabId)) {
+        fence.excluded = fence.excluded.map(swap);
+        await writeRules(fence);
+      }
+    }
+    return settleHeld(fences);
+  });
+  await replay(replays);
 }
 
 /**
