@@ -9,7 +9,7 @@
 import { registerCdpListeners } from './worker/cdp/cdp.js';
 import { openDoor } from './worker/door.js';
 import { registerDuelListeners } from './worker/duel/duel.js';
-import { registerFenceListeners } from './worker/fence/fence.js';
+import { registerFenceListeners, sweepFences } from './worker/fence/fence.js';
 import { registerObserveListeners } from './worker/observe/observe.js';
 import { registerHopListeners } from './worker/session/hops.js';
 import { registerHumanListeners } from './worker/human/session.js';
@@ -17,9 +17,17 @@ import { registerHumanTabListeners } from './worker/human/tabs.js';
 import { registerNoticeListeners } from './worker/page/notices.js';
 import { registerPageErrorListeners } from './worker/page/errors.js';
 import { isWorkerGoingAway } from './worker/run/driver.js';
-import { registerRunListeners, resumeRuns } from './worker/run/service.js';
+import { liveRunSessions, registerRunListeners, resumeRuns } from './worker/run/service.js';
 import { registerSessionListeners } from './worker/session/sessions.js';
 import { restrictToTrustedContexts } from './store/store.js';
+
+// Before anything can start a run: a fence a stopped worker left without its run goes
+// (worker/fence/fence.js, "sweep"). Its lock is taken here, synchronously.
+sweepFences(liveRunSessions)
+  .then((removed) => {
+    if (removed.length > 0) console.warn(`hopbench: removed the site fence of ${removed.length} run(s) that never started or did not end`);
+  })
+  .catch((error) => console.error('hopbench: sweeping site fences failed:', error));
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
 registerCdpListeners();

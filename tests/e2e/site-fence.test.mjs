@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { startFakeProviders } from './fake-providers.mjs';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, waitForRunEnd } from './run-helpers.mjs';
+import { workerControl } from './worker-control.mjs';
 import { startSites } from './sites.mjs';
 
 /** The fake model's reply for one action, in the chain-of-thought format. */
@@ -184,6 +185,37 @@ describe('the site fence', { timeout: 240_000 }, () => {
     }, newId);
     assert.equal(title, 'Alpha home', 'the page loaded in the tab');
     await waitForRunEnd(popup, runId);
+  });
+
+  test('a fence whose run never started (the worker stopped in between) is gone at the next worker start', async () => {
+    // The run's first step, as the worker takes it (fence/fence.js installFence): rules
+    // up, no window bound yet. Then the worker is stopped before the run's next step.
+    await popup.evaluate(async () => {
+      const { installFence } = await import(/** @type {string} */ ('./worker/fence/fence.js'));
+      await installFence('e2e-never-started', ['http://127.0.0.1:1']);
+    });
+    assert.ok((await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules())).length > 0, 'the fence is up');
+    const worker = await workerControl(popup);
+    try {
+      await worker.stop();
+      const before = outsideRequests().length;
+      // The person opens a tab elsewhere: the event wakes the worker.
+      const tab = await ext.context.newPage();
+      await tab.goto(`${outside}/index.html?from=after-orphan`).catch(() => undefined);
+      const deadline = Date.now() + 10_000;
+      while (outsideRequests().length === before) {
+        assert.ok(Date.now() < deadline, "the person's new tab stayed blocked by the fence of a run that never started");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await tab.waitForURL(/from=after-orphan/);
+      assert.equal(await tab.locator('h1').textContent(), 'Alpha');
+      assert.deepEqual(await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules()), [], 'no rule is left');
+      const fences = await popup.evaluate(async () => (await chrome.storage.session.get('hopbench.fences'))['hopbench.fences']);
+      assert.deepEqual(Object.keys(fences ?? {}), []);
+      await tab.close();
+    } finally {
+      await worker.detach();
+    }
   });
 
   test('with the fence off in Settings, the same goto reaches the origin', async () => {

@@ -13,6 +13,14 @@
 // State lives in the store's session area (store/keys.js FENCES) under one Web Lock
 // (the worker may be stopped between events; the rules themselves persist in Chrome
 // for the browser session).
+//
+// A worker stopped between `installFence` and the run's start (its window, its record
+// among the active runs) leaves a fence no run will remove. So every worker start
+// sweeps (`sweepFences`, called at the top level, which takes the lock before any
+// message can start a run): a fence whose session has no active run is removed with
+// its rules, the navigations it held are given back, and session rules no fence owns
+// go too. Install and bind are thereby one step as far as the person can tell: either
+// the run starts, or the next worker start lifts the fence.
 
 import { FENCES } from '../../store/keys.js';
 import { read, write } from '../../store/store.js';
@@ -123,6 +131,47 @@ export async function removeFence(sessionId) {
     return settleHeld(fences);
   });
   await replay(replays);
+}
+
+/**
+ * Removes every fence whose session has no live run, and every session rule no fence
+ * owns (see the header). Call once, synchronously, at the worker's top level: the lock
+ * is requested before any message handler runs, so no run can be starting meanwhile.
+ * @param {() => Promise<Set<string>>} liveSessions the sessions of the active runs
+ * @returns {Promise<string[]>} the sessions whose fence was removed
+ */
+export function sweepFences(liveSessions) {
+  return navigator.locks
+    .request(LOCK, async () => {
+      /** @type {Record<string, Fence>} */
+      const fences = (await read(FENCES)) ?? {};
+      const rules = await chrome.declarativeNetRequest.getSessionRules();
+      if (Object.keys(fences).length === 0 && rules.length === 0) return { removed: [], replays: [] };
+      const live = await liveSessions();
+      const removed = Object.keys(fences).filter((id) => !live.has(id));
+      // The tabs of a run that did start stay as they are: what its fence blocked there
+      // was the run's doing, and is not given back.
+      const runTabs = new Set(Object.values(fences).flatMap((f) => f.own));
+      /** @type {Blocked[]} */
+      const replays = [];
+      for (const id of removed) {
+        replays.push(...fences[id].held.filter((h) => !runTabs.has(h.tabId)));
+        delete fences[id];
+      }
+      const owned = new Set(Object.values(fences).flatMap((f) => f.ruleIds));
+      const stale = rules.map((r) => r.id).filter((id) => !owned.has(id));
+      if (stale.length > 0) await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: stale });
+      await write(FENCES, fences);
+      // A navigation the orphaned rules blocked before this worker heard of it (the
+      // event that woke it may be that very navigation): any other tab showing the
+      // blocked page is given its navigation back.
+      if (stale.length > 0) replays.push(...(await blockedPages(runTabs)));
+      return { removed, replays };
+    })
+    .then(async ({ removed, replays }) => {
+      await replay(replays);
+      return removed;
+    });
 }
 
 /**
@@ -312,6 +361,24 @@ function settleHeld(fences) {
     fence.held = keep;
   }
   return replays;
+}
+
+/**
+ * The tabs (not in `skip`) whose page is the browser's "blocked" error: their main
+ * frame's last navigation failed, and the URL it was going to.
+ * @param {Set<number>} skip
+ * @returns {Promise<Blocked[]>}
+ */
+async function blockedPages(skip) {
+  const at = Date.now();
+  const tabs = (await chrome.tabs.query({})).filter((t) => t.id !== undefined && !skip.has(t.id));
+  const frames = await Promise.all(
+    tabs.map((t) => chrome.webNavigation.getFrame({ tabId: /** @type {number} */ (t.id), frameId: 0 }).catch(() => null)),
+  );
+  return tabs.flatMap((t, i) => {
+    const frame = frames[i];
+    return frame?.errorOccurred && /^https?:/.test(frame.url) ? [{ tabId: /** @type {number} */ (t.id), url: frame.url, at }] : [];
+  });
 }
 
 /** @param {Blocked[]} navigations */

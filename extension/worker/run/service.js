@@ -85,6 +85,16 @@ export function startRunFromPage(msg) {
 }
 
 /**
+ * The sessions of the runs still active (their records say which), for the fence's
+ * sweep at worker start.
+ * @returns {Promise<Set<string>>}
+ */
+export async function liveRunSessions() {
+  const records = await Promise.all((await activeRunIds()).map((id) => readRecord(id)));
+  return new Set(records.flatMap((r) => (r?.sessionId ? [r.sessionId] : [])));
+}
+
+/**
  * Starts an agent run: `{runId, sessionId}`. `bounds` places its window, `held` starts
  * it paused before its first step (a side-by-side session releases it when the person
  * presses Start), `duelId` links it to that session, `current: false` leaves
