@@ -111,6 +111,28 @@ describe('the site fence', { timeout: 240_000 }, () => {
     assert.deepEqual(outsideRequests(), []);
   });
 
+  test('a popup window the run opened does not outlive the run', async () => {
+    fake.reset();
+    fake.script(
+      { text: (/** @type {import('../types.mjs').FakeRequest} */ request) => reply(`click [${idOf(request.text, 'button', 'Open the small window')}]`) },
+      { text: reply('stop [done]') },
+    );
+    const windowsBefore = await ext.worker.evaluate(async () => (await chrome.windows.getAll()).map((w) => w.id));
+    const opener = JSON.stringify({ ...JSON.parse(taskText), start_urls: [sites.url('fence', '/opener.html')] });
+    const { runId } = await sendOk(popup, 'startRun', { taskText: opener, fileName: 'opener.json', overrides: {} });
+    const clickedAt = Date.now();
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    assert.equal(steps[0].result.error, null, 'the click opened the small window');
+    // Nothing of the run is left: not its window, not the small one.
+    assert.deepEqual(await ext.worker.evaluate(async () => (await chrome.windows.getAll()).map((w) => w.id)), windowsBefore);
+    assert.deepEqual(await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules()), []);
+    // Past the moment the small window would have gone to the other site.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, clickedAt + 7_000 - Date.now())));
+    assert.deepEqual(sites.requests.filter((r) => r.site === 'alpha'), [], 'a window of the run went elsewhere after its fence was gone');
+  });
+
   test("the person's own tabs go anywhere while a fenced run is on", async () => {
     // The person's tab, in their own window (a tab opened later would land in the
     // focused window: the run's).

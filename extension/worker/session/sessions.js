@@ -131,7 +131,11 @@ export function openSession({ id, startUrls, taskId, extra = [], bounds = {} }) 
 }
 
 /**
- * Forgets the session; closes its window unless `keepWindow`. Returns the last record.
+ * Forgets the session; closes its window unless `keepWindow`, and in any case every
+ * tab of it in another window (a popup window a page opened, a tab it opened
+ * elsewhere): nothing the session opened outlives it but the window the person asked
+ * to keep, so a page left open cannot go on where the run's fence no longer reaches.
+ * Returns the last record.
  * @param {string | undefined} sessionId
  * @param {{ keepWindow?: boolean }} [options]
  * @returns {Promise<Session>}
@@ -140,6 +144,13 @@ export function closeSession(sessionId, { keepWindow = false } = {}) {
   return withSessions(async (sessions) => {
     const session = pickSession(sessions, sessionId);
     delete sessions[session.id];
+    const tabs = await Promise.all(session.tabIds.map((id) => chrome.tabs.get(id).catch(() => null)));
+    const elsewhere = tabs.flatMap((t) => (t?.id !== undefined && t.windowId !== session.windowId ? [t.id] : []));
+    if (elsewhere.length > 0) {
+      await chrome.tabs.remove(elsewhere).catch((error) => {
+        console.warn(`hopbench: closing the session's tabs in other windows (${elsewhere.join(', ')}):`, error);
+      });
+    }
     if (!keepWindow && !session.closed) {
       await chrome.windows.remove(session.windowId).catch((error) => {
         // The person may have closed it already: nothing left to close.
