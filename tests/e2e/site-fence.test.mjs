@@ -171,6 +171,36 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await waitForRunEnd(popup, runId);
   });
 
+  test("a tab the person opens in the run's window is theirs: not fenced, not the run's, not closed with it", async () => {
+    fake.reset();
+    fake.script({ text: reply('stop [done]'), delayMs: 6_000 });
+    const start = sites.url('fence', '/index.html?run=person-tab');
+    const task = JSON.stringify({ ...JSON.parse(taskText), start_urls: [start] });
+    const { runId } = await sendOk(popup, 'startRun', { taskText: task, fileName: 'person-tab.json', overrides: {} });
+    await fake.waitForRequests(1, 20_000);
+    const before = outsideRequests().length;
+    // As Ctrl+T in the focused run window: a tab no page opened.
+    const tabId = await ext.worker.evaluate(async ([startUrl, url]) => {
+      const [runTab] = await chrome.tabs.query({ url: startUrl });
+      const tab = await chrome.tabs.create({ windowId: runTab.windowId, url });
+      return tab.id;
+    }, [start, `${outside}/index.html?from=person-in-run-window`]);
+    const deadline = Date.now() + 10_000;
+    while (outsideRequests().length === before) {
+      assert.ok(Date.now() < deadline, "the person's tab in the run's window was fenced as the run's");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    const left = await ext.worker.evaluate(async ([id, startUrl]) => ({
+      person: await chrome.tabs.get(/** @type {number} */ (id)).then((t) => t.url, () => null),
+      run: (await chrome.tabs.query({ url: /** @type {string} */ (startUrl) })).length,
+    }), [tabId, start]);
+    assert.match(String(left.person), /from=person-in-run-window/, 'the run closed the person\'s tab');
+    assert.equal(left.run, 0, "the run's own tab was closed");
+    await ext.worker.evaluate((id) => chrome.tabs.remove(/** @type {number} */ (id)), tabId);
+  });
+
   test("a tab of the person's that Chrome discards (Memory Saver) is still theirs under its new id", async () => {
     // Two tabs of the person's, so the first can be discarded (Chrome keeps the active one).
     const background = await ext.openPage(sites.url('fence', '/index.html?tab=background'));

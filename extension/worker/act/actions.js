@@ -13,7 +13,7 @@ import { closingTab, prepareAgentTab } from '../page/notices.js';
 import { noContentKind, noContentSentence, shownUrl } from '../observe/no-content.js';
 import { attach } from '../cdp/cdp.js';
 import { StepError, describeRef, markElement } from './element.js';
-import { fenceRefusal } from '../fence/fence.js';
+import { claimTab, fenceRefusal } from '../fence/fence.js';
 import { mouseClick, mouseMove, mouseWheel, pressCombo } from './input.js';
 import { watchFocusLoads } from './focus-loads.js';
 import { clearFocused, typeText } from './keyboard.js';
@@ -234,6 +234,8 @@ async function newTab(ctx) {
     addTab(session, tabId);
     session.currentTabId = tabId;
   });
+  // Before its first navigation: the fence takes it for the run's, not the person's.
+  await claimTab(ctx.sessionId, tabId);
   return { tabId, index: await tabIndex(ctx.sessionId, tabId) };
 }
 

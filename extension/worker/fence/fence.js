@@ -5,8 +5,9 @@
 // Lifecycle (run/service.js, run/finish.js): `installFence` before the session
 // window opens (so even its first tabs are fenced), `bindFence` once the session
 // exists, `removeFence` when the run ends. Tabs are classified as they are created: a
-// tab in the session's window or opened by one of its tabs is the run's; any other is
-// someone else's and is excluded from the rules. Until then a new tab is fenced too;
+// tab opened by one of the run's tabs is the run's, and so is one the run creates
+// itself (`claimTab`, the agent's new_tab); any other, even one the person opens in the
+// run's window, is someone else's and is excluded from the rules. Until then a new tab is fenced too;
 // a navigation of someone else's tab blocked in that moment is replayed once the tab
 // is classified (so the person's own browsing is not held up).
 //
@@ -111,6 +112,25 @@ export async function bindFence(session) {
     return settleHeld(fences);
   });
   await replay(replays);
+}
+
+/**
+ * A tab the run itself created (the agent's new_tab) is the run's, whatever the order
+ * in which its onCreated and this call are handled.
+ * @param {string} sessionId
+ * @param {number} tabId
+ */
+export async function claimTab(sessionId, tabId) {
+  if (!(await fenceOf(sessionId))) return;
+  await withFences(async (fences) => {
+    const fence = fences[sessionId];
+    if (!fence) return;
+    if (!fence.own.includes(tabId)) fence.own.push(tabId);
+    if (fence.excluded.includes(tabId)) {
+      fence.excluded = fence.excluded.filter((id) => id !== tabId);
+      await writeRules(fence);
+    }
+  });
 }
 
 /**
@@ -257,7 +277,9 @@ async function classify(tab) {
     for (const fence of Object.values(fences)) {
       if (fence.windowId === null) continue; // bindFence classifies every tab then
       if (tab.id === undefined || fence.own.includes(tab.id) || fence.excluded.includes(tab.id)) continue;
-      const runs = tab.windowId === fence.windowId || (tab.openerTabId !== undefined && fence.own.includes(tab.openerTabId));
+      // Only a tab one of the run's pages opened; one the person opened in the run's
+      // window is theirs. The agent's own new_tab is claimed by the run (`claimTab`).
+      const runs = tab.openerTabId !== undefined && fence.own.includes(tab.openerTabId);
       if (runs) {
         fence.own.push(tab.id);
       } else {

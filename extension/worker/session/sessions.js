@@ -152,8 +152,11 @@ export function closeSession(sessionId, { keepWindow = false } = {}) {
       });
     }
     if (!keepWindow && !session.closed) {
-      await chrome.windows.remove(session.windowId).catch((error) => {
-        // The person may have closed it already: nothing left to close.
+      // The session's tabs, not the window: a tab the person opened in it is theirs and
+      // stays (the window closes with the last tab when there is none).
+      const own = tabs.flatMap((t) => (t?.id !== undefined && t.windowId === session.windowId ? [t.id] : []));
+      await chrome.tabs.remove(own).catch((error) => {
+        // The person may have closed them already: nothing left to close.
         console.warn(`hopbench: closing session window ${session.windowId}:`, error);
       });
     }
@@ -229,9 +232,14 @@ export function registerSessionListeners() {
   });
   chrome.tabs.onCreated.addListener((tab) => {
     withSessions((sessions) => {
+      // A tab one of the session's pages opened is the session's. A tab opened in the
+      // session's window by nobody's page is the person's doing: in a person's session
+      // it is theirs to record (their new_tab); in an agent's run it is not the run's
+      // (the agent's own new_tab adds its tab itself, act/actions.js), so it is neither
+      // fenced nor closed with the run.
       const session =
-        Object.values(sessions).find((s) => s.windowId === tab.windowId && !s.closed) ??
-        (tab.openerTabId !== undefined ? sessionOfTab(sessions, tab.openerTabId) : undefined);
+        (tab.openerTabId !== undefined ? sessionOfTab(sessions, tab.openerTabId) : undefined) ??
+        Object.values(sessions).find((s) => s.human && s.windowId === tab.windowId && !s.closed);
       if (session) addTab(session, tab.id);
     }).catch(logFailure('adding a created tab'));
   });
