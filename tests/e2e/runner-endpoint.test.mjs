@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -19,6 +19,7 @@ import { freePortBase, processRunning } from './free-ports.mjs';
 import { hopbenchBin } from './native.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
+import { startSites } from './sites.mjs';
 
 const TASKS = ['sb-01-beanie-colour', 'sb-03-tower-height', 'sb-07-euro-to-pound', 'sb-14-sandals-colour'];
 
@@ -146,6 +147,33 @@ describe('the runner on browsers it did not start (--browser-endpoint)', { timeo
     }
     const ranIds = records.flatMap((r) => r.taskIds).sort();
     assert.deepEqual(ranIds, lines.map((l) => l.id).sort(), 'each task ran once, in one of the two browsers');
+  });
+
+  test('in a browser the runner attached to, a popup window a task opened does not outlive its run', async () => {
+    const sites = await startSites({ names: ['fence', 'alpha'] });
+    try {
+      const popupTasks = join(dir, 'popup-tasks');
+      mkdirSync(popupTasks);
+      // Its page opens a small window that goes to another site 5 s later.
+      writeFileSync(join(popupTasks, 'opener.json'), JSON.stringify({
+        id: 'e2e-endpoint/opener',
+        intent: 'Open the small window, then stop.',
+        start_urls: [sites.url('fence', '/opener.html')],
+        hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/opener.html' } }],
+        reference_trajectory: ["click {button 'Open the small window'}", 'stop [done]'],
+      }));
+      const [a] = browsers;
+      const pagesBefore = (await browserRecord(a.endpoint)).pages;
+      const startedAt = Date.now();
+      const run = await runRunner(['--tasks', popupTasks, '--out', join(dir, 'out-popup'), '--browser-endpoint', a.endpoint]);
+      assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+      assert.deepEqual(readLines(join(dir, 'out-popup', 'results.jsonl')).map((l) => l.verdict), ['PASS']);
+      assert.deepEqual((await browserRecord(a.endpoint)).pages, pagesBefore, 'a page of the run is still open in the browser');
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 12_000 - Date.now())));
+      assert.deepEqual(sites.requests.filter((r) => r.site === 'alpha'), [], 'a window of the run went elsewhere after the run');
+    } finally {
+      await sites.close();
+    }
   });
 
   test('a browser without the extension is refused, saying what to do', async () => {
