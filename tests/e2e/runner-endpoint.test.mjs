@@ -76,7 +76,7 @@ async function stopChromium(browser) {
 /**
  * The runs a browser's extension holds, read through one of its own pages.
  * @param {string} endpoint
- * @returns {Promise<{ pages: string[], taskIds: string[] }>}
+ * @returns {Promise<{ pages: string[], taskIds: string[], rules: number }>}
  */
 async function browserRecord(endpoint) {
   const browser = await chromium.connectOverCDP(endpoint);
@@ -90,8 +90,9 @@ async function browserRecord(endpoint) {
       const reply = await chrome.runtime.sendMessage(messages.listRuns());
       return reply.runs.map((/** @type {{ task: { id: string } }} */ r) => r.task.id);
     });
+    const rules = await page.evaluate(async () => (await chrome.declarativeNetRequest.getSessionRules()).length);
     await page.close();
-    return { pages, taskIds };
+    return { pages, taskIds, rules };
   } finally {
     await browser.close();
   }
@@ -168,7 +169,9 @@ describe('the runner on browsers it did not start (--browser-endpoint)', { timeo
       const run = await runRunner(['--tasks', popupTasks, '--out', join(dir, 'out-popup'), '--browser-endpoint', a.endpoint]);
       assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
       assert.deepEqual(readLines(join(dir, 'out-popup', 'results.jsonl')).map((l) => l.verdict), ['PASS']);
-      assert.deepEqual((await browserRecord(a.endpoint)).pages, pagesBefore, 'a page of the run is still open in the browser');
+      const after = await browserRecord(a.endpoint);
+      assert.deepEqual(after.pages, pagesBefore, 'a page of the run is still open in the browser');
+      assert.equal(after.rules, 0, 'a fence rule of the run is left in the browser');
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 12_000 - Date.now())));
       assert.deepEqual(sites.requests.filter((r) => r.site === 'alpha'), [], 'a window of the run went elsewhere after the run');
     } finally {
