@@ -131,11 +131,12 @@ export function openSession({ id, startUrls, taskId, extra = [], bounds = {} }) 
 }
 
 /**
- * Forgets the session; closes its window unless `keepWindow`, and in any case every
- * tab of it in another window (a popup window a page opened, a tab it opened
- * elsewhere): nothing the session opened outlives it but the window the person asked
- * to keep, so a page left open cannot go on where the run's fence no longer reaches.
- * Returns the last record.
+ * Forgets the session and closes its tabs: those in its window unless `keepWindow`,
+ * and in any case those in other windows (a popup window a page opened, a tab it
+ * opened elsewhere). Nothing the session opened outlives it but the window the person
+ * asked to keep, so a page left open cannot go on where the run's fence no longer
+ * reaches. A tab the person opened in the window is not the session's and stays (the
+ * window closes with its last tab). Returns the last record.
  * @param {string | undefined} sessionId
  * @param {{ keepWindow?: boolean }} [options]
  * @returns {Promise<Session>}
@@ -144,22 +145,19 @@ export function closeSession(sessionId, { keepWindow = false } = {}) {
   return withSessions(async (sessions) => {
     const session = pickSession(sessions, sessionId);
     delete sessions[session.id];
+    const closeWindow = !keepWindow && !session.closed;
+    // A tab already closed (by the person, or by its page) reads as null.
     const tabs = await Promise.all(session.tabIds.map((id) => chrome.tabs.get(id).catch(() => null)));
-    const elsewhere = tabs.flatMap((t) => (t?.id !== undefined && t.windowId !== session.windowId ? [t.id] : []));
-    if (elsewhere.length > 0) {
-      await chrome.tabs.remove(elsewhere).catch((error) => {
-        console.warn(`hopbench: closing the session's tabs in other windows (${elsewhere.join(', ')}):`, error);
-      });
-    }
-    if (!keepWindow && !session.closed) {
-      // The session's tabs, not the window: a tab the person opened in it is theirs and
-      // stays (the window closes with the last tab when there is none).
-      const own = tabs.flatMap((t) => (t?.id !== undefined && t.windowId === session.windowId ? [t.id] : []));
-      await chrome.tabs.remove(own).catch((error) => {
-        // The person may have closed them already: nothing left to close.
-        console.warn(`hopbench: closing session window ${session.windowId}:`, error);
-      });
-    }
+    const toClose = tabs.flatMap((t) => (t?.id !== undefined && (closeWindow || t.windowId !== session.windowId) ? [t.id] : []));
+    // One by one: a list with a tab that went meanwhile would be refused whole.
+    await Promise.all(
+      toClose.map((tabId) =>
+        chrome.tabs.remove(tabId).catch((error) => {
+          // Gone meanwhile: nothing left to close.
+          console.warn(`hopbench: closing session tab ${tabId}:`, error);
+        }),
+      ),
+    );
     return session;
   });
 }
