@@ -256,3 +256,28 @@ def test_serve_prints_the_listening_line_and_stops_on_ctrl_c(tmp_path):
             proc.wait()
         proc.stdout.close()
 
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("sent", ["SIGINT", "SIGTERM"])
+def test_serve_stops_on_ctrl_c_or_sigterm_even_started_as_a_background_job(tmp_path, sent):
+    # A shell's background job starts with SIGINT ignored (CI runs the tests so);
+    # serve() still stops on Ctrl-C, and on SIGTERM (what process managers send).
+    script = tmp_path / "agent.py"
+    script.write_text(
+        "from hopbench_agent import serve\n"
+        "serve(lambda r: 'go_back', name='tiny', version='2.0', port=0)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        assert proc.stdout.readline().startswith("hopbench agent tiny 2.0 listening on ")
+        proc.send_signal(getattr(signal, sent))
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import signal
 import socket
 import sys
 import threading
@@ -366,6 +367,22 @@ def make_server(
     return AgentServer(act, name=name, version=version, host=host, port=port, key=key, log=log)
 
 
+def _stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and SIGTERM end ``serve()`` cleanly. Set here, not left to
+    Python's default: a process a shell starts as a background job inherits SIGINT
+    ignored, and Python then never raises KeyboardInterrupt for it. Only the main
+    thread may set handlers; elsewhere the defaults stay."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, stop)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, stop)
+
+
 def serve(
     act: Act,
     *,
@@ -376,9 +393,10 @@ def serve(
     key: Optional[str] = None,
     log: bool = False,
 ) -> None:
-    """Serves ``act`` until Ctrl-C. Prints (and flushes) one line first:
+    """Serves ``act`` until Ctrl-C or SIGTERM. Prints (and flushes) one line first:
     ``hopbench agent NAME VERSION listening on http://HOST:PORT/``."""
     server = make_server(act, name=name, version=version, host=host, port=port, key=key, log=log)
+    _stop_on_signals()
     print(f"hopbench agent {name} {version} listening on {server.url}", flush=True)
     try:
         server.serve_forever()
