@@ -396,9 +396,11 @@ def serve(
     """Serves ``act`` until Ctrl-C or SIGTERM. Prints (and flushes) one line first:
     ``hopbench agent NAME VERSION listening on http://HOST:PORT/``."""
     server = make_server(act, name=name, version=version, host=host, port=port, key=key, log=log)
-    _stop_on_signals()
-    print(f"hopbench agent {name} {version} listening on {server.url}", flush=True)
     try:
+        # The handlers before the line: whoever starts the agent may signal it as soon
+        # as they read the line, which may be while print is still returning.
+        _stop_on_signals()
+        print(f"hopbench agent {name} {version} listening on {server.url}", flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
         pass
