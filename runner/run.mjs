@@ -109,13 +109,14 @@ async function runAllWatched(options, env, interrupt, outage) {
     say(`warning: task id ${r.id} is in ${r.files.join(' and ')}; only one result per id is kept`);
   }
   const selected = selectShard(tasks, options.shard);
-  const warning = sitesWarning(options);
-  if (warning) say(warning);
   prepareRunFolder(out, runConfig(options));
   const { finished, notes } = readFinished(out);
   notes.forEach((n) => say(`note: ${n}`));
   const plan = planRuns(selected, finished, options.retryErrors);
   say(planLine(options, tasks.length, selected.length, plan, out));
+  // After the plan line, which stays the batch's first line.
+  const warning = sitesWarning(options);
+  if (warning) say(warning);
   const swept = sweepStaleProfiles();
   if (swept > 0) say(`note: removed ${swept} browser profile folder${swept === 1 ? '' : 's'} left by runners that were killed`);
 
