@@ -209,5 +209,11 @@ $('open-settings').addEventListener('click', async () => {
   }
 });
 
-refreshCoreStatus();
-picker.ready.then(() => refreshRun()).catch(report('cannot show the run'));
+// Marked once the first drawing is done: until then the task's lines and the last runs
+// still push the links below them down (a click aimed before lands elsewhere).
+Promise.allSettled([
+  refreshCoreStatus(),
+  picker.ready.then(() => refreshRun()).catch(report('cannot show the run')),
+]).then(() => {
+  document.documentElement.dataset.loaded = 'yes';
+});

@@ -67,26 +67,38 @@ async function shownRunId() {
   return currentRun();
 }
 
-/** @type {Promise<void> | null} */
+/** @type {Promise<void> | null} The drawing under way, if any. */
 let refreshing = null;
-let again = false;
+/** @type {Promise<void> | null} The one drawing after it, which every refresh asked for meanwhile waits for. */
+let queued = null;
 
-/** @returns {Promise<void>} */
+/**
+ * Redraws the run. Resolves once a drawing that started after this call is done: a
+ * drawing already under way may have read the run before the change that asked for
+ * this one (a hop just marked), so the caller waits for the next one, not that one.
+ * @returns {Promise<void>}
+ */
 function refresh() {
-  if (refreshing) {
-    again = true; // One more pass after this one: it may have read too early.
+  if (!refreshing) {
+    refreshing = draw();
     return refreshing;
   }
-  refreshing = render()
+  queued ??= refreshing.then(() => {
+    queued = null;
+    refreshing = draw();
+    return refreshing;
+  });
+  return queued;
+}
+
+/** @returns {Promise<void>} */
+function draw() {
+  return render()
     .catch((error) => showStatus(`cannot show the run: ${errorText(error)}`, true))
     .finally(() => {
-      refreshing = null;
-      if (again) {
-        again = false;
-        refresh();
-      }
+      // A drawing queued meanwhile takes over as soon as this one is done.
+      if (!queued) refreshing = null;
     });
-  return refreshing;
 }
 
 async function render() {

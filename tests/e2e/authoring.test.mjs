@@ -47,8 +47,20 @@ describe('a new task authored by doing it', { timeout: 240_000 }, () => {
       await panel.locator('#author-what').pressSequentially(edit.what, { delay: 60 });
     }
     const before = await panel.locator('#author-marks li').count();
+    // What the panel's hop list says at the moment the status says the hop was marked.
+    const told = panel.evaluate((n) => new Promise((resolve) => {
+      const status = /** @type {HTMLElement} */ (document.getElementById('status'));
+      const seen = new MutationObserver(() => {
+        if (status.textContent !== `Hop ${n} marked.`) return;
+        seen.disconnect();
+        resolve(document.querySelector('#hops-slot .hop-count')?.textContent);
+      });
+      seen.observe(status, { childList: true, characterData: true, subtree: true });
+    }), before + 1);
     await panel.locator('#author-add').click();
     await panel.waitForFunction((n) => document.querySelectorAll('#author-marks li').length === n, before + 1);
+    // The panel says the hop was marked once its hop list shows it, not before.
+    assert.equal(await told, `${before + 1} hop${before === 0 ? '' : 's'} marked`);
     return proposal;
   }
 

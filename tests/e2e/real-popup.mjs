@@ -36,8 +36,9 @@ export async function openRealPopup(ext, page) {
   }, 'the action popup to appear'));
   const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: false });
   const popup = new RealPopup(cdp, sessionId, targetId);
-  // Loaded, and knowing its window (until then it can open no side panel: popup.js).
-  await waitFor(() => popup.evaluate('document.readyState === "complete" && !!document.querySelector("#run") && document.documentElement.dataset.window === "known"'), 'the popup to load');
+  // Loaded, drawn (the task's lines and last runs move the links down as they come:
+  // popup.js), and knowing its window (until then it can open no side panel).
+  await waitFor(() => popup.evaluate('document.readyState === "complete" && document.documentElement.dataset.loaded === "yes" && document.documentElement.dataset.window === "known"'), 'the popup to load');
   return popup;
 }
 
@@ -164,11 +165,24 @@ class RealPopup {
    * @param {{ clickCount?: number }} [options]
    */
   async click(selector, { clickCount = 1 } = {}) {
-    const box = await this.evaluate(`(() => {
-      const r = document.querySelector(${JSON.stringify(selector)})?.getBoundingClientRect();
-      return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
-    })()`);
-    if (!box) throw new Error(`no ${selector} in the popup`);
+    if (!(await this.evaluate(`!!document.querySelector(${JSON.stringify(selector)})`))) throw new Error(`no ${selector} in the popup`);
+    // Aimed as a person aims: at an element that holds still (the same box twice, a
+    // moment apart) and is what the pointer would hit there. A page still drawing
+    // moves it, and a press at the old place lands on something else.
+    const box = /** @type {{ x: number, y: number }} */ (await this.waitFor(`new Promise((resolve) => {
+      const element = document.querySelector(${JSON.stringify(selector)});
+      element?.scrollIntoView({ block: 'nearest' });
+      const first = element?.getBoundingClientRect();
+      setTimeout(() => {
+        const r = element?.getBoundingClientRect();
+        if (!element || !first || !r || r.width === 0 || r.height === 0) return resolve(null);
+        if (r.x !== first.x || r.y !== first.y || r.width !== first.width || r.height !== first.height) return resolve(null);
+        const x = r.x + r.width / 2;
+        const y = r.y + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        resolve(hit && (hit === element || element.contains(hit)) ? { x, y } : null);
+      }, 100);
+    })`, `${selector} to be shown, still and not covered`));
     for (let n = 1; n <= clickCount; n++) {
       const event = { x: box.x, y: box.y, button: 'left', clickCount: n };
       // The popup may close between the presses (the side panel took the focus):
