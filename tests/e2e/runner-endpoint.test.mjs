@@ -5,98 +5,20 @@
 // browser without the extension is refused with what to do.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { BASE_ARGS, PROFILE_REMOVAL, chromiumArgs } from '../../runner/browser.mjs';
-import { builtExtension } from '../../runner/remote-browser.mjs';
+import { PROFILE_REMOVAL } from '../../runner/browser.mjs';
 import { startSandbox } from '../../runner/sandbox.mjs';
+import { browserRecord, startChromium, stopChromium } from './attached-browser.mjs';
 import { copyBundledTasks } from './bundled-tasks.mjs';
 import { freePortBase, processRunning } from './free-ports.mjs';
 import { hopbenchBin } from './native.mjs';
-import { chromiumPath, distDir } from './paths.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
 const TASKS = ['sb-01-beanie-colour', 'sb-03-tower-height', 'sb-07-euro-to-pound', 'sb-14-sandals-colour'];
-
-/**
- * @typedef {{ pid: number, endpoint: string, profile: string,
- *   child: import('node:child_process').ChildProcess }} Started
- */
-
-/**
- * Chromium as someone else would run it: its own profile, a DevTools port, and (unless
- * `plain`) the built extension loaded. Resolves with the WebSocket it prints.
- * @param {string} dir @param {string} name @param {{ plain?: boolean }} [options]
- * @returns {Promise<Started>}
- */
-function startChromium(dir, name, { plain = false } = {}) {
-  const profile = join(dir, name);
-  mkdirSync(profile);
-  const args = [
-    ...(plain ? BASE_ARGS : chromiumArgs(distDir)),
-    '--remote-debugging-address=127.0.0.1',
-    '--remote-debugging-port=0',
-    `--user-data-dir=${profile}`,
-    'about:blank',
-  ];
-  const child = spawn(chromiumPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`${name}: no DevTools endpoint within 20 s:\n${err}`)), 20_000);
-    child.stderr?.setEncoding('utf8').on('data', (d) => {
-      err += d;
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(err);
-      if (match && child.pid) {
-        clearTimeout(timer);
-        resolve({ pid: child.pid, endpoint: match[1], profile, child });
-      }
-    });
-    child.on('error', reject);
-  });
-}
-
-/**
- * Ends a browser the test started and waits for it to be gone: a profile removed
- * while Chromium still writes into it fails with ENOTEMPTY.
- * @param {Started} browser
- */
-async function stopChromium(browser) {
-  const { child } = browser;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-/**
- * The runs a browser's extension holds, read through one of its own pages.
- * @param {string} endpoint
- * @returns {Promise<{ pages: string[], taskIds: string[], rules: number }>}
- */
-async function browserRecord(endpoint) {
-  const browser = await chromium.connectOverCDP(endpoint);
-  try {
-    const [context] = browser.contexts();
-    const pages = context.pages().map((p) => p.url());
-    const page = await context.newPage();
-    await page.goto(`chrome-extension://${builtExtension(distDir).id}/popup.html`);
-    const taskIds = await page.evaluate(async () => {
-      const messages = await import(/** @type {string} */ ('./messages.js'));
-      const reply = await chrome.runtime.sendMessage(messages.listRuns());
-      return reply.runs.map((/** @type {{ task: { id: string } }} */ r) => r.task.id);
-    });
-    const rules = await page.evaluate(async () => (await chrome.declarativeNetRequest.getSessionRules()).length);
-    await page.close();
-    return { pages, taskIds, rules };
-  } finally {
-    await browser.close();
-  }
-}
 
 describe('the runner on browsers it did not start (--browser-endpoint)', { timeout: 300_000 }, () => {
   /** @type {string} */
@@ -105,7 +27,7 @@ describe('the runner on browsers it did not start (--browser-endpoint)', { timeo
   let base;
   /** @type {{ stop: () => Promise<void> } | undefined} */
   let sandbox;
-  /** @type {Started[]} */
+  /** @type {import('./attached-browser.mjs').Started[]} */
   const browsers = [];
   /** @type {string} */
   let tasksDir;

@@ -87,6 +87,31 @@ describe('the site fence', { timeout: 240_000 }, () => {
     assert.deepEqual(outsideRequests(), []);
   });
 
+  test("from the popup: a page on the task's site cannot reach a loopback service no task names", async () => {
+    const probes = () => sites.requests.filter((r) => r.site === 'alpha' && r.path.startsWith('/probe-'));
+    fake.reset();
+    fake.script({ text: reply('stop [done]') });
+    const probe = JSON.stringify({ ...JSON.parse(taskText), start_urls: [sites.url('fence', '/probe.html')] });
+    const runId = await runFromPopup(popup, { taskText: probe, fileName: 'probe.json', agent: 'model' });
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    assert.equal(steps[0].observation.url, sites.url('fence', '/probe.html'), 'the probing page was shown');
+    assert.deepEqual(probes(), [], "the page's image and fetch to the other loopback service were blocked");
+    // The same page in the person's own tab reaches it: the probe is real, the person's
+    // tabs are not fenced.
+    const own = await ext.openPage(sites.url('fence', '/probe.html'));
+    const deadline = Date.now() + 10_000;
+    while (probes().length < 2) {
+      assert.ok(Date.now() < deadline, `the person's own tab did not reach the service: ${JSON.stringify(probes())}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(probes().map((r) => r.path).sort(), ['/probe-fetch', '/probe-img.png']);
+    await own.close();
+    // The person's probes are not requests of a run: the next tests count from none.
+    sites.requests.length = 0;
+  });
+
   test('a clicked link and a link opening a new tab are stopped before their request', async () => {
     fake.reset();
     fake.script(
