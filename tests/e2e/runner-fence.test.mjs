@@ -43,18 +43,20 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
   const outsideRequests = () => sites.requests.filter((r) => r.site === 'alpha' && r.path !== '/favicon.ico');
 
   /**
-   * Starts the runner on one task whose start page is `start`, in the person's browser.
+   * Starts the runner on one task whose start page is `start` (or start pages, each in
+   * a tab), in the person's browser.
    * @param {string} name
    * @param {string} start
+   * @param {string[]} [startUrls]
    */
-  function runTask(name, start) {
+  function runTask(name, start, startUrls = [start]) {
     const tasks = join(dir, `tasks-${name}`);
     rmSync(tasks, { recursive: true, force: true });
     mkdirSync(tasks);
     writeFileSync(join(tasks, `${name}.json`), JSON.stringify({
       id: `e2e-runner-fence/${name}`,
       intent: 'Open the inside page of the fenced site.',
-      start_urls: [start],
+      start_urls: startUrls,
       hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/inside.html' } }],
     }));
     const out = join(dir, `out-${name}`);
@@ -140,6 +142,32 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
     assert.deepEqual(await tabUrls(), expected);
     await background.close().catch(() => undefined);
     await front.close();
+  });
+
+  test("a tab of the run's that Chrome discards is still the run's: the agent focuses it, the run's end closes it", async () => {
+    const tabsBefore = await tabUrls();
+    const first = sites.url('fence', '/index.html?run=discard-a');
+    const second = sites.url('fence', '/index.html?run=discard-b');
+    fake.reset();
+    fake.script({ text: reply('tab_focus [1]'), delayMs: MODEL_DELAY_MS / 2 }, { text: reply('stop [done]') });
+    const runner = runTask('run-tab-discarded', first, [first, second]);
+    await fake.waitForRequests(1, 60_000);
+    const ids = await ext.evaluate(async (url) => {
+      const [tab] = await chrome.tabs.query({ url });
+      const discarded = await chrome.tabs.discard(/** @type {number} */ (tab?.id));
+      return [tab?.id, discarded?.id];
+    }, second);
+    assert.equal(typeof ids[1], 'number', 'Chrome discarded the tab');
+    assert.notEqual(ids[1], ids[0], 'Chrome gave the discarded tab a new id');
+    const result = await runner.done;
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    const [line] = readLines(join(runner.out, 'results.jsonl'));
+    assert.equal(line.error, null, JSON.stringify(line));
+    const trajectory = JSON.parse(readFileSync(join(runner.out, 'trajectories', 'e2e-runner-fence~2Frun-tab-discarded.json'), 'utf8'));
+    assert.equal(trajectory.steps[0].result.error, null, JSON.stringify(trajectory.steps[0].result));
+    assert.equal(trajectory.steps[1].observation.url, second, 'the agent saw the tab it focused');
+    assert.deepEqual(await fenceLeft(), { rules: 0, fences: [] });
+    assert.deepEqual(await tabUrls(), tabsBefore, 'a tab of the run outlived it, unfenced');
   });
 
   test("a tab the person opens in the run's window is theirs: not fenced, not the run's, not closed with it", async () => {

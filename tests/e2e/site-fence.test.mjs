@@ -264,6 +264,33 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await waitForRunEnd(popup, runId);
   });
 
+  test("a tab of the run's that Chrome discards is still the run's: the agent focuses it, the run's end closes it", async () => {
+    const first = sites.url('fence', '/index.html?run=discard-a');
+    const second = sites.url('fence', '/index.html?run=discard-b');
+    fake.reset();
+    fake.script({ text: reply('tab_focus [1]'), delayMs: 5_000 }, { text: reply('stop [done]') });
+    const task = JSON.stringify({ ...JSON.parse(taskText), start_urls: [first, second] });
+    const { runId } = await sendOk(popup, 'startRun', { taskText: task, fileName: 'discard.json', overrides: {} });
+    await fake.waitForRequests(1, 20_000);
+    // The run's second tab, in the background, is discarded under a new id.
+    const ids = await ext.worker.evaluate(async (url) => {
+      const [tab] = await chrome.tabs.query({ url });
+      const discarded = await chrome.tabs.discard(/** @type {number} */ (tab?.id));
+      return [tab?.id, discarded?.id];
+    }, second);
+    assert.equal(typeof ids[1], 'number', 'Chrome discarded the tab');
+    assert.notEqual(ids[1], ids[0], 'Chrome gave the discarded tab a new id');
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    const steps = await stepsOf(runId);
+    assert.equal(steps[0].result.error, null, JSON.stringify(steps[0].result));
+    assert.equal(steps[1].observation.url, second, 'the agent saw the tab it focused');
+    // Nothing of the run is left under either id, and no rule.
+    const left = await ext.worker.evaluate(async () => (await chrome.tabs.query({})).map((t) => t.url).filter((u) => u?.includes('run=discard')));
+    assert.deepEqual(left, [], 'a tab of the run outlived it, unfenced');
+    assert.deepEqual(await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules()), []);
+  });
+
   test('a fence whose run never started (the worker stopped in between) is gone at the next worker start', async () => {
     // The run's first step, as the worker takes it (fence/fence.js installFence): rules
     // up, no window bound yet. Then the worker is stopped before the run's next step.

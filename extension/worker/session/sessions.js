@@ -253,6 +253,17 @@ export function registerSessionListeners() {
       if (session.tabIds.includes(current)) session.currentTabId = current;
     }).catch(logFailure('following the active tab'));
   });
+  // Chrome swaps a tab it discards (Memory Saver, tabs.discard) or prerenders for one
+  // under a new id: the run's tab keeps its place, so it is still the run's to act in
+  // and to close at the end (the fence follows it too: fence.js).
+  chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
+    withSessions((sessions) => {
+      const session = sessionOfTab(sessions, removedTabId);
+      if (!session) return;
+      session.tabIds = session.tabIds.map((id) => (id === removedTabId ? addedTabId : id));
+      if (session.currentTabId === removedTabId) session.currentTabId = addedTabId;
+    }).catch(logFailure('following a replaced tab'));
+  });
   chrome.tabs.onRemoved.addListener((tabId) => {
     withSessions((sessions) => {
       const session = sessionOfTab(sessions, tabId);
