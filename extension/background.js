@@ -17,13 +17,13 @@ import { registerHumanTabListeners } from './worker/human/tabs.js';
 import { registerNoticeListeners } from './worker/page/notices.js';
 import { registerPageErrorListeners } from './worker/page/errors.js';
 import { isWorkerGoingAway } from './worker/run/driver.js';
-import { liveRunSessions, registerRunListeners, resumeRuns } from './worker/run/service.js';
+import { closeUnstartedSession, liveRunSessions, registerRunListeners, resumeRuns } from './worker/run/service.js';
 import { registerSessionListeners } from './worker/session/sessions.js';
 import { restrictToTrustedContexts } from './store/store.js';
 
 // Before anything can start a run: a fence a stopped worker left without its run goes
 // (worker/fence/fence.js, "sweep"). Its lock is taken here, synchronously.
-sweepFences(liveRunSessions)
+sweepFences(liveRunSessions, closeUnstartedSession)
   .then((removed) => {
     if (removed.length > 0) console.warn(`hopbench: removed the site fence of ${removed.length} run(s) that never started or did not end`);
   })

@@ -20,11 +20,13 @@ const USED = Object.freeze(['saveSettings', 'startRun', 'getRun', 'stopRun', 'ex
 export class ExtensionError extends Error {}
 
 /**
- * @param {{ context: import('playwright-core').BrowserContext,
- *   extensionUrl: (path: string) => string }} browser
+ * @param {{ context: import('playwright-core').BrowserContext, extensionUrl: (path: string) => string,
+ *   newPage?: () => Promise<import('playwright-core').Page> }} browser
+ *   `newPage`: how a page of the runner's is opened in it (a browser it attached to:
+ *   in a window of its own, remote-browser.mjs), else a tab of the context
  */
 export async function openDriver(browser) {
-  const page = await browser.context.newPage();
+  const page = await (browser.newPage ? browser.newPage() : browser.context.newPage());
   await page.goto(browser.extensionUrl('popup.html'), { waitUntil: 'load' });
   // A dist/ built before the run messages existed would fail every task the same way;
   // say so once, before anything runs.

@@ -55,12 +55,15 @@ export async function connectWithExtension({ endpoint, extensionDir, onContext }
     if (!context) throw new Error(`the browser at ${endpoint} has no default profile to use`);
     onContext?.(context);
     const extensionUrl = (/** @type {string} */ path) => `chrome-extension://${expected.id}/${path}`;
-    await checkExtension(context, extensionUrl, endpoint, expected);
+    const connected = /** @type {import('playwright-core').Browser} */ (browser);
+    const newPage = () => pageInOwnWindow(connected, context);
+    await checkExtension(newPage, extensionUrl, endpoint, expected);
     return {
       context,
       extensionId: expected.id,
       remote: true,
       extensionUrl,
+      newPage,
       async close() {
         // Disconnecting leaves the browser and its windows as they are; the runner's
         // own extension page is closed by the lane before this.
@@ -88,16 +91,66 @@ export function builtExtension(extensionDir) {
 }
 
 /**
+ * A page of the runner's own in a new window of the browser. Not a tab of whatever
+ * window has the focus: Chrome gives a tab opened there that window's page as its
+ * opener, so in a window a run opened (the person's, another runner's, one a stopped
+ * worker left) the page would be taken for that run's, and closed with it.
+ * @param {import('playwright-core').Browser} browser
+ * @param {import('playwright-core').BrowserContext} context
+ * @returns {Promise<import('playwright-core').Page>}
+ */
+export async function pageInOwnWindow(browser, context) {
+  const cdp = await browser.newBrowserCDPSession();
+  /** @type {import('playwright-core').Page[]} */
+  const opened = [];
+  const onPage = (/** @type {import('playwright-core').Page} */ page) => opened.push(page);
+  context.on('page', onPage);
+  try {
+    const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank', newWindow: true, background: true });
+    const deadline = Date.now() + WORKER_TIMEOUT_MS;
+    for (;;) {
+      // Pages someone else opened meanwhile are told apart by their target.
+      while (opened.length > 0) {
+        const page = /** @type {import('playwright-core').Page} */ (opened.shift());
+        if ((await targetIdOf(page)) === targetId) return page;
+      }
+      if (Date.now() > deadline) throw new Error(`the browser opened no window for the runner's page within ${WORKER_TIMEOUT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    context.off('page', onPage);
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * The DevTools target id of a page, or null once it is gone.
+ * @param {import('playwright-core').Page} page
+ */
+async function targetIdOf(page) {
+  const session = await page.context().newCDPSession(page).catch(() => null);
+  if (!session) return null;
+  try {
+    const { targetInfo } = await session.send('Target.getTargetInfo');
+    return targetInfo.targetId;
+  } catch {
+    return null;
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/**
  * Opens one of the extension's pages (which also wakes its worker) and reads its
  * version. A browser without it, or with another version, is refused with what to do:
  * the runner's messages follow its own build.
- * @param {import('playwright-core').BrowserContext} context
+ * @param {() => Promise<import('playwright-core').Page>} newPage
  * @param {(path: string) => string} extensionUrl
  * @param {string} endpoint
  * @param {{ id: string, version: string }} expected
  */
-async function checkExtension(context, extensionUrl, endpoint, expected) {
-  const page = await context.newPage();
+async function checkExtension(newPage, extensionUrl, endpoint, expected) {
+  const page = await newPage();
   try {
     const version = await page
       .goto(extensionUrl('popup.html'), { waitUntil: 'load', timeout: WORKER_TIMEOUT_MS })

@@ -57,6 +57,8 @@ export const pageNotices = (/** @type {string} */ sessionId) =>
   /** @type {Slot<import('../worker/page/notices.js').PageNotice[]>} */ (slot('session', `hopbench.pageNotices.${sessionId}`));
 /** The site fences of fenced runs, by session (fence/fence.js). */
 export const FENCES = /** @type {Slot<Record<string, import('../worker/fence/fence.js').Fence>>} */ (slot('session', 'hopbench.fences'));
+/** The fences removed last: when, their runs' tabs, the late blocks given back (fence/fence.js). */
+export const FENCES_GONE = /** @type {Slot<import('../worker/fence/fence.js').Gone>} */ (slot('session', 'hopbench.fencesGone'));
 /** A tab's id registry, `[id]` ↔ node, as the core's JSON (observe/observe.js). */
 export const idRegistry = (/** @type {number} */ tabId) => /** @type {Slot<string>} */ (slot('session', `observe.registry.${tabId}`));
 /** A tab's out-of-process iframes' debugger sessions (cdp/cdp.js). */

@@ -192,14 +192,27 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
     await ext.evaluate((id) => chrome.tabs.remove(/** @type {number} */ (id)), tabId);
   });
 
-  test('a fence left without a run by a stopped worker is gone once the runner wakes the worker', async () => {
-    // The run's first step as the worker takes it (fence/fence.js installFence): the
-    // rules up, no window bound yet; then the worker stops before the next step.
-    await ext.evaluate(async () => {
-      const { installFence } = await import(/** @type {string} */ ('./worker/fence/fence.js'));
-      await installFence('e2e-never-started', ['http://127.0.0.1:1']);
+  test('a fence and window left without a run by a stopped worker are gone once the runner wakes the worker', async () => {
+    const tabsBefore = await tabUrls();
+    // The run's first steps as the worker takes them (run/service.js startAgentRun): the
+    // fence up, the window open (and focused: the runner's page must not open in it,
+    // or it would be taken for that run's), not bound yet; then the worker stops.
+    const orphan = sites.url('fence', '/index.html?run=never-started');
+    const task = JSON.stringify({
+      id: 'e2e/never-started',
+      intent: 'Never started.',
+      start_urls: [orphan],
+      hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/inside.html' } }],
     });
+    await ext.evaluate(async ([origin, text]) => {
+      const { installFence } = await import(/** @type {string} */ ('./worker/fence/fence.js'));
+      const { loadedCore } = await import(/** @type {string} */ ('./worker/core/core.js'));
+      const { openTaskSession } = await import(/** @type {string} */ ('./worker/session/service.js'));
+      await installFence('e2e-never-started', [origin]);
+      await openTaskSession(await loadedCore(), { taskText: text, fileName: 'never-started.json' }, { id: 'e2e-never-started' });
+    }, [sites.origin('fence'), task]);
     assert.ok((await fenceLeft()).rules > 0, 'the fence is up');
+    assert.ok((await tabUrls()).includes(orphan), "the run's window is open");
     const worker = await workerControl(ext);
     try {
       await worker.stop();
@@ -213,6 +226,7 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
     assert.equal(readLines(join(runner.out, 'results.jsonl')).length, 1, 'the task was recorded');
     assert.deepEqual(await fenceLeft(), { rules: 0, fences: [] });
+    assert.deepEqual(await tabUrls(), tabsBefore, 'the window of the run that never started outlived its fence');
     // The person's next tab goes where it goes.
     const before = outsideRequests().length;
     const tab = await context.newPage();

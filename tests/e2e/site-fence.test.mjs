@@ -291,35 +291,95 @@ describe('the site fence', { timeout: 240_000 }, () => {
     assert.deepEqual(await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules()), []);
   });
 
-  test('a fence whose run never started (the worker stopped in between) is gone at the next worker start', async () => {
-    // The run's first step, as the worker takes it (fence/fence.js installFence): rules
-    // up, no window bound yet. Then the worker is stopped before the run's next step.
-    await popup.evaluate(async () => {
+  test('a fence whose run never started (the worker stopped in between) is gone at the next worker start, with its window', async () => {
+    // The run's first steps, as the worker takes them (run/service.js startAgentRun):
+    // the fence up (fence.js installFence), the window open (sessions.js openSession),
+    // not bound yet. Then the worker is stopped before the run's next step.
+    const orphan = sites.url('fence', '/index.html?run=never-started');
+    await popup.evaluate(async ([origin, text]) => {
       const { installFence } = await import(/** @type {string} */ ('./worker/fence/fence.js'));
-      await installFence('e2e-never-started', ['http://127.0.0.1:1']);
-    });
+      const { loadedCore } = await import(/** @type {string} */ ('./worker/core/core.js'));
+      const { openTaskSession } = await import(/** @type {string} */ ('./worker/session/service.js'));
+      await installFence('e2e-never-started', [origin]);
+      await openTaskSession(await loadedCore(), { taskText: text, fileName: 'never-started.json' }, { id: 'e2e-never-started' });
+    }, [sites.origin('fence'), JSON.stringify({ ...JSON.parse(taskText), start_urls: [orphan] })]);
     assert.ok((await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules())).length > 0, 'the fence is up');
+    const runTabs = () => ext.worker.evaluate(async (url) => (await chrome.tabs.query({ url })).length, orphan);
+    for (let tries = 0; (await runTabs()) === 0; tries += 1) {
+      assert.ok(tries < 100, "the run's window did not show its start page");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const worker = await workerControl(popup);
     try {
       await worker.stop();
       const before = outsideRequests().length;
-      // The person opens a tab elsewhere: the event wakes the worker.
-      const tab = await ext.context.newPage();
-      await tab.goto(`${outside}/index.html?from=after-orphan`).catch(() => undefined);
+      // The person opens a tab elsewhere, in their own window: the event wakes the worker.
+      const personal = `${outside}/index.html?from=after-orphan`;
+      const tabId = await popup.evaluate(async (url) => {
+        const { id: windowId } = await chrome.windows.getCurrent();
+        return (await chrome.tabs.create({ windowId, url, active: false })).id;
+      }, personal);
       const deadline = Date.now() + 10_000;
       while (outsideRequests().length === before) {
         assert.ok(Date.now() < deadline, "the person's new tab stayed blocked by the fence of a run that never started");
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await tab.waitForURL(/from=after-orphan/);
-      assert.equal(await tab.locator('h1').textContent(), 'Alpha');
+      const shown = await ext.worker.evaluate(async (id) => {
+        for (let i = 0; i < 50; i += 1) {
+          const tab = await chrome.tabs.get(/** @type {number} */ (id));
+          if (tab.status === 'complete') return [tab.url, tab.title];
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return null;
+      }, tabId);
+      assert.deepEqual(shown, [personal, 'Alpha home']);
       assert.deepEqual(await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules()), [], 'no rule is left');
       const fences = await popup.evaluate(async () => (await chrome.storage.session.get('hopbench.fences'))['hopbench.fences']);
       assert.deepEqual(Object.keys(fences ?? {}), []);
-      await tab.close();
+      assert.equal(await runTabs(), 0, 'the window of the run that never started outlived its fence');
+      await ext.worker.evaluate((id) => chrome.tabs.remove(/** @type {number} */ (id)), tabId);
     } finally {
       await worker.detach();
     }
+  });
+
+  test("a person's new tab blocked just as the run's fence goes gets its navigation back", async () => {
+    // A run's fence and window (as startAgentRun makes them), then its end, while the
+    // worker is busy (the fences' lock held): the end waits its turn, and the person's
+    // new tab, opened meanwhile and not classified yet, is blocked by the fence still up.
+    const start = sites.url('fence', '/index.html?run=late-block');
+    await popup.evaluate(async ([origin, text]) => {
+      const { bindFence, installFence } = await import(/** @type {string} */ ('./worker/fence/fence.js'));
+      const { loadedCore } = await import(/** @type {string} */ ('./worker/core/core.js'));
+      const { openTaskSession } = await import(/** @type {string} */ ('./worker/session/service.js'));
+      await installFence('e2e-late-block', [origin]);
+      const opened = await openTaskSession(await loadedCore(), { taskText: text, fileName: 'late-block.json' }, { id: 'e2e-late-block' });
+      await bindFence(opened.session);
+    }, [sites.origin('fence'), JSON.stringify({ ...JSON.parse(taskText), start_urls: [start] })]);
+    const held = ext.worker.evaluate(() => navigator.locks.request('hopbench.fences', () => new Promise((resolve) => setTimeout(resolve, 1_500))));
+    const ended = popup.evaluate(async () => {
+      const { removeFence } = await import(/** @type {string} */ ('./worker/fence/fence.js'));
+      const { closeSession } = await import(/** @type {string} */ ('./worker/session/sessions.js'));
+      const { forgetTracker } = await import(/** @type {string} */ ('./worker/session/hops.js'));
+      await closeSession('e2e-late-block');
+      await forgetTracker('e2e-late-block');
+      await removeFence('e2e-late-block');
+    });
+    const before = outsideRequests().length;
+    const personal = `${outside}/index.html?from=late-block`;
+    const tabId = await popup.evaluate(async (url) => {
+      const { id: windowId } = await chrome.windows.getCurrent();
+      return (await chrome.tabs.create({ windowId, url, active: false })).id;
+    }, personal);
+    await held;
+    await ended;
+    const deadline = Date.now() + 10_000;
+    while (outsideRequests().length === before) {
+      assert.ok(Date.now() < deadline, "the person's tab stayed on the blocked page of a fence that is gone");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(await popup.evaluate(() => chrome.declarativeNetRequest.getSessionRules()), []);
+    await ext.worker.evaluate((id) => chrome.tabs.remove(/** @type {number} */ (id)), tabId);
   });
 
   test('with the fence off in Settings, the same goto reaches the origin', async () => {

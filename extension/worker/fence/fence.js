@@ -19,11 +19,11 @@
 // among the active runs) leaves a fence no run will remove. So every worker start
 // sweeps (`sweepFences`, called at the top level, which takes the lock before any
 // message can start a run): a fence whose session has no active run is removed with
-// its rules, the navigations it held are given back, and session rules no fence owns
-// go too. Install and bind are thereby one step as far as the person can tell: either
+// its rules (after the window that run had opened, if any, is closed), the navigations
+// it held are given back, and session rules no fence owns go too. Install and bind are thereby one step as far as the person can tell: either
 // the run starts, or the next worker start lifts the fence.
 
-import { FENCES } from '../../store/keys.js';
+import { FENCES, FENCES_GONE } from '../../store/keys.js';
 import { read, write } from '../../store/store.js';
 import { blockedMessage, fenceAllows, fenceRules } from './rules.js';
 
@@ -33,6 +33,28 @@ const BLOCKED_BY_CLIENT = 'net::ERR_BLOCKED_BY_CLIENT';
 const MAX_BLOCKED = 20;
 /** Replays remembered (to replay each navigation once); older ones are long settled. */
 const MAX_REPLAYED = 100;
+/**
+ * How long after a fence went a "blocked" event may still be its doing: Chrome reports
+ * a blocked navigation a moment after blocking it, and the fence may go in between.
+ */
+const LATE_BLOCK_MS = 10_000;
+
+/**
+ * Remembers the fences just removed (under the fences' lock): when, and the tabs that
+ * were their runs'. Kept in the store, not in this worker: a page may end a fence too,
+ * and the worker may stop in between.
+ * @param {Fence[]} removed
+ */
+async function rememberRemoved(removed) {
+  const at = Date.now();
+  const last = await read(FENCES_GONE);
+  const recent = last && at - last.at <= LATE_BLOCK_MS ? last : { at, runTabs: [], replayed: [] };
+  await write(FENCES_GONE, {
+    at,
+    runTabs: [...recent.runTabs, ...removed.flatMap((f) => f.own)].slice(-MAX_REPLAYED),
+    replayed: recent.replayed,
+  });
+}
 
 /**
  * @typedef {{ sessionId: string, origins: string[], ruleIds: number[], windowId: number|null,
@@ -43,6 +65,8 @@ const MAX_REPLAYED = 100;
  *   blocked navigations whose tab is not classified yet; `replayed`: `tabId url` of
  *   navigations given back to someone else's tab.
  * @typedef {{ tabId: number, url: string, at: number }} Blocked
+ * @typedef {{ at: number, runTabs: number[], replayed: string[] }} Gone the fences removed
+ *   last: when, their runs' tabs, and the late blocks given back (`tabId url`).
  */
 
 /**
@@ -143,6 +167,7 @@ export async function removeFence(sessionId) {
     if (!fence) return [];
     await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: fence.ruleIds });
     delete fences[sessionId];
+    await rememberRemoved([fence]);
     // Someone else's navigations it held still deserve their replay.
     const orphans = fence.held.filter((h) => !fence.own.includes(h.tabId));
     const next = Object.values(fences)[0];
@@ -157,10 +182,13 @@ export async function removeFence(sessionId) {
  * Removes every fence whose session has no live run, and every session rule no fence
  * owns (see the header). Call once, synchronously, at the worker's top level: the lock
  * is requested before any message handler runs, so no run can be starting meanwhile.
+ * A window such a run had already opened is closed first, while its fence still holds
+ * it (`closeSession`): nothing the run opened may go on without its fence.
  * @param {() => Promise<Set<string>>} liveSessions the sessions of the active runs
+ * @param {(sessionId: string) => Promise<unknown>} closeSession closes what the session opened, if it is still there
  * @returns {Promise<string[]>} the sessions whose fence was removed
  */
-export function sweepFences(liveSessions) {
+export function sweepFences(liveSessions, closeSession) {
   return navigator.locks
     .request(LOCK, async () => {
       /** @type {Record<string, Fence>} */
@@ -175,7 +203,9 @@ export function sweepFences(liveSessions) {
       /** @type {Blocked[]} */
       const replays = [];
       for (const id of removed) {
+        await closeSession(id).catch((error) => console.warn(`hopbench: closing the session of a run that never started (${id}):`, error));
         replays.push(...fences[id].held.filter((h) => !runTabs.has(h.tabId)));
+        await rememberRemoved([fences[id]]);
         delete fences[id];
       }
       const owned = new Set(Object.values(fences).flatMap((f) => f.ruleIds));
@@ -337,15 +367,32 @@ async function followReplaced(addedTabId, removedTabId) {
  * @param {{ tabId: number, url: string }} details
  */
 async function blocked({ tabId, url }) {
-  if (!(await anyFence())) return;
   const at = Date.now();
   const replays = await withFences((fences) => {
     const first = Object.values(fences)[0];
-    if (!first) return []; // The last fence went meanwhile: nothing is blocked any more.
+    if (!first) return lateBlock({ tabId, url, at });
     first.held = [...first.held, { tabId, url, at }];
     return settleHeld(fences);
   });
   await replay(replays);
+}
+
+/**
+ * A navigation reported blocked when no fence is left. Just after a fence went (a
+ * run ended, or the sweep lifted one a stopped worker left) it was that fence's block,
+ * reported late: someone else's tab gets its navigation back, once; the run's own tabs
+ * do not (what the agent was stopped from doing stays undone). Any other time it is
+ * another extension's block, not ours to undo. Called under the fences' lock.
+ * @param {Blocked} navigation
+ * @returns {Promise<Blocked[]>}
+ */
+async function lateBlock(navigation) {
+  const gone = await read(FENCES_GONE);
+  if (!gone || navigation.at - gone.at > LATE_BLOCK_MS || gone.runTabs.includes(navigation.tabId)) return [];
+  const key = `${navigation.tabId} ${navigation.url}`;
+  if (gone.replayed.includes(key)) return [];
+  await write(FENCES_GONE, { ...gone, replayed: [...gone.replayed, key].slice(-MAX_REPLAYED) });
+  return [navigation];
 }
 
 /**

@@ -35,7 +35,7 @@ import {
   putRun,
   updateRun,
 } from './trajectories.js';
-import { closeSession } from '../session/sessions.js';
+import { closeLeftSession, closeSession } from '../session/sessions.js';
 import { openTaskSession } from '../session/service.js';
 import { runView, stepsWithWords } from './views.js';
 
@@ -92,6 +92,16 @@ export function startRunFromPage(msg) {
 export async function liveRunSessions() {
   const records = await Promise.all((await activeRunIds()).map((id) => readRecord(id)));
   return new Set(records.flatMap((r) => (r?.sessionId ? [r.sessionId] : [])));
+}
+
+/**
+ * Closes what a run that never started had opened (the worker stopped between its
+ * fence and its record: the sweep at worker start, fence.js): its window's tabs and
+ * its hop tracker. Nothing when there is no such session.
+ * @param {string} sessionId
+ */
+export async function closeUnstartedSession(sessionId) {
+  if (await closeLeftSession(sessionId)) await forgetTracker(sessionId);
 }
 
 /**

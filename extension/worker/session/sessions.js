@@ -163,6 +163,20 @@ export function closeSession(sessionId, { keepWindow = false } = {}) {
 }
 
 /**
+ * Closes an agent's session left without its run (the worker stopped while starting
+ * it), if it is still there: every tab it opened goes. A person's session is theirs and
+ * is never closed this way. Returns whether one was closed.
+ * @param {string} sessionId
+ * @returns {Promise<boolean>}
+ */
+export async function closeLeftSession(sessionId) {
+  const session = (await readSessions())[sessionId];
+  if (!session || session.human) return false;
+  await closeSession(sessionId);
+  return true;
+}
+
+/**
  * The tabs of a session in session order, with what Chrome knows of each. A tab whose
  * first navigation has not committed yet has an empty `url` and its target in
  * `pendingUrl`; that target is the tab's URL as far as anyone reading the list cares.
