@@ -18,13 +18,19 @@ const DEFAULT_BASE = 8600;
  */
 export function copyBundledTasks(names, dir, base) {
   return names.map((name) => {
-    const text = readFileSync(join(repoRoot, 'tasks', `${name}.json`), 'utf8').replace(
-      /127\.0\.0\.1:86(\d\d)\b/g,
-      (_, site) => `127.0.0.1:${base + Number(`86${site}`) - DEFAULT_BASE}`,
-    );
+    const text = movePorts(readFileSync(join(repoRoot, 'tasks', `${name}.json`), 'utf8'), base);
     const file = join(dir, `${name}.json`);
     writeFileSync(file, text);
     const task = JSON.parse(text);
     return { id: task.id, file, steps: task.reference_trajectory?.length ?? 0 };
   });
+}
+
+/**
+ * A task's text with every sandbox address 127.0.0.1:86NN moved to the port base `base`.
+ * @param {string} text
+ * @param {number} base
+ */
+export function movePorts(text, base) {
+  return text.replace(/127\.0\.0\.1:86(\d\d)\b/g, (_, site) => `127.0.0.1:${base + Number(`86${site}`) - DEFAULT_BASE}`);
 }

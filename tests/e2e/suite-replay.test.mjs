@@ -1,13 +1,14 @@
 // The bundled suite is solvable in a real browser: the headless runner (runner/run.mjs,
 // as `./build.sh run --provider replay` starts it) replays every task of tasks/ through
-// the extension against the sandbox binary on its default ports; each must PASS with
+// the extension against the sandbox binary (on free ports, below); each must PASS with
 // every hop completed. The wrong trajectories of tests/fixtures/wrong-trajectories/
 // must FAIL with exactly the hops before the one they get wrong, having played to their
 // `stop`: so the hop conditions, not a missing element, refuse the wrong choice.
 //
 // Brings the release binary up to date first (`cargo build --profile native --bin hopbench`:
-// the sandbox and the CLI the runner calls, never a stale one) and needs the sandbox
-// ports 127.0.0.1:8600-8610 free.
+// the sandbox and the CLI the runner calls, never a stale one). The sandbox listens on
+// free ports, the tasks moved there (bundled-tasks.mjs), so a sandbox of your own on
+// 8600-8610, or a second test run, is no obstacle.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,6 +18,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { attemptFileStem } from '../../runner/paths.mjs';
 import { startSandbox } from '../../runner/sandbox.mjs';
+import { movePorts } from './bundled-tasks.mjs';
+import { freePortBase } from './free-ports.mjs';
 import { repoRoot } from './paths.mjs';
 
 const NATIVE_BIN = join(repoRoot, 'target', 'native', 'hopbench');
@@ -63,6 +66,7 @@ function runRunner(args) {
 
 describe('the bundled suite replayed through the runner and the extension', { timeout: 15 * 60_000 }, () => {
   /** @type {string} */ let dir;
+  /** @type {number} */ let base;
   /** @type {Awaited<ReturnType<typeof startSandbox>>} */ let sandbox;
   /** @type {Awaited<ReturnType<typeof runRunner>>} */ let runner;
   const results = new Map();
@@ -71,18 +75,15 @@ describe('the bundled suite replayed through the runner and the extension', { ti
     const build = spawnSync('cargo', ['build', '--quiet', '--profile', 'native', '-p', 'hopbench-cli', '--bin', 'hopbench'], { cwd: repoRoot, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`cargo build --profile native --bin hopbench failed:\n${build.stderr}`);
     /** @type {string[]} */ const sandboxLines = [];
-    sandbox = await startSandbox(NATIVE_BIN, (line) => sandboxLines.push(line)).catch((error) => {
-      const busy = sandboxLines.some((l) => l.includes('already in use'))
-        ? '\nThe sandbox ports 127.0.0.1:8600-8610 are busy: stop what listens there ' +
-          '(e.g. your own ./build.sh sandbox) and run the test again.'
-        : '';
-      throw new Error(`${error.message}\n${sandboxLines.join('\n')}${busy}`);
+    base = await freePortBase();
+    sandbox = await startSandbox(NATIVE_BIN, (line) => sandboxLines.push(line), ['--port-base', String(base)]).catch((error) => {
+      throw new Error(`${error.message}\n${sandboxLines.join('\n')}`);
     });
     dir = mkdtempSync(join(tmpdir(), 'hopbench-suite-replay-'));
     mkdirSync(join(dir, 'tasks', 'suite'), { recursive: true });
     mkdirSync(join(dir, 'tasks', 'wrong'));
-    for (const { name, task } of suite) writeFileSync(join(dir, 'tasks', 'suite', name), JSON.stringify(task));
-    for (const { name, task } of wrong) writeFileSync(join(dir, 'tasks', 'wrong', name), JSON.stringify(task));
+    for (const { name, task } of suite) writeFileSync(join(dir, 'tasks', 'suite', name), movePorts(JSON.stringify(task), base));
+    for (const { name, task } of wrong) writeFileSync(join(dir, 'tasks', 'wrong', name), movePorts(JSON.stringify(task), base));
     runner = await runRunner([
       '--tasks', join(dir, 'tasks'),
       '--provider', 'replay',
