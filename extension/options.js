@@ -417,6 +417,7 @@ async function start() {
     return;
   }
   fill(reply);
+  byId('settings-fields', HTMLFieldSetElement).disabled = false;
   form.dataset.state = 'ready';
 }
 

@@ -108,6 +108,33 @@ describe('model providers', { timeout: 240_000 }, () => {
     fake.setAllowedOrigins(null);
   });
 
+  test('while the stored settings load, the form takes no input (it would be overwritten)', async () => {
+    const page = await ext.context.newPage();
+    try {
+      // A slow worker: the page's request for the stored settings is answered late.
+      await page.addInitScript(() => {
+        const send = chrome.runtime.sendMessage.bind(chrome.runtime);
+        /** @param {{ type?: string }} message */
+        const late = (message) =>
+          message?.type === 'page-to-worker/get-settings'
+            ? new Promise((resolve) => setTimeout(resolve, 3_000)).then(() => send(message))
+            : send(message);
+        chrome.runtime.sendMessage = /** @type {typeof chrome.runtime.sendMessage} */ (/** @type {unknown} */ (late));
+      });
+      await page.goto(ext.extensionUrl('options.html'));
+      await page.waitForSelector('#model-provider');
+      assert.equal(await page.locator('#settings').getAttribute('data-state'), 'loading');
+      assert.equal(await page.locator('#model-provider').isDisabled(), true, 'the provider can be changed before the stored one is shown');
+      assert.equal(await page.locator('#model-base_url').isEditable(), false, 'the URL can be typed into before the stored one is shown');
+      assert.equal(await page.locator('#test-model').isDisabled(), true);
+      await page.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
+      assert.equal(await page.locator('#model-provider').isDisabled(), false);
+      assert.equal(await page.locator('#model-base_url').isEditable(), true);
+    } finally {
+      await page.close();
+    }
+  });
+
   for (const api of APIS) {
     test(`${api}: Test connection shows the model's reply`, async () => {
       await fillModel(options, { api, baseUrl: fake.baseUrl(api) });
