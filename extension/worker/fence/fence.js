@@ -7,9 +7,9 @@
 // exists, `removeFence` when the run ends. Tabs are classified as they are created: a
 // tab opened by one of the run's tabs is the run's, and so is one the run creates
 // itself (`claimTab`, the agent's new_tab); any other, even one the person opens in the
-// run's window, is someone else's and is excluded from the rules. Until then a new tab is fenced too;
-// a navigation of someone else's tab blocked in that moment is replayed once the tab
-// is classified (so the person's own browsing is not held up).
+// run's window, is someone else's and is excluded from the rules. Until then a new tab
+// is fenced too; a navigation of someone else's tab blocked in that moment is replayed
+// once the tab is classified (so the person's own browsing is not held up).
 //
 // State lives in the store's session area (store/keys.js FENCES) under one Web Lock
 // (the worker may be stopped between events; the rules themselves persist in Chrome
@@ -20,8 +20,9 @@
 // sweeps (`sweepFences`, called at the top level, which takes the lock before any
 // message can start a run): a fence whose session has no active run is removed with
 // its rules (after the window that run had opened, if any, is closed), the navigations
-// it held are given back, and session rules no fence owns go too. Install and bind are thereby one step as far as the person can tell: either
-// the run starts, or the next worker start lifts the fence.
+// it held are given back, and session rules no fence owns go too. Install and bind are
+// thereby one step as far as the person can tell: either the run starts, or the next
+// worker start lifts the fence.
 
 import { FENCES, FENCES_GONE } from '../../store/keys.js';
 import { read, write } from '../../store/store.js';
