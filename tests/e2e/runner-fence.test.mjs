@@ -20,6 +20,7 @@ import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { distDir } from './paths.mjs';
 import { readLines, startRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
+import { discardTab } from './tab-discard.mjs';
 import { workerControl } from './worker-control.mjs';
 
 /** @param {string} action */
@@ -124,15 +125,9 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
     const runner = runTask('discarded', sites.url('fence', '/index.html?run=discarded'));
     await fake.waitForRequests(1, 60_000);
     const before = outsideRequests().length;
-    const ids = await ext.evaluate(async (url) => {
-      const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
-      const discarded = await chrome.tabs.discard(/** @type {number} */ (tab?.id));
-      return [tab?.id, discarded?.id];
-    }, background.url());
-    assert.equal(typeof ids[1], 'number', 'Chrome discarded the tab');
-    assert.notEqual(ids[1], ids[0], 'Chrome gave the discarded tab a new id');
+    const newId = await discardTab(ext, background.url());
     await ext.evaluate(([id, url]) => chrome.tabs.update(/** @type {number} */ (id), { url: /** @type {string} */ (url) }),
-      [ids[1], `${outside}/index.html?from=discarded`]);
+      [newId, `${outside}/index.html?from=discarded`]);
     await outsideHeard(before, "the discarded tab never reached the other origin: its new id was fenced as the run's");
     const result = await runner.done;
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
@@ -152,13 +147,7 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
     fake.script({ text: reply('tab_focus [1]'), delayMs: MODEL_DELAY_MS / 2 }, { text: reply('stop [done]') });
     const runner = runTask('run-tab-discarded', first, [first, second]);
     await fake.waitForRequests(1, 60_000);
-    const ids = await ext.evaluate(async (url) => {
-      const [tab] = await chrome.tabs.query({ url });
-      const discarded = await chrome.tabs.discard(/** @type {number} */ (tab?.id));
-      return [tab?.id, discarded?.id];
-    }, second);
-    assert.equal(typeof ids[1], 'number', 'Chrome discarded the tab');
-    assert.notEqual(ids[1], ids[0], 'Chrome gave the discarded tab a new id');
+    await discardTab(ext, second);
     const result = await runner.done;
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
     const [line] = readLines(join(runner.out, 'results.jsonl'));

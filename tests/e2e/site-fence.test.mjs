@@ -11,6 +11,7 @@ import { launchExtension, sendOk } from '../../runner/driver.mjs';
 import { runFromPopup, waitForRunEnd } from './run-helpers.mjs';
 import { workerControl } from './worker-control.mjs';
 import { startSites } from './sites.mjs';
+import { discardTab } from './tab-discard.mjs';
 
 /** The fake model's reply for one action, in the chain-of-thought format. */
 const reply = (/** @type {string} */ action) => `I will do as the page says. In summary, the next action I will perform is \`\`\`${action}\`\`\``;
@@ -236,14 +237,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await fake.waitForRequests(1, 20_000);
     const before = outsideRequests().length;
     // Discarded under a new id, then the person takes it elsewhere.
-    const ids = await ext.worker.evaluate(async (url) => {
-      const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
-      const discarded = await chrome.tabs.discard(/** @type {number} */ (tab?.id));
-      return [tab?.id, discarded?.id];
-    }, background.url());
-    const newId = ids[1];
-    assert.notEqual(newId, ids[0], 'Chrome gave the discarded tab a new id');
-    assert.equal(typeof newId, 'number');
+    const newId = await discardTab(ext.worker, background.url());
     await ext.worker.evaluate(async ([id, url]) => {
       await chrome.tabs.update(/** @type {number} */ (id), { url: /** @type {string} */ (url) });
     }, [newId, `${outside}/index.html?from=discarded`]);
@@ -273,13 +267,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
     const { runId } = await sendOk(popup, 'startRun', { taskText: task, fileName: 'discard.json', overrides: {} });
     await fake.waitForRequests(1, 20_000);
     // The run's second tab, in the background, is discarded under a new id.
-    const ids = await ext.worker.evaluate(async (url) => {
-      const [tab] = await chrome.tabs.query({ url });
-      const discarded = await chrome.tabs.discard(/** @type {number} */ (tab?.id));
-      return [tab?.id, discarded?.id];
-    }, second);
-    assert.equal(typeof ids[1], 'number', 'Chrome discarded the tab');
-    assert.notEqual(ids[1], ids[0], 'Chrome gave the discarded tab a new id');
+    await discardTab(ext.worker, second);
     const run = await waitForRunEnd(popup, runId);
     assert.equal(run.status, 'finished', JSON.stringify(run));
     const steps = await stepsOf(runId);
