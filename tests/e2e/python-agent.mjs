@@ -60,11 +60,32 @@ export async function startFollowLinks(dir, plans) {
   };
 }
 
+/** @param {string | undefined} c */
+const isWordChar = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/**
+ * Whether `text` holds `word` as a whole: not as part of a longer word or number. A
+ * short secret such as a height of "333" is found in the answer "333 m", but not in
+ * the port of a start URL that happens to be 30333 (the tests' sandboxes take random
+ * ports).
+ * @param {string} text
+ * @param {string} word
+ */
+export function holdsWord(text, word) {
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+    const gluedBefore = isWordChar(word[0]) && isWordChar(text[at - 1]);
+    const gluedAfter = isWordChar(word.at(-1)) && isWordChar(text[at + word.length]);
+    if (!gluedBefore && !gluedAfter) return true;
+  }
+  return false;
+}
+
 /**
  * Everything of a task that scores it and that its brief must never carry: each hop's
  * condition and the final answer's (as JSON and every string in them), and the
  * reference trajectory's steps. Strings the task's public text (intent, sites, start
- * URLs, hop descriptions) already holds are left out: a person reads those too.
+ * URLs, hop descriptions) already holds as whole words are left out: a person reads
+ * those too (an answer inside the port of a start URL stays a secret).
  * @param {Record<string, any>} task a task file's JSON
  * @returns {{ objects: string[], strings: string[], steps: string[] }}
  */
@@ -82,15 +103,16 @@ export function secretsOf(task) {
   conditions.forEach(walk);
   return {
     objects: conditions.map((c) => JSON.stringify(c)),
-    strings: [...new Set(strings)].filter((s) => s.length > 1 && !publicText.includes(s.toLowerCase())),
+    strings: [...new Set(strings)].filter((s) => s.length > 1 && !holdsWord(publicText, s.toLowerCase())),
     steps: task.reference_trajectory ?? [],
   };
 }
 
 /**
  * What of `secrets` a request carries: condition objects or reference steps anywhere,
- * secret strings anywhere but in what the pages showed (the observation and the
- * history's URLs and results, where an answer the agent found legitimately appears).
+ * secret strings (as whole words) anywhere but in what the pages showed (the
+ * observation and the history's URLs and results, where an answer the agent found
+ * legitimately appears).
  * @param {Record<string, any>} request
  * @param {ReturnType<typeof secretsOf>} secrets
  * @returns {string[]} what leaked, empty when nothing did
@@ -103,6 +125,6 @@ export function leaksIn(request, secrets) {
     ...secrets.objects.filter((o) => whole.includes(o)).map((o) => `condition ${o}`),
     ...secrets.steps.filter((s) => whole.includes(s)).map((s) => `reference step ${s}`),
     ...['"condition"', '"reference_trajectory"', '"final_answer"', '"must_include"', '"fuzzy_match"', '"exact_match"'].filter((k) => whole.includes(k)).map((k) => `field ${k}`),
-    ...secrets.strings.filter((s) => toldText.includes(s.toLowerCase())).map((s) => `secret ${JSON.stringify(s)} outside the pages`),
+    ...secrets.strings.filter((s) => holdsWord(toldText, s.toLowerCase())).map((s) => `secret ${JSON.stringify(s)} outside the pages`),
   ];
 }
