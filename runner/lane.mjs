@@ -22,6 +22,7 @@ import { PROFILE_REMOVAL, launchWithExtension } from './browser.mjs';
 import { connectWithExtension } from './remote-browser.mjs';
 import { openDriver } from './extension.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
+import { processExists } from './process-exists.mjs';
 
 const PROFILE_PREFIX = 'hopbench-runner-';
 /** A browser that does not close within this long is killed. */
@@ -346,16 +347,6 @@ export function sweepStaleProfiles(dir = tmpdir()) {
   return removed;
 }
 
-/** @param {number} pid */
-function processExists(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-  }
-}
 
 /** @param {number} ms */
 function sleep(ms) {

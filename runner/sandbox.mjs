@@ -15,6 +15,7 @@
 // keeps the ports from the next run.
 
 import { spawn } from 'node:child_process';
+import { processExists } from './process-exists.mjs';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
@@ -108,12 +109,20 @@ export function describeExit(exit) {
   return exit.signal ? `signal ${exit.signal}` : `exit status ${exit.code}`;
 }
 
+/** How often a borrowed sandbox (not our child: no exit event) is looked at. */
+const BORROWED_POLL_MS = 250;
+
 /**
- * Keeps the demo's own sandbox up: when it stops by itself (killed, crashed) it is
- * started again with `start`, up to MAX_RESTARTS times, and the time it was down is
- * kept, so the runner can record a task that failed meanwhile as the outage's
- * infrastructure error (runner/batch.mjs) and run it again. A reused sandbox is not
- * ours to watch or stop.
+ * Keeps the demo's sandbox up: when it stops by itself (killed, crashed) it is started
+ * again with `start`, up to MAX_RESTARTS times, and the time it was down is kept, so
+ * the runner can record a task that failed meanwhile as the outage's infrastructure
+ * error (runner/batch.mjs) and run it again.
+ *
+ * A reused sandbox is someone else's (another demo, `./build.sh sandbox`): it is never
+ * stopped from here, but its owner may stop it mid-run, when their own run ends. It is
+ * watched by its pid, and once it is gone one of our own is started in its place, as
+ * for a crash. `outage` also looks at that pid itself, so a task that failed because
+ * it went is blamed on it even before the next look.
  * @param {Awaited<ReturnType<typeof startSandbox>>} first
  * @param {() => ReturnType<typeof startSandbox>} start
  * @param {(line: string) => void} say
@@ -124,30 +133,65 @@ export function keepSandbox(first, start, say) {
   let current = first;
   let restarts = 0;
   let stopping = false;
-  /** @param {Awaited<ReturnType<typeof startSandbox>>} sandbox */
-  const watch = (sandbox) =>
-    sandbox.exited.then(async (exit) => {
-      if (stopping) return;
-      /** @type {{ to: number | null, what: string }} */
-      const outage = { to: null, what: `the sandbox stopped during the task (${describeExit(exit)})` };
-      outages.push(outage);
-      if (restarts >= MAX_RESTARTS) {
-        say(`sandbox: stopped (${describeExit(exit)}) after ${restarts} restarts; not starting it again`);
-        return;
-      }
-      restarts += 1;
-      say(`sandbox: stopped unexpectedly (${describeExit(exit)}); starting it again`);
-      try {
-        current = await start();
+  /** The borrowed sandbox being watched, and its timer; null when none is. */
+  /** @type {{ pid: number, timer: ReturnType<typeof setInterval> } | null} */
+  let borrowed = null;
+
+  const unwatchBorrowed = () => {
+    if (borrowed) clearInterval(borrowed.timer);
+    borrowed = null;
+  };
+  /**
+   * The sandbox in use is gone: note the outage and start another.
+   * @param {string} what the outage, as a task that overlapped it is told
+   * @param {string} why for the progress lines
+   */
+  const lost = (what, why) => {
+    unwatchBorrowed();
+    /** @type {{ to: number | null, what: string }} */
+    const outage = { to: null, what };
+    outages.push(outage);
+    if (restarts >= MAX_RESTARTS) {
+      say(`sandbox: ${why} after ${restarts} restarts; not starting it again`);
+      return;
+    }
+    restarts += 1;
+    say(`sandbox: ${why}; starting it again`);
+    start().then(
+      (next) => {
+        current = next;
         outage.to = Date.now();
-        watch(current);
-      } catch (error) {
-        say(`sandbox: could not be started again: ${/** @type {Error} */ (error).message}`);
-      }
+        if (stopping) void next.stop();
+        else follow(next);
+      },
+      (error) => say(`sandbox: could not be started again: ${/** @type {Error} */ (error).message}`),
+    );
+  };
+  /** @param {number} pid */
+  const borrowedGone = (pid) =>
+    lost(`the sandbox this run used (pid ${pid}, someone else's) stopped during the task`, `the sandbox in use (pid ${pid}, someone else's) stopped`);
+  /** @param {Awaited<ReturnType<typeof startSandbox>>} sandbox */
+  const follow = (sandbox) => {
+    if (sandbox.reused) {
+      const pid = sandbox.pid;
+      const timer = setInterval(() => {
+        if (!stopping && !processExists(pid)) borrowedGone(pid);
+      }, BORROWED_POLL_MS);
+      // The watch alone never keeps the process alive.
+      timer.unref();
+      borrowed = { pid, timer };
+      return;
+    }
+    void sandbox.exited.then((exit) => {
+      if (!stopping) lost(`the sandbox stopped during the task (${describeExit(exit)})`, `stopped unexpectedly (${describeExit(exit)})`);
     });
-  if (!first.reused) watch(first);
+  };
+  follow(first);
   return {
-    owned: !first.reused,
+    /** Whether the sandbox serving now is ours (and stops with `stop`). */
+    get owned() {
+      return !current.reused;
+    },
     /** The pid serving now. */
     get pid() {
       return current.pid;
@@ -156,9 +200,13 @@ export function keepSandbox(first, start, say) {
      * An outage that lasted into the time since `sinceMs`, as a sentence, or null.
      * @param {number} sinceMs
      */
-    outage: (sinceMs) => outages.find((o) => (o.to ?? Infinity) >= sinceMs)?.what ?? null,
+    outage: (sinceMs) => {
+      if (borrowed && !stopping && !processExists(borrowed.pid)) borrowedGone(borrowed.pid);
+      return outages.find((o) => (o.to ?? Infinity) >= sinceMs)?.what ?? null;
+    },
     stop: async () => {
       stopping = true;
+      unwatchBorrowed();
       await current.stop();
     },
   };

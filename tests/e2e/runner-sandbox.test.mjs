@@ -3,7 +3,8 @@
 // leaves it running), while another program on the ports is an error rather than a
 // silent use of whatever answers there; stop() frees the ports; a sandbox started by a
 // process that is then killed with SIGKILL stops by itself; and the demo's keeper
-// starts a sandbox that was killed again and says when it was down.
+// starts a sandbox that was killed again and says when it was down, and one of its own
+// when a sandbox it used, someone else's, is stopped by its owner.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -126,5 +127,40 @@ test("the keeper starts a killed sandbox again and names the outage to tasks tha
   } finally {
     await keeper.stop();
   }
+  assert.equal(await answers(home), null);
+});
+
+test("the keeper of a sandbox someone else started puts its own in place when they stop theirs", { timeout: 60_000 }, async () => {
+  const base = await freePortBase();
+  const home = `http://127.0.0.1:${base}/`;
+  // Another demo's sandbox, which this one finds serving and uses.
+  const { sandbox: theirs } = await started(base);
+  const { sandbox: borrowed } = await started(base);
+  assert.equal(borrowed.reused, true);
+  /** @type {string[]} */ const said = [];
+  const keeper = keepSandbox(borrowed, () => started(base).then((s) => s.sandbox), (line) => said.push(line));
+  try {
+    assert.equal(keeper.owned, false);
+    const before = Date.now();
+    assert.equal(keeper.outage(before), null);
+    // Their run ends and stops it. A task of ours that failed just then is told why at
+    // once, before any watch had a turn.
+    await theirs.stop();
+    const lost = `the sandbox this run used (pid ${theirs.pid}, someone else's) stopped during the task`;
+    assert.equal(keeper.outage(before), lost);
+    const deadline = Date.now() + 20_000;
+    while (!keeper.owned || (await answers(home)) !== 200) {
+      assert.ok(Date.now() < deadline, `no sandbox of its own serving 20 s after theirs stopped:\n${said.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.notEqual(keeper.pid, theirs.pid);
+    assert.deepEqual(said, [`sandbox: the sandbox in use (pid ${theirs.pid}, someone else's) stopped; starting it again`]);
+    assert.equal(keeper.outage(before), lost);
+    assert.equal(keeper.outage(Date.now() + 1), null);
+  } finally {
+    await keeper.stop();
+    await theirs.stop();
+  }
+  // Ours stops with the keeper.
   assert.equal(await answers(home), null);
 });
