@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
+import { holdDefaultPorts } from './default-ports.mjs';
 import { repoRoot } from './paths.mjs';
 
 const k8sDir = join(repoRoot, 'deploy', 'k8s');
@@ -86,24 +87,28 @@ describe('shards on Kubernetes, run here as processes', { timeout: 300_000 }, ()
     assert.equal(job.completionMode, 'Indexed');
 
     const sharded = join(dir, 'sharded');
-    // One after another: here the pods would share the sandbox's ports, which a pod has
-    // to itself on a cluster.
-    for (let index = 0; index < count; index += 1) {
-      const pod = await runContainer(shards, { TASKS: tasks, OUT_ROOT: sharded, JOB_COMPLETION_INDEX: String(index) });
-      assert.equal(pod.status, 0, `shard ${index}: ${pod.stdout}\n${pod.stderr}`);
-      assert.match(pod.stdout, new RegExp(`\\(shard ${index + 1}/${count}: 2\\)`));
+    const single = join(dir, 'single');
+    const report = jobContainer('report-job.yaml');
+    // One pod after another, and in turn with any other test run on this machine: here
+    // the pods share the sandbox's ports, which a pod has to itself on a cluster.
+    const release = await holdDefaultPorts(180_000, (line) => process.stdout.write(`${line}\n`));
+    try {
+      for (let index = 0; index < count; index += 1) {
+        const pod = await runContainer(shards, { TASKS: tasks, OUT_ROOT: sharded, JOB_COMPLETION_INDEX: String(index) });
+        assert.equal(pod.status, 0, `shard ${index}: ${pod.stdout}\n${pod.stderr}`);
+        assert.match(pod.stdout, new RegExp(`\\(shard ${index + 1}/${count}: 2\\)`));
+      }
+      const one = await runContainer(shards, { TASKS: tasks, OUT_ROOT: single, SHARDS: '1', JOB_COMPLETION_INDEX: '0' });
+      assert.equal(one.status, 0, one.stdout + one.stderr);
+    } finally {
+      release();
     }
     const shardIds = [0, 1, 2].map((i) => resultIds(join(sharded, `shard-${i}`)));
     shardIds.forEach((ids) => assert.equal(ids.length, 2, `each shard runs two of the six tasks: ${shardIds}`));
     assert.equal(new Set(shardIds.flat()).size, TASKS.length, `the shards together run every task once: ${shardIds}`);
 
-    const report = jobContainer('report-job.yaml');
     const merged = await runContainer(report, { OUT_ROOT: sharded });
     assert.equal(merged.status, 0, merged.stdout + merged.stderr);
-
-    const single = join(dir, 'single');
-    const one = await runContainer(shards, { TASKS: tasks, OUT_ROOT: single, SHARDS: '1', JOB_COMPLETION_INDEX: '0' });
-    assert.equal(one.status, 0, one.stdout + one.stderr);
     const oneReport = await runContainer(report, { OUT_ROOT: single });
     assert.equal(oneReport.status, 0, oneReport.stdout + oneReport.stderr);
 
