@@ -69,9 +69,13 @@ export async function demo(argv) {
     return 1;
   } finally {
     signals.forEach((s) => process.removeListener(s, onSignal));
-    if (sandbox?.owned) {
+    if (sandbox) {
+      // Stopped even when it is someone else's (that stop does nothing to it): a
+      // sandbox of our own being started in its place right now is stopped on arrival
+      // instead of keeping this process, its parent, alive.
+      const owned = sandbox.owned;
       await sandbox.stop();
-      say('sandbox stopped');
+      if (owned) say('sandbox stopped');
     }
     // Last, so the path is what stays on the screen.
     if (report) say(`demo done: open ${report} in a browser`);

@@ -133,8 +133,10 @@ export function keepSandbox(first, start, say) {
   let current = first;
   let restarts = 0;
   let stopping = false;
-  /** The borrowed sandbox being watched, and its timer; null when none is. */
-  /** @type {{ pid: number, timer: ReturnType<typeof setInterval> } | null} */
+  /**
+   * The borrowed sandbox being watched, and its timer; null when none is.
+   * @type {{ pid: number, timer: ReturnType<typeof setInterval> } | null}
+   */
   let borrowed = null;
 
   const unwatchBorrowed = () => {

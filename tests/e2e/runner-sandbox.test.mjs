@@ -164,3 +164,22 @@ test("the keeper of a sandbox someone else started puts its own in place when th
   // Ours stops with the keeper.
   assert.equal(await answers(home), null);
 });
+
+test('a keeper stopped while it starts its own in place of a borrowed one leaves nothing running', { timeout: 60_000 }, async () => {
+  const base = await freePortBase();
+  const home = `http://127.0.0.1:${base}/`;
+  const { sandbox: theirs } = await started(base);
+  const { sandbox: borrowed } = await started(base);
+  /** @type {ReturnType<typeof startSandbox> | undefined} */ let starting;
+  const keeper = keepSandbox(borrowed, () => (starting = started(base).then((s) => s.sandbox)), () => undefined);
+  await theirs.stop();
+  // The demo's run ends just as the keeper notices: its own is still starting.
+  assert.ok(keeper.outage(0), 'the loss is noticed');
+  assert.ok(starting, 'one of its own is being started');
+  assert.equal(keeper.owned, false, 'its own is not serving yet');
+  await keeper.stop();
+  const ours = await /** @type {NonNullable<typeof starting>} */ (starting);
+  const exit = await Promise.race([ours.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+  assert.notEqual(exit, 'still running', 'the sandbox that came up after the stop was stopped');
+  assert.equal(await answers(home), null);
+});
