@@ -347,7 +347,6 @@ export function sweepStaleProfiles(dir = tmpdir()) {
   return removed;
 }
 
-
 /** @param {number} ms */
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
