@@ -82,7 +82,8 @@ export function effectWords(effect) {
   }
   if (effect.element) {
     const how = pathWords(effect);
-    return `Reached ${effect.element}${how ? ` ${how}` : ''}.`;
+    const closed = effect.closedItsTab ? ' Its page then closed the tab.' : '';
+    return `Reached ${effect.element}${how ? ` ${how}` : ''}.${closed}`;
   }
   if (effect.pressed) return null;
   if (effect.moved !== undefined) {

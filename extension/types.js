@@ -47,7 +47,8 @@
  *   value?: string | null, path?: string, ms?: number }, pressedEnter?: boolean, element?: string,
  *   path?: string, reason?: string, pressed?: string, moved?: boolean | string,
  *   scroller?: string | null, answer?: string, answerError?: string, answerScored?: unknown,
- *   closedTabId?: number, index?: number, url?: string, navigated?: boolean, note?: string }} Effect
+ *   closedTabId?: number, closedItsTab?: boolean, index?: number, url?: string, navigated?: boolean,
+ *   note?: string }} Effect
  */
 
 /**

@@ -203,6 +203,55 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
     assert.match(step(3).observation.text, /\n\nA tab of this task was closed, not by your actions \(its page closed itself, or a person closed it\); the tabs line shows the tabs left\.$/);
   });
 
+  test("a page that closes its own tab before Chrome answers the click: the click is its action, not an error", async () => {
+    // The order a loaded machine gives now and then: the click handler's window.close()
+    // closes the tab before Chrome answers the release, and Chrome fails the command
+    // ("Detached while handling command"). Forced here: the closer's releases are
+    // answered only once their tab is gone, as that failure.
+    await ext.worker.evaluate(() => {
+      const g = /** @type {typeof globalThis & { realSendCommand?: typeof chrome.debugger.sendCommand }} */ (globalThis);
+      const real = chrome.debugger.sendCommand.bind(chrome.debugger);
+      g.realSendCommand = chrome.debugger.sendCommand;
+      /** @type {(target: chrome.debugger.Debuggee, method: string, params?: { type?: string }) => Promise<unknown>} */
+      const lateOnCloser = async (target, method, params) => {
+        const tab = target.tabId === undefined ? null : await chrome.tabs.get(target.tabId).catch(() => null);
+        if (method !== 'Input.dispatchMouseEvent' || params?.type !== 'mouseReleased' || !tab?.url?.includes('/closer.html')) {
+          return real(target, method, params);
+        }
+        const gone = new Promise((resolve) => {
+          /** @param {number} id */
+          const removed = (id) => {
+            if (id !== tab.id) return;
+            chrome.tabs.onRemoved.removeListener(removed);
+            resolve(true);
+          };
+          chrome.tabs.onRemoved.addListener(removed);
+          setTimeout(() => resolve(false), 10_000);
+        });
+        const answer = await real(target, method, params).catch((error) => error);
+        if (await gone) throw new Error('Detached while handling command.');
+        if (answer instanceof Error) throw answer;
+        return answer;
+      };
+      chrome.debugger.sendCommand = /** @type {typeof chrome.debugger.sendCommand} */ (/** @type {unknown} */ (lateOnCloser));
+    });
+    try {
+      const runId = await runFromRealPopup('closer.json');
+      const run = await waitForRunEnd(page, runId, 60_000);
+      assert.equal(run.verdict?.passed, true, JSON.stringify(run));
+      const steps = await stepsOf(runId);
+      const step = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n);
+      assert.deepEqual(step(2).result, { error: null, effect: { element: '<button> "Close this tab"', path: 'trusted', closedItsTab: true } }, JSON.stringify(step(2).result));
+      assert.deepEqual(step(2).notices, [{ kind: 'tab_closed', url: '', step: 2 }]);
+      assert.match(step(3).observation.text, /^Tab 0 \(current\): Opener\n/);
+    } finally {
+      await ext.worker.evaluate(() => {
+        const g = /** @type {typeof globalThis & { realSendCommand?: typeof chrome.debugger.sendCommand }} */ (globalThis);
+        if (g.realSendCommand) chrome.debugger.sendCommand = g.realSendCommand;
+      });
+    }
+  });
+
   test('print() opens no print preview in an agent\'s tab: it is noted and told, and the page goes on', async () => {
     const runId = await runFromRealPopup('print.json');
     const run = await waitForRunEnd(page, runId, 60_000);

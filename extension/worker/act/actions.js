@@ -95,8 +95,8 @@ const canUsePointer = (/** @type {Target} */ target) => target.hit && target.poi
 async function click(ctx) {
   return withElement(ctx, async (target) => {
     if (canUsePointer(target)) {
-      await mouseClick(ctx.tabId, /** @type {import('./input.js').Point} */ (target.point));
-      return { element: target.element, path: 'trusted' };
+      const { closedItsTab } = await mouseClick(ctx.tabId, /** @type {import('./input.js').Point} */ (target.point));
+      return { element: target.element, path: 'trusted', ...(closedItsTab ? { closedItsTab } : {}) };
     }
     await callActScriptIn(ctx.tabId, target.frameId, 'click', [target.token]);
     return { element: target.element, path: 'synthetic', reason: occlusion(target) };

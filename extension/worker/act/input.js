@@ -170,20 +170,69 @@ export function mouseMove(tabId, { x, y }) {
   return send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
 }
 
-/** A left click at a point: move, press, release, like a user's mouse. */
 /**
+ * A left click at a point: move, press, release, like a user's mouse. Resolves to
+ * whether the click closed its own tab (see deliveredOrClosedItsTab).
  * @param {number} tabId
  * @param {Point} point
+ * @returns {Promise<{ closedItsTab: boolean }>}
  */
-export async function mouseClick(tabId, point) {
+export function mouseClick(tabId, point) {
   const click = { ...point, button: /** @type {const} */ ('left'), clickCount: 1 };
   // Sent back to back, as keys are (act/keyboard.js): Chrome queues input events in order,
   // so the press need not wait for the move's reply, nor the release for the press's.
-  await Promise.all([
-    mouseMove(tabId, point),
-    send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...click }),
-    send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...click }),
-  ]);
+  return deliveredOrClosedItsTab(tabId, () =>
+    Promise.all([
+      mouseMove(tabId, point),
+      send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...click }),
+      send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...click }),
+    ]),
+  );
+}
+
+/** Chrome's failure of a command still waiting for its answer when the debugger left the tab. */
+const DETACHED_WHILE_PENDING = /Detached while handling command/i;
+
+/** How long a tab whose debugger left mid-command is given to be gone from the tab list. */
+const CLOSING_GRACE_MS = 1_000;
+
+/**
+ * Runs input `dispatch` on a tab whose page may close the tab in answer. A click
+ * handler's window.close() can close the tab before Chrome answers the release it
+ * handled, and Chrome then fails that command with "Detached while handling command":
+ * the input was delivered (it is what closed the tab), so on a tab that is gone this
+ * is the action's effect, not its error; the agent is told of the closed tab as of
+ * any other (page/notices.js). On a tab that is still open (a person cancelled the
+ * debugging, say) the error stands.
+ * @param {number} tabId
+ * @param {() => Promise<unknown>} dispatch
+ * @returns {Promise<{ closedItsTab: boolean }>}
+ */
+async function deliveredOrClosedItsTab(tabId, dispatch) {
+  try {
+    await dispatch();
+    return { closedItsTab: false };
+  } catch (error) {
+    if (!DETACHED_WHILE_PENDING.test(String(/** @type {Error} */ (error)?.message)) || !(await tabGoneWithin(tabId, CLOSING_GRACE_MS))) {
+      throw error;
+    }
+    return { closedItsTab: true };
+  }
+}
+
+/**
+ * Whether the tab is gone from Chrome's tab list, now or within `ms` (the list may
+ * drop a closing tab a moment after its debugger left).
+ * @param {number} tabId
+ * @param {number} ms
+ */
+async function tabGoneWithin(tabId, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if ((await chrome.tabs.get(tabId).catch(() => null)) === null) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** A wheel turn at a point; scrolls whatever is under it (inner scrollers, iframes). */
