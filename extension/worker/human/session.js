@@ -336,7 +336,10 @@ export function registerHumanListeners() {
     readSessions()
       .then((sessions) => {
         const session = Object.values(sessions).find((s) => s.windowId === windowId && s.human);
-        if (!session) return null;
+        // An ended session is one whose end closed the window: the store may still
+        // hold it for a moment (it is forgotten once the window is closed), and it is
+        // not the person giving up.
+        if (!session || human(session).human.phase === 'ended') return null;
         return finishHuman(human(session).human.runId, { answer: null, reason: 'the person closed the session window' });
       })
       .catch((error) => console.error('hopbench: ending a closed session failed:', error));
