@@ -1,10 +1,11 @@
 // JavaScript dialogs in a run started from the real toolbar popup, as in a person's
 // Chrome: nothing else answers them (the test's own Playwright is told to leave every
 // dialog alone, as a person's browser would). Before, the click whose handler called
-// alert() held the run's step for good. Now each dialog is dismissed as MMInA's
-// harness does, recorded in its step, and told to the agent in the next observation;
-// a page that keeps its thread busy past the bound of a DevTools command ends that
-// step with a `timeout` error naming the command, and the run goes on.
+// alert() held the run's step for good. Now each dialog is answered as MMInA's
+// harness does (dismissed, but "leave this page?", which is accepted), recorded in
+// its step, and told to the agent in the next observation; a page that keeps its
+// thread busy past the bound of a DevTools command ends that step with a `timeout`
+// error naming the command, and the run goes on.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launchExtension, sendOk } from '../../runner/driver.mjs';
-import { openRealPopup } from './real-popup.mjs';
+import { runFileFromRealPopup } from './popup-run.mjs';
 import { waitForRunEnd } from './run-helpers.mjs';
 import { waitForPage } from './session-helpers.mjs';
 import { startSites } from './sites.mjs';
@@ -65,7 +66,7 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
     oneHop('closer', { id: 'e2e/closer', intent: 'Open the closer, close it, then go on.', start: '/opener.html', name: 'closed', reference: ["click {link 'Open the closer'}", "click {button 'Close this tab'}", "click {link 'Go on'}"] });
     oneHop('ask', { id: 'e2e/ask', intent: 'Ask for every permission, then go on.', start: '/ask.html', name: 'asked', reference: ["click {button 'Ask for everything'}", "click {link 'Go on'}"] });
     oneHop('print', { id: 'e2e/print', intent: 'Print the ticket.', start: '/print.html', name: 'printed', reference: ["click {button 'Print the ticket'}"] });
-    oneHop('draft', { id: 'e2e/draft', intent: 'Write a note, try to leave, save it, then leave.', start: '/draft.html', name: 'left', reference: ["type {textbox 'Your note'} [milk] [0]", "click {link 'Leave'}", "click {button 'Save the draft'}", "click {link 'Leave'}"] });
+    oneHop('draft', { id: 'e2e/draft', intent: 'Write a note, then leave without saving it.', start: '/draft.html', name: 'left', reference: ["type {textbox 'Your note'} [milk] [0]", "click {link 'Leave'}"] });
     writeFileSync(join(files, 'pdf.json'), JSON.stringify({
       id: 'e2e/pdf',
       intent: 'Read the ticket, then go on.',
@@ -90,27 +91,8 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
    * presses Run once; resolves to the new run's id.
    * @param {string} file
    */
-  async function runFromRealPopup(file) {
-    const before = (await sendOk(page, 'listRuns')).runs.map((/** @type {{ id: string }} */ r) => r.id);
-    const tab = await ext.openPage(sites.url('dialogs', `/hello.html?name=${file}`));
-    const popup = await openRealPopup(ext, tab);
-    await popup.setFiles('#import-files', [join(files, file)]);
-    await popup.waitFor(`!!document.querySelector('#task option[value="imported:${file}"]')`, `${file} in the task list`);
-    await popup.select('#task', `imported:${file}`);
-    await popup.select('#agent', 'replay');
-    await popup.waitFor('!document.querySelector("#run").disabled', 'Run to be ready');
-    await popup.click('#run');
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const started = (await sendOk(page, 'listRuns')).runs.map((/** @type {{ id: string }} */ r) => r.id).filter((/** @type {string} */ id) => !before.includes(id));
-      if (started.length > 0) {
-        await popup.close();
-        return /** @type {string} */ (started[0]);
-      }
-      assert.ok(Date.now() < deadline, `Run in the real popup started no run of ${file}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const runFromRealPopup = (file) =>
+    runFileFromRealPopup(ext, page, { file: join(files, file), overUrl: sites.url('dialogs', `/hello.html?name=${file}`) });
 
   /** @param {string} runId */
   const stepsOf = async (runId) => (await sendOk(page, 'exportRun', { runId })).trajectory.steps;
@@ -135,17 +117,18 @@ describe('dialogs, busy pages, closing tabs and blank tabs in a run started from
     assert.deepEqual(leftAlone.map((d) => d.type()), ['alert', 'confirm', 'prompt']);
   });
 
-  test('a "leave this page?" dialog is dismissed: the page stays, the agent is told, and leaves once it saved', async () => {
+  test('a "leave this page?" dialog is accepted: the agent\'s click leaves the page, and the agent is told', async () => {
     const runId = await runFromRealPopup('draft.json');
     const run = await waitForRunEnd(page, runId, 60_000);
     assert.equal(run.verdict?.passed, true, JSON.stringify(run));
-    assert.deepEqual(run.verdict.hop_steps, [4]);
+    // Left on the click that asked, as MMInA's harness leaves (dismissing kept the agent
+    // on the page for good: every way off it met the same dialog).
+    assert.deepEqual(run.verdict.hop_steps, [2]);
     const steps = await stepsOf(runId);
     const step = (/** @type {number} */ n) => steps.find((/** @type {{ step: number }} */ s) => s.step === n);
-    assert.deepEqual(step(2).notices?.map((/** @type {Record<string, string>} */ d) => [d.kind, d.type, d.answer]), [['dialog', 'beforeunload', 'dismissed']]);
-    // Still on the draft after the dismissed dialog, and told why.
-    assert.match(step(3).observation.url, /\/draft\.html$/);
-    assert.match(step(3).observation.text, /The page opened a "leave this page\?" dialog \(dismissed\)\.$/);
+    assert.deepEqual(step(2).notices?.map((/** @type {Record<string, string>} */ d) => [d.kind, d.type, d.answer]), [['dialog', 'beforeunload', 'accepted']]);
+    const { trajectory } = await sendOk(page, 'exportRun', { runId });
+    assert.deepEqual(trajectory.run.notices?.map((/** @type {Record<string, string>} */ d) => [d.step, d.type, d.answer]), [[2, 'beforeunload', 'accepted']]);
   });
 
   test('a command held past its bound ends its step with a timeout naming the command; the run goes on and passes', async () => {

@@ -55,3 +55,26 @@ export function runRunner(args, env = {}) {
  */
 export const readLines = (file) =>
   readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/**
+ * Runs runner/run.mjs with `args`, but stops it (SIGTERM, then SIGKILL) once `ms` have
+ * passed: a test of a runner that used to hang must fail, not wait for good.
+ * `timedOut` says it had to be stopped.
+ * @param {string[]} args
+ * @param {number} ms
+ * @returns {Promise<{status: number|null, signal: string|null, stdout: string, stderr: string, timedOut: boolean}>}
+ */
+export async function runRunnerWithin(args, ms) {
+  const { child, done } = startRunner(args);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  }, ms);
+  try {
+    return { ...(await done), timedOut };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -19,6 +19,7 @@ import { watchFocusLoads } from './focus-loads.js';
 import { clearFocused, typeText } from './keyboard.js';
 import { callActScript, callActScriptIn } from './page-script.js';
 import { addTab, pickSession, withSessions } from '../session/sessions.js';
+import { closeTabNow } from '../session/close-tab.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, WINDOWS, beginSettle } from './settle.js';
 
 /**
@@ -268,7 +269,9 @@ async function closeTab(ctx) {
     throw new StepError("cannot close the session's only tab");
   }
   closingTab(ctx.tabId);
-  await chrome.tabs.remove(ctx.tabId);
+  // Bounded like a session's end: a "leave this page?" is accepted for an agent
+  // (page/notices.js), and a page that still holds the tab is closed by force.
+  await closeTabNow(ctx.tabId);
   // Like WebArena: the last remaining tab becomes the current one.
   const next = await withSessions((sessions) => {
     const session = pickSession(sessions, ctx.sessionId);

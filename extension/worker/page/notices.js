@@ -7,8 +7,9 @@
 // Dialogs block their page: every DevTools command to it waits, so before this a click
 // whose handler called alert() held the run's step for good. With the Page domain on
 // (cdp/cdp.js attach), Chrome tells the debugger of each dialog before it shows it:
-// - in an agent's session the dialog is answered at once, dismissed as MMInA's
-//   harness (Playwright's default) does;
+// - in an agent's session the dialog is answered at once: dismissed as MMInA's
+//   harness (Playwright's default) does, but "leave this page?", which is accepted
+//   (the agent's navigation leaves, as that harness leaves);
 // - in a person's session it is left to the person (Chrome shows it as usual) and
 //   recorded with how they answered once it closes.
 // A file chooser is intercepted in an agent's session (an agent cannot pick a file,
@@ -180,11 +181,15 @@ async function dialogOpened(tabId, childSession, params) {
   const found = await sessionFor(tabId);
   if (!found) return; // A tab of the person's own browsing: not ours to answer.
   const human = found.human !== undefined;
+  // An agent's "leave this page?" is accepted: the agent's own navigation (a goto, a
+  // link, go_back) leaves the page, as MMInA's Playwright harness leaves it. Dismissing
+  // it kept the agent on the page for good (every goto met the same dialog) and held
+  // the close of the run's tabs. Every other dialog is dismissed: an alert is closed, a
+  // confirm or prompt answers "cancel".
+  const accept = type === 'beforeunload';
   if (!human) {
-    // Dismissed: an alert is closed, a confirm or prompt answers "cancel", a
-    // beforeunload keeps the page (the navigation is then the agent's to retry).
     try {
-      await send(tabId, 'Page.handleJavaScriptDialog', { accept: false }, childSession);
+      await send(tabId, 'Page.handleJavaScriptDialog', { accept }, childSession);
     } catch (error) {
       // Another debugger client (the runner's Playwright dismisses dialogs too) may
       // have answered first: the dialog is gone either way.
@@ -196,7 +201,7 @@ async function dialogOpened(tabId, childSession, params) {
     type,
     message: String(params?.message ?? ''),
     url: String(params?.url ?? ''),
-    answer: human ? 'left to the person' : 'dismissed',
+    answer: human ? 'left to the person' : accept ? 'accepted' : 'dismissed',
   }));
 }
 
@@ -300,6 +305,9 @@ export function forgetNotices(sessionId) {
 export function noticeWords(notice) {
   switch (notice.kind) {
     case 'dialog': {
+      if (notice.type === 'beforeunload' && notice.answer === 'accepted') {
+        return 'The page asked "leave this page?" (it had changes not saved); it was left, and what was typed there is gone.';
+      }
       const what = notice.type === 'beforeunload' ? 'a "leave this page?" dialog' : `a${notice.type === 'alert' ? 'n' : ''} ${notice.type} dialog`;
       const said = notice.message ? ` saying ${JSON.stringify(notice.message)}` : '';
       return `The page opened ${what}${said} (${notice.answer}).`;

@@ -54,9 +54,14 @@ export async function finishRun(record, end) {
       errorKind: await lostSessionKind(record, end, ownError !== null),
     });
   }
-  if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });
-  // The window, if kept, is the person's again: no fence on it.
-  await removeFence(sessionId);
+  try {
+    if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });
+  } finally {
+    // The window, if kept, is the person's again: no fence on it. Gone even when the
+    // session's end failed (the finish is then repeated, and removing is idempotent),
+    // so no ending leaves the person's browser fenced.
+    await removeFence(sessionId);
+  }
   await removeRun(runId);
 }
 

@@ -10,6 +10,7 @@
 // lock as they are called, so updates apply in the order Chrome dispatched the events.
 
 import { sessionClosed } from '../events.js';
+import { closeTabNow } from './close-tab.js';
 import { SESSIONS } from '../../store/keys.js';
 import { read, write, writeAll } from '../../store/store.js';
 
@@ -149,15 +150,10 @@ export function closeSession(sessionId, { keepWindow = false } = {}) {
     // A tab already closed (by the person, or by its page) reads as null.
     const tabs = await Promise.all(session.tabIds.map((id) => chrome.tabs.get(id).catch(() => null)));
     const toClose = tabs.flatMap((t) => (t?.id !== undefined && (closeWindow || t.windowId !== session.windowId) ? [t.id] : []));
-    // One by one: a list with a tab that went meanwhile would be refused whole.
-    await Promise.all(
-      toClose.map((tabId) =>
-        chrome.tabs.remove(tabId).catch((error) => {
-          // Gone meanwhile: nothing left to close.
-          console.warn(`hopbench: closing session tab ${tabId}:`, error);
-        }),
-      ),
-    );
+    // One by one: a list with a tab that went meanwhile would be refused whole. Each
+    // close is bounded (close-tab.js): a page asking "leave this page?" cannot hold the
+    // lock, and with it the next run and the fence's removal.
+    await Promise.all(toClose.map((tabId) => closeTabNow(tabId)));
     return session;
   });
 }
