@@ -6,7 +6,7 @@
 // promise (worker/core/core.js), started by the first call that needs the core.
 // Pages' messages come in through one door (worker/door.js).
 
-import { registerCdpListeners } from './worker/cdp/cdp.js';
+import { registerCdpListeners, whenForeignFramesRefuse } from './worker/cdp/cdp.js';
 import { openDoor } from './worker/door.js';
 import { registerDuelListeners } from './worker/duel/duel.js';
 import { registerFenceListeners, sweepFences } from './worker/fence/fence.js';
@@ -16,6 +16,7 @@ import { registerHumanListeners } from './worker/human/session.js';
 import { registerHumanTabListeners } from './worker/human/tabs.js';
 import { registerNoticeListeners } from './worker/page/notices.js';
 import { registerPageErrorListeners } from './worker/page/errors.js';
+import { takeOutForeignFrames } from './worker/page/foreign-frames.js';
 import { isWorkerGoingAway } from './worker/run/driver.js';
 import { closeUnstartedSession, liveRunSessions, registerRunListeners, resumeRuns } from './worker/run/service.js';
 import { registerSessionListeners } from './worker/session/sessions.js';
@@ -31,6 +32,9 @@ sweepFences(liveRunSessions, closeUnstartedSession)
 
 // Listeners that must wake a stopped worker: registered synchronously, at top level.
 registerCdpListeners();
+// A session's tab whose page shows another extension's frame is attached once that
+// frame is taken out (worker/page/foreign-frames.js).
+whenForeignFramesRefuse(takeOutForeignFrames);
 registerFenceListeners();
 // Before the session listeners: a tab a page closed is still in its session for it.
 registerNoticeListeners();

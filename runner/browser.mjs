@@ -33,15 +33,18 @@ export const BASE_ARGS = Object.freeze([
 /** @typedef {Awaited<ReturnType<typeof launchWithExtension>>} LaunchedBrowser */
 
 /**
- * The base flags plus loading our unpacked extension.
+ * The base flags plus loading our unpacked extension, and any others beside it (the
+ * extensions a person's browser has: `otherExtensions`, unpacked folders).
  * @param {string} extensionDir
+ * @param {string[]} [otherExtensions]
  */
-export function chromiumArgs(extensionDir) {
+export function chromiumArgs(extensionDir, otherExtensions = []) {
+  const all = [extensionDir, ...otherExtensions].join(',');
   return [
     ...BASE_ARGS,
-    // Playwright passes --disable-extensions; this re-enables ours only.
-    `--disable-extensions-except=${extensionDir}`,
-    `--load-extension=${extensionDir}`,
+    // Playwright passes --disable-extensions; this re-enables ours (and those asked for).
+    `--disable-extensions-except=${all}`,
+    `--load-extension=${all}`,
   ];
 }
 
@@ -67,14 +70,15 @@ export function newProfileDir() {
  * worker from the start. `callerHandlesSignals`: the caller closes the browser on
  * Ctrl-C / SIGTERM / SIGHUP itself (the runner); Playwright's own handlers would close
  * it and exit the process first, before the caller's cleanup (the profile) ran.
+ * `otherExtensions`: unpacked extension folders loaded beside ours.
  * @param {{ extensionDir: string, chromiumPath: string, profileDir?: string,
  *   onContext?: (context: import('playwright-core').BrowserContext) => void,
- *   callerHandlesSignals?: boolean }} options
+ *   callerHandlesSignals?: boolean, otherExtensions?: string[] }} options
  * @returns {Promise<{ context: import('playwright-core').BrowserContext,
  *   worker: import('playwright-core').Worker, extensionId: string,
  *   extensionUrl: (path: string) => string, close: () => Promise<void> }>}
  */
-export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext, callerHandlesSignals = false }) {
+export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext, callerHandlesSignals = false, otherExtensions = [] }) {
   if (!existsSync(join(extensionDir, 'manifest.json'))) {
     throw new Error(`no built extension at ${extensionDir}: run ./build.sh first`);
   }
@@ -94,7 +98,7 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
       chromium.launchPersistentContext(userDataDir, {
         executablePath: chromiumPath,
         headless: true,
-        args: chromiumArgs(extensionDir),
+        args: chromiumArgs(extensionDir, otherExtensions),
         // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
         // browser, so target=_blank and window.open behave as they do for real users
         // (they need the user activation only trusted input carries).

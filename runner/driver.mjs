@@ -29,12 +29,14 @@ export { PROFILE_REMOVAL, newProfileDir };
 /** @typedef {Awaited<ReturnType<typeof launchExtension>>} Extension */
 
 /**
- * @param {{ extensionDir?: string, profileDir?: string }} [options] `profileDir`: a
+ * @param {{ extensionDir?: string, profileDir?: string, otherExtensions?: string[] }} [options]
+ *   `otherExtensions`: unpacked extensions loaded beside ours (as people's browsers
+ *   have them). `profileDir`: a
  *   browser profile the caller owns and removes, so a test can close the browser and
  *   launch it again on the same profile (what survives a restart); default: a fresh
  *   temporary profile removed on close.
  */
-export async function launchExtension({ extensionDir = distDir, profileDir } = {}) {
+export async function launchExtension({ extensionDir = distDir, profileDir, otherExtensions = [] } = {}) {
   /** @type {ConsoleEntry[]} */
   const errors = [];
   /** @type {ConsoleEntry[]} every console message, any level */
@@ -43,6 +45,7 @@ export async function launchExtension({ extensionDir = distDir, profileDir } = {
     extensionDir,
     chromiumPath,
     ...(profileDir === undefined ? {} : { profileDir }),
+    otherExtensions,
     onContext: (context) => watchContext(context, errors, messages),
   });
   return makeHandle(browser, errors, messages);

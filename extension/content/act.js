@@ -32,8 +32,14 @@
 
   // --- Finding the marked element -------------------------------------------------
 
-  /** Open shadow roots, and closed ones through the extension-only chrome.dom API. */
-  const shadowOf = (/** @type {Element} */ el) => chrome.dom?.openOrClosedShadowRoot?.(/** @type {HTMLElement} */ (el)) ?? el.shadowRoot;
+  /**
+   * Open shadow roots, and closed ones through the extension-only chrome.dom API. That
+   * API takes HTML elements only: handed an SVG element (an icon inside a design
+   * system's button) it throws, which failed every search for an element marked inside
+   * a shadow root of a page that had any SVG. Other elements have no closed root to find.
+   */
+  const shadowOf = (/** @type {Element} */ el) =>
+    el instanceof HTMLElement ? (chrome.dom?.openOrClosedShadowRoot?.(el) ?? el.shadowRoot) : el.shadowRoot;
 
   /**
    * @param {Document | ShadowRoot} root

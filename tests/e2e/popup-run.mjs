@@ -20,6 +20,9 @@ export async function runFileFromRealPopup(ext, control, { file, overUrl, agent 
   const tab = await ext.openPage(overUrl);
   const popup = await openRealPopup(ext, tab);
   await popup.setFiles('#import-files', [file]);
+  // The import is done once it says so: a file imported before is in the list already,
+  // and choosing it while the list is drawn again would be undone.
+  await popup.waitFor(`document.querySelector('#task-note').textContent.startsWith('Imported')`, `${name} to be imported`);
   await popup.waitFor(`!!document.querySelector('#task option[value="imported:${name}"]')`, `${name} in the task list`);
   await popup.select('#task', `imported:${name}`);
   await popup.select('#agent', agent);
@@ -33,7 +36,10 @@ export async function runFileFromRealPopup(ext, control, { file, overUrl, agent 
       await tab.close();
       return /** @type {string} */ (started[0]);
     }
-    if (Date.now() > deadline) throw new Error(`Run in the real popup started no run of ${name}`);
+    if (Date.now() > deadline) {
+      const said = await popup.evaluate('[...document.querySelectorAll("#run-status, #agent-note, #task-note")].map((p) => p.textContent).join(" / ")');
+      throw new Error(`Run in the real popup started no run of ${name}; the popup says: ${said}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

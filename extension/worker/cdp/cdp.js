@@ -20,6 +20,31 @@ import { read, remove, write } from '../../store/store.js';
 
 const PROTOCOL_VERSION = '1.3';
 
+/** Chrome's words for a debugger refused because of another extension's frame. */
+const FOREIGN_FRAME = /Cannot access a chrome-extension:\/\/ URL/i;
+/** Chrome's words for a command sent after it detached the debugger. */
+const NOT_ATTACHED = /Debugger is not attached/i;
+/** Chrome's words for a command in flight when it detached the debugger. */
+const DETACHED_MIDWAY = /Detached while handling command/i;
+/** Attaches tried while other extensions' frames are taken out between them. */
+const ATTACH_TRIES = 4;
+
+/**
+ * Takes other extensions' frames out of a tab; null when it may not (the tab is
+ * someone's own, not a session's). Set once by the worker (whenForeignFramesRefuse),
+ * so this module needs nothing above it.
+ * @type {(tabId: number) => Promise<number | null>}
+ */
+let clearForeignFrames = async () => null;
+
+/**
+ * What to do when Chrome refuses the debugger because of another extension's frame.
+ * @param {(tabId: number) => Promise<number | null>} clear
+ */
+export function whenForeignFramesRefuse(clear) {
+  clearForeignFrames = clear;
+}
+
 /**
  * How long one DevTools command (or an attach) may take. A page that loops in a script
  * or waits on a dialog no one answers holds every command sent to it; unbounded, that
@@ -55,26 +80,53 @@ export async function attach(tabId) {
     await childWrites;
     return;
   }
-  try {
-    await bounded(chrome.debugger.attach({ tabId }, PROTOCOL_VERSION), `attaching the debugger to tab ${tabId}`);
-  } catch (error) {
-    if (!/already attached/i.test(messageOf(error))) {
-      throw new Error(`cannot attach the debugger to tab ${tabId}: ${messageOf(error)}`, { cause: error });
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await attachOnce(tabId);
+      break;
+    } catch (error) {
+      if (error instanceof CommandTimeout) throw error;
+      const message = messageOf(error);
+      // Another extension's frame in the page (or one of ours, which Chrome shows as
+      // chrome-extension://invalid/), there from the start or shown while we attached:
+      // in a session's tab it is taken out, then the attach is tried again
+      // (page/foreign-frames.js).
+      const lost = FOREIGN_FRAME.test(message) || NOT_ATTACHED.test(message) || DETACHED_MIDWAY.test(message);
+      if (lost && tries < ATTACH_TRIES && (await clearForeignFrames(tabId)) !== null) continue;
+      const why = FOREIGN_FRAME.test(message)
+        ? `the page shows a frame of another extension (a password manager's or translator's menu?), and Chrome lets no extension's debugger into such a page${tries > 1 ? '; taking it out did not help' : ''}`
+        : message;
+      throw new Error(`cannot attach the debugger to tab ${tabId}: ${why}`, { cause: error });
     }
   }
-  await send(tabId, 'Target.setAutoAttach', {
-    autoAttach: true,
-    waitForDebuggerOnStart: false,
-    flatten: true,
-  });
-  // The Page domain on: Chrome then reports each JavaScript dialog to us before it
-  // blocks the page (page/notices.js answers or records it), and of downloads.
-  await send(tabId, 'Page.enable');
   // Chrome sends Target.attachedToTarget for existing frames before it answers
   // setAutoAttach; wait until the listener has stored them, so the caller's next
   // childSessions() already lists every out-of-process iframe.
   await childWrites;
   attachedTabs.add(tabId);
+}
+
+/**
+ * One attach, with its auto-attach and the Page domain; a debugger attached already
+ * (by a worker before this one) is used as it is.
+ * @param {number} tabId
+ */
+async function attachOnce(tabId) {
+  try {
+    await bounded(chrome.debugger.attach({ tabId }, PROTOCOL_VERSION), `attaching the debugger to tab ${tabId}`);
+  } catch (error) {
+    if (!/already attached/i.test(messageOf(error))) throw error;
+  }
+  // sendOnce: a detach right now fails this attach (which attach tries again), rather
+  // than attaching again inside it.
+  await sendOnce(tabId, 'Target.setAutoAttach', {
+    autoAttach: true,
+    waitForDebuggerOnStart: false,
+    flatten: true,
+  }, undefined);
+  // The Page domain on: Chrome then reports each JavaScript dialog to us before it
+  // blocks the page (page/notices.js answers or records it), and of downloads.
+  await sendOnce(tabId, 'Page.enable', {}, undefined);
 }
 
 /** @param {number} tabId */
@@ -99,6 +151,39 @@ export async function detach(tabId) {
  * @returns {Promise<CommandReturnValues[M]>}
  */
 export async function send(tabId, method, params = /** @type {CommandParameters[M]} */ ({}), sessionId = undefined) {
+  try {
+    return await sendOnce(tabId, method, params, sessionId);
+  } catch (error) {
+    // Chrome detached the debugger (another extension's frame appeared in the page)
+    // before the command reached it: attach again, which takes that frame out, and send
+    // it once more. A command to an out-of-process frame's session is not repeated: that
+    // session died with the attach.
+    //
+    // Chrome may also detach it while the command was being handled: input that focused
+    // a field whose focus made another extension show its inline menu there. The input
+    // was delivered (its effect is what detached us), so it is not sent again; any other
+    // command is, once attached again. A tab that is gone is the caller's to handle
+    // (act/input.js: a click whose page closed its own tab).
+    const message = error instanceof Error ? error.message : '';
+    const detachedMidway = DETACHED_MIDWAY.test(message);
+    if (sessionId !== undefined || !(NOT_ATTACHED.test(message) || FOREIGN_FRAME.test(message) || detachedMidway)) throw error;
+    if (!(await chrome.tabs.get(tabId).catch(() => null))) throw error;
+    attachedTabs.delete(tabId);
+    await attach(tabId);
+    if (detachedMidway && method.startsWith('Input.')) return /** @type {CommandReturnValues[M]} */ ({});
+    return sendOnce(tabId, method, params, sessionId);
+  }
+}
+
+/**
+ * @param {number} tabId
+ * @template {Method} M
+ * @param {M} method
+ * @param {NoInfer<CommandParameters[M]>} params
+ * @param {string | undefined} sessionId
+ * @returns {Promise<CommandReturnValues[M]>}
+ */
+async function sendOnce(tabId, method, params, sessionId) {
   const target = sessionId ? { tabId, sessionId } : { tabId };
   const where = sessionId ? `tab ${tabId} session ${sessionId}` : `tab ${tabId}`;
   try {

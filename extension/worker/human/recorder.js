@@ -223,10 +223,13 @@ export async function idOfHeld(tabId, contextId, handle) {
 
 /**
  * Registers the recorder's CDP listeners; call once, synchronously, at the worker's
- * top level. `onReport(tabId, contextId, report)` gets each parsed report.
+ * top level. `onReport(tabId, contextId, report)` gets each parsed report;
+ * `onDetached(tabId, reason)` hears of a detached debugger once the tab's recorder is
+ * forgotten (Chrome's `reason`).
  * @param {(tabId: number, contextId: number, report: Report) => void} onReport
+ * @param {(tabId: number, reason: string) => Promise<void>} onDetached
  */
-export function registerRecorderListeners(onReport) {
+export function registerRecorderListeners(onReport, onDetached) {
   chrome.debugger.onEvent.addListener((source, method, raw) => {
     /** @type {{ name?: string, payload?: string, executionContextId?: number,
      *   context?: { id: number, name: string, auxData?: { frameId?: string } } }} */
@@ -250,12 +253,14 @@ export function registerRecorderListeners(onReport) {
       contexts.get(source.tabId)?.clear();
     }
   });
-  chrome.debugger.onDetach.addListener((source) => {
-    if (source.tabId === undefined) return;
-    scripts.delete(source.tabId);
-    contexts.delete(source.tabId);
-    remove(recorderScript(source.tabId)).catch((error) =>
-      console.error('hopbench: forgetting a recorder script failed:', error),
-    );
+  chrome.debugger.onDetach.addListener((source, reason) => {
+    const tabId = source.tabId;
+    if (tabId === undefined) return;
+    scripts.delete(tabId);
+    contexts.delete(tabId);
+    // Once forgotten, so an install that follows adds the script anew.
+    remove(recorderScript(tabId))
+      .then(() => onDetached(tabId, reason))
+      .catch((error) => console.error('hopbench: forgetting a recorder script failed:', error));
   });
 }

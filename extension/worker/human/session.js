@@ -329,6 +329,23 @@ async function onReport(tabId, contextId, report) {
   if (session?.human && session.human.phase !== 'ended' && session.currentTabId === tabId) scheduleObservation(session.id, report.kind === 'ready' ? 300 : 100);
 }
 
+/**
+ * Chrome detaches the debugger from a page when another extension shows a frame in it
+ * (a password manager's menu under the field the person clicked): the recorder's
+ * binding goes with the attach, so it is installed again at once (the attach takes
+ * that frame out of the tab: page/foreign-frames.js). Not when the person cancelled
+ * the debugging themselves, nor once the session has ended.
+ * @param {number} tabId
+ * @param {string} reason
+ */
+async function recordAgain(tabId, reason) {
+  if (reason !== 'target_closed') return;
+  const session = sessionOfTab(await readSessions(), tabId);
+  if (!session?.human || session.human.phase === 'ended') return;
+  if (!(await chrome.tabs.get(tabId).catch(() => null))) return;
+  await installRecorder(tabId);
+}
+
 /** Call once, synchronously, at the worker's top level. */
 export function registerHumanListeners() {
   // Closing the session window is giving up (the recording has nowhere to go on).
@@ -351,7 +368,7 @@ export function registerHumanListeners() {
       ? recordAction({ tabId, contextId }, report)
       : onReport(tabId, contextId, report);
     handled.catch((error) => console.error(`hopbench: a recorder report (${report.kind}) failed:`, error));
-  });
+  }, recordAgain);
 }
 
 // --- the service: START_HUMAN, HUMAN_CONTROL, HUMAN_FINISH ----------------------------

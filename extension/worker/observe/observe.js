@@ -14,6 +14,7 @@ import { noContentKind, noContentSentence, pdfViewerSentence, showsPdfViewer, sh
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
 import { readSessions, sessionOfTab } from '../session/sessions.js';
 import { loadedCore } from '../core/core.js';
+import { foreignFramesLine, takeOutForeignFrames } from '../page/foreign-frames.js';
 
 /**
  * @typedef {import('../../observe-settings.js').ObservationSettings} ObservationSettings
@@ -46,6 +47,10 @@ export async function observeTab(tabId, options = {}) {
   if (empty) return empty;
   // The trees are read from the start; nothing of them depends on the settings, which
   // are read meanwhile (a storage read that would otherwise come first).
+  // Other extensions' frames out of a session's tab first (Chrome refuses the debugger
+  // while one is there; attach takes them out too when refused): their count makes
+  // the line saying what was not observed.
+  const foreignP = takeOutForeignFrames(tabId);
   const attached = attach(tabId);
   const gatheredP = attached.then(() => gatherTab(tabId, { attached: true }));
   // Not left unhandled if the settings are refused; awaited (and throwing) below.
@@ -78,8 +83,9 @@ export async function observeTab(tabId, options = {}) {
   const ms = (/** @type {number} */ a, /** @type {number} */ b) => Math.round((b - a) * 10) / 10;
   // A PDF in Chrome's viewer: the tree holds the viewer's buttons, not the document.
   const pdf = showsPdfViewer(await childSessions(tabId));
+  const notObserved = foreignFramesLine(await foreignP);
   return {
-    text: pdf ? `${result.text}\n\n${pdfViewerSentence(tabInfo.url)}` : result.text,
+    text: [result.text, pdf ? pdfViewerSentence(tabInfo.url) : '', notObserved].filter(Boolean).join('\n\n'),
     url: tabInfo.url,
     title: tabInfo.title,
     tabs: tabInfo.tabs,

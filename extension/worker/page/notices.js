@@ -92,6 +92,12 @@ function registerTabListeners() {
 /** Registers the listeners; call once, synchronously, at the worker's top level, before registerSessionListeners. */
 export function registerNoticeListeners() {
   registerTabListeners();
+  // What a tab was prepared with lives as long as the debugger's attach: Chrome may
+  // detach it (another extension's frame appeared), and the next action prepares the
+  // tab again.
+  chrome.debugger.onDetach.addListener((source) => {
+    if (source.tabId !== undefined) prepared.delete(source.tabId);
+  });
   registerDownloadListeners();
   chrome.debugger.onEvent.addListener((source, method, raw) => {
     const tabId = source.tabId;

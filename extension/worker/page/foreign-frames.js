@@ -1,0 +1,40 @@
+// Other extensions' frames in a session's tab (content/foreign-frames.js says why they
+// must go): taken out before the tab is observed, and whenever Chrome refuses the
+// debugger because of one (cdp/cdp.js asks through `whenForeignFramesRefuse`). Only a
+// session's tabs: the person's own tabs keep every frame their extensions show, and a
+// debugger refused there says why.
+
+import { readSessions, sessionOfTab } from '../session/sessions.js';
+
+const SCRIPT = 'content/foreign-frames.js';
+
+/**
+ * Takes the frames of other extensions out of every frame of a session's tab; returns
+ * how many its documents have lost so far, or null for a tab outside every session (or
+ * one whose page no extension may script: nothing was changed there).
+ * @param {number} tabId
+ * @returns {Promise<number | null>}
+ */
+export async function takeOutForeignFrames(tabId) {
+  if (!sessionOfTab(await readSessions(), tabId)) return null;
+  try {
+    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: [SCRIPT], injectImmediately: true });
+    return results.reduce((sum, r) => sum + (typeof r.result === 'number' ? r.result : 0), 0);
+  } catch (error) {
+    // A page no extension may script (chrome://, the Web Store, a blank tab not yet
+    // committed) holds no frame this could take out.
+    console.debug(`hopbench: no frames taken out of tab ${tabId}:`, /** @type {Error} */ (error).message);
+    return null;
+  }
+}
+
+/**
+ * The observation's line for frames taken out of the page, or '' when none were.
+ * @param {number | null} count
+ */
+export function foreignFramesLine(count) {
+  if (!count) return '';
+  return count === 1
+    ? '(1 frame of another extension: not observed)'
+    : `(${count} frames of other extensions: not observed)`;
+}
