@@ -102,7 +102,7 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
         // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
         // browser, so target=_blank and window.open behave as they do for real users
         // (they need the user activation only trusted input carries).
-        ignoreDefaultArgs: ['--disable-popup-blocking'],
+        ignoreDefaultArgs: ['--disable-popup-blocking', '--disable-ipc-flooding-protection'],
         ...(callerHandlesSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
       });
     try {

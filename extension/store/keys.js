@@ -49,6 +49,9 @@ export const SESSIONS = /** @type {Slot<Record<string, import('../worker/session
 /** Each session's hop tracker (session/hops.js). */
 export const hopTracker = (/** @type {string} */ sessionId) =>
   /** @type {Slot<import('../worker/session/hops.js').Tracker>} */ (slot('session', `hopbench.hops.${sessionId}`));
+/** A sealed part of a session's hop log: entries `n * HOP_LOG_CHUNK` on (session/hops.js). */
+export const hopLogChunk = (/** @type {string} */ sessionId, /** @type {number} */ n) =>
+  /** @type {Slot<import('../worker/session/hops.js').LoggedEvent[]>} */ (slot('session', `hopbench.hopLog.${sessionId}.${n}`));
 /** The main-frame navigations of a session that failed (page/errors.js). */
 export const pageErrors = (/** @type {string} */ sessionId) =>
   /** @type {Slot<import('../worker/page/errors.js').PageError[]>} */ (slot('session', `hopbench.pageErrors.${sessionId}`));

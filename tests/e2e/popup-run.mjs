@@ -37,7 +37,9 @@ export async function runFileFromRealPopup(ext, control, { file, overUrl, agent 
       return /** @type {string} */ (started[0]);
     }
     if (Date.now() > deadline) {
-      const said = await popup.evaluate('[...document.querySelectorAll("#run-status, #agent-note, #task-note")].map((p) => p.textContent).join(" / ")');
+      const said = await popup
+        .evaluate('[...document.querySelectorAll("#run-status, #agent-note, #task-note")].map((p) => p.textContent).join(" / ")')
+        .catch((/** @type {Error} */ error) => `nothing (${error.message})`);
       throw new Error(`Run in the real popup started no run of ${name}; the popup says: ${said}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

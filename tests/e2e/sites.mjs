@@ -5,6 +5,7 @@
 //   {{origin:NAME}}      http://127.0.0.1:<port of NAME>
 //   {{alt-origin:NAME}}  http://localhost:<port of NAME>  (another *site* for Chromium's
 //                        site isolation, so an iframe from it is out-of-process)
+// A file PATH.redirect (no PATH beside it) answers PATH with a 302 to the URL it holds.
 //
 // Usage:
 //   const sites = await startSites();          // every folder
@@ -168,7 +169,15 @@ function serve(root, name, ports, req, res) {
   try {
     body = readFileSync(file);
   } catch {
-    return send(res, 404, `not found: ${path}`, '.txt');
+    // PATH.redirect beside where PATH would be: a 302 to the path it holds (a redirect
+    // loop when that is PATH itself).
+    try {
+      const target = fill(readFileSync(`${file}.redirect`, 'utf8').trim(), ports);
+      res.writeHead(302, { location: target, 'cache-control': 'no-store' });
+      return res.end();
+    } catch {
+      return send(res, 404, `not found: ${path}`, '.txt');
+    }
   }
   const ext = extname(file);
   if (TEMPLATED.has(ext)) body = fill(body.toString('utf8'), ports);

@@ -70,7 +70,8 @@
  * @typedef {{ runId: string, sessionId: string, state: string,
  *   pending: import('./core-types.js').AgentCommand[], actStarted: number | null, tries: number,
  *   steps: Record<string, StepInfo>, options: RunOptions, browserLife?: string,
- *   stopFed?: boolean }} RunRecord
+ *   stopFed?: boolean, unresponsive?: number }} RunRecord
+ *   `unresponsive`: observations in a row that found the page not responding (run/commands.js)
  */
 
 export {};

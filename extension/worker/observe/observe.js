@@ -195,6 +195,34 @@ async function tabsLine(tabId, tabIds) {
 }
 
 /**
+ * What the agent is shown of a page that did not answer for `waitedMs` (its main
+ * thread busy or looping: every DevTools command to it waits): the tabs line and a
+ * sentence saying so, as a person sees a page that does not react.
+ * @param {number} tabId
+ * @param {ObserveOptions} options `tabIds`: the session's tabs
+ * @param {number} waitedMs
+ * @returns {Promise<Observation>}
+ */
+export async function unresponsiveObservation(tabId, options, waitedMs) {
+  const line = await tabsLine(tabId, options.tabIds);
+  const seconds = Math.round(waitedMs / 1000);
+  return {
+    text:
+      `${tabsLineText(line.tabs)}\n\nThe page is not responding: it has been busy for ${seconds} s and nothing on it ` +
+      'could be read. Act again to wait for it, or leave it (go_back, goto [url], another tab).',
+    url: line.url,
+    title: line.title,
+    tabs: line.tabs,
+    mode: options.mode ?? 'text',
+    images: [],
+    imagesNotLoaded: [],
+    marks: [],
+    stats: { unresponsiveMs: waitedMs },
+    timings: {},
+  };
+}
+
+/**
  * The observation of a page with no content to act on (observe/no-content.js): the
  * tabs line and a sentence saying what the page is; null for any other page. Nothing
  * is attached or read: Chrome would refuse it with words only an extension can use.

@@ -13,6 +13,7 @@
 import { pageErrors } from '../../store/keys.js';
 import { read, remove, write } from '../../store/store.js';
 import { sessionOfTab, withSessions } from '../session/sessions.js';
+import { addNotice } from './notices.js';
 
 /**
  * Navigation errors that are not a page failing to load:
@@ -23,6 +24,35 @@ import { sessionOfTab, withSessions } from '../session/sessions.js';
  * - `net::ERR_BLOCKED_BY_CLIENT`: an extension blocked the request on purpose.
  */
 const NOT_UNREACHABLE = new Set(['net::ERR_ABORTED', 'net::ERR_HTTP_RESPONSE_CODE_FAILURE', 'net::ERR_BLOCKED_BY_CLIENT']);
+
+/**
+ * Failures that say the site itself is not answering (nothing listens, the connection
+ * broke, the name or the network is gone): the run cannot go on there, and ends saying
+ * so. Any other failure after the first action (a redirect loop, a broken response, a
+ * certificate the browser refuses) is the page's, shown as the browser's error page: the
+ * agent is told, sees what a person sees, and goes on (go_back, another link).
+ */
+const SITE_DOWN = new Set([
+  'net::ERR_CONNECTION_REFUSED',
+  'net::ERR_CONNECTION_RESET',
+  'net::ERR_CONNECTION_CLOSED',
+  'net::ERR_CONNECTION_FAILED',
+  'net::ERR_CONNECTION_TIMED_OUT',
+  'net::ERR_TIMED_OUT',
+  'net::ERR_ADDRESS_UNREACHABLE',
+  'net::ERR_NAME_NOT_RESOLVED',
+  'net::ERR_INTERNET_DISCONNECTED',
+  'net::ERR_NETWORK_CHANGED',
+]);
+
+/**
+ * Whether the failure ends the run: any failure of a start page (step 0: there is no
+ * page to go on from), else only the site not answering.
+ * @param {PageError} failure
+ */
+export function endsRun(failure) {
+  return failure.step === 0 || SITE_DOWN.has(failure.error);
+}
 
 /**
  * @typedef {{ tabId: number, url: string, error: string, step: number, at: number }} PageError
@@ -41,8 +71,12 @@ export function registerPageErrorListeners() {
       const session = sessionOfTab(sessions, details.tabId);
       if (!session) return; // The person's own browsing.
       const errors = (await read(pageErrors(session.id))) ?? [];
-      errors.push({ tabId: details.tabId, url: details.url, error: details.error, step: session.step, at: Date.now() });
+      /** @type {PageError} */
+      const failure = { tabId: details.tabId, url: details.url, error: details.error, step: session.step, at: Date.now() };
+      errors.push(failure);
       await write(pageErrors(session.id), errors);
+      // One the run goes on from is told to the agent with the next observation.
+      if (!endsRun(failure)) await addNotice(session, { kind: 'load_failed', url: failure.url, error: failure.error, tabId: failure.tabId });
     }).catch((error) => console.error('hopbench: recording a page that did not load failed:', error));
   });
 }

@@ -7,6 +7,8 @@
 import { readSessions, sessionOfTab } from '../session/sessions.js';
 
 const SCRIPT = 'content/foreign-frames.js';
+/** How long the frames' sweep may take before the caller goes on without it. */
+const SWEEP_BOUND_MS = 2_000;
 
 /**
  * Takes the frames of other extensions out of every frame of a session's tab; returns
@@ -18,7 +20,14 @@ const SCRIPT = 'content/foreign-frames.js';
 export async function takeOutForeignFrames(tabId) {
   if (!sessionOfTab(await readSessions(), tabId)) return null;
   try {
-    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: [SCRIPT], injectImmediately: true });
+    const injected = chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: [SCRIPT], injectImmediately: true });
+    // A tab whose next document has not arrived (a server that never answers) holds
+    // the injection until it does: the observation does not wait for it.
+    const results = await Promise.race([injected, new Promise((resolve) => setTimeout(() => resolve(null), SWEEP_BOUND_MS))]);
+    if (!Array.isArray(results)) {
+      injected.catch(() => undefined);
+      return null;
+    }
     return results.reduce((sum, r) => sum + (typeof r.result === 'number' ? r.result : 0), 0);
   } catch (error) {
     // A page no extension may script (chrome://, the Web Store, a blank tab not yet

@@ -29,6 +29,7 @@ import { readSessions, sessionOfTab, withSessions } from '../session/sessions.js
  *   | { kind: 'download', file: string }
  *   | { kind: 'file_chooser', answer: 'closed' | 'left to the person' }
  *   | { kind: 'tab_closed' }
+ *   | { kind: 'load_failed', error: string }
  *   | { kind: 'print' }} NoticeKind
  * @typedef {NoticeKind & { tabId: number, url: string, step: number, at: number, told?: boolean }} PageNotice
  *   `step`: the session's step when it came (0: before any action, a start page);
@@ -80,9 +81,7 @@ function registerTabListeners() {
       withSessions(async (sessions) => {
         const session = sessionOfTab(sessions, tabId);
         if (!session || session.human !== undefined || session.tabIds.length <= 1) return;
-        /** @type {PageNotice} */
-        const notice = { kind: 'tab_closed', url: '', tabId, step: session.step, at: Date.now() };
-        await write(pageNotices(session.id), [...((await read(pageNotices(session.id))) ?? []), notice]);
+        await addNotice(session, { kind: 'tab_closed', url: '', tabId });
       }),
       'recording a closed tab',
     );
@@ -175,6 +174,18 @@ async function note(tabId, make) {
     const list = (await read(pageNotices(session.id))) ?? [];
     await write(pageNotices(session.id), [...list, notice]);
   });
+}
+
+/**
+ * Adds a notice to `session` (the caller holds the session lock and found it): a page
+ * of the session that did not load (page/errors.js).
+ * @param {import('../session/sessions.js').Session} session
+ * @param {NoticeKind & { url: string, tabId: number }} kind
+ */
+export async function addNotice(session, kind) {
+  /** @type {PageNotice} */
+  const notice = { ...kind, step: session.step, at: Date.now() };
+  await write(pageNotices(session.id), [...((await read(pageNotices(session.id))) ?? []), notice]);
 }
 
 /**
@@ -324,6 +335,8 @@ export function noticeWords(notice) {
       return 'The page opened a file chooser; no file can be chosen here, so it was closed.';
     case 'print':
       return 'The page asked to print; printing is not available here, so no print dialog was opened.';
+    case 'load_failed':
+      return `The page ${notice.url} did not load (${notice.error}); the browser shows its error page instead.`;
     case 'tab_closed':
       return 'A tab of this task was closed, not by your actions (its page closed itself, or a person closed it); the tabs line shows the tabs left.';
   }

@@ -6,7 +6,8 @@
 import { errorText } from '../../messages.js';
 import { judgeRequestsOf, progressOf } from '../session/hops.js';
 import { captureScreenshot } from '../observe/images.js';
-import { observeTab } from '../observe/observe.js';
+import { observeTab, unresponsiveObservation } from '../observe/observe.js';
+import { CommandTimeout } from '../cdp/cdp.js';
 import { noticeRecord, noticeWords, noticesOf, takeUntold } from '../page/notices.js';
 import { pageErrorsOf } from '../page/errors.js';
 import { unreachablePage } from './interrupt.js';
@@ -78,6 +79,45 @@ export function stepInfo(record, step) {
 }
 
 /**
+ * How long an observation waits for a busy page (a script holding its main thread: a
+ * page that computes for a minute after loading) before the agent is told the page is
+ * not responding, as a person would wait a while before giving up on it. Each DevTools
+ * command is bounded on its own (cdp.js COMMAND_BOUND_MS), so the observation is tried
+ * again until this has passed.
+ */
+export const PAGE_BUSY_WAIT_MS = 75_000;
+/** Observations in a row that found the page not responding, after which the run ends. */
+export const UNRESPONSIVE_LIMIT = 3;
+
+/**
+ * The observation once the page answers; while it does not, observed again until
+ * PAGE_BUSY_WAIT_MS has passed, and then the "not responding" observation. Null once
+ * the page has not responded to UNRESPONSIVE_LIMIT observations in a row: it will not
+ * recover, and the run ends saying so (`record.unresponsive` counts them).
+ * @param {RunRecord} record
+ * @param {number} tabId
+ * @param {ObserveCommand} cmd
+ * @param {number[]} tabIds
+ * @returns {Promise<import('../observe/observe.js').Observation | null>}
+ */
+async function observeWhenResponsive(record, tabId, cmd, tabIds) {
+  const started = Date.now();
+  for (;;) {
+    try {
+      const obs = await observeWithFallback(tabId, cmd, tabIds, record.options.observation);
+      record.unresponsive = 0;
+      return obs;
+    } catch (error) {
+      if (!(error instanceof CommandTimeout)) throw error;
+      if (Date.now() - started < PAGE_BUSY_WAIT_MS) continue;
+    }
+    record.unresponsive = (record.unresponsive ?? 0) + 1;
+    if (record.unresponsive >= UNRESPONSIVE_LIMIT) return null;
+    return unresponsiveObservation(tabId, { mode: cmd.mode, tabIds }, Date.now() - started);
+  }
+}
+
+/**
  * Observes in the step's mode, with the image size and link URL settings the run
  * started with (`pinned`: a later change in the options or the observation viewer does
  * not reach a run under way). When the pictures cannot be had (Chrome answers
@@ -95,7 +135,8 @@ async function observeWithFallback(tabId, cmd, tabIds, pinned = {}) {
   try {
     return await observeTab(tabId, options);
   } catch (error) {
-    if (cmd.mode === 'text') throw error;
+    // A page that does not answer gives no text either (observeWhenResponsive waits).
+    if (cmd.mode === 'text' || error instanceof CommandTimeout) throw error;
     const obs = await observeTab(tabId, { ...options, mode: 'text' });
     const reason = `no ${cmd.mode} pictures this step (text only): ${errorText(error)}`;
     console.warn(`hopbench: ${reason}`);
@@ -142,7 +183,14 @@ async function observe(ctx, cmd) {
   // observing does not change the page, and the picture's encoding (in the browser)
   // then overlaps the renderer's work on the trees instead of following it.
   const pageP = cmd.mode === 'text' || cmd.mode === 'text+images' ? pageScreenshot(session.currentTabId) : null;
-  const obs = await observeWithFallback(session.currentTabId, cmd, session.tabIds, ctx.record.options.observation);
+  const obs = await observeWhenResponsive(ctx.record, session.currentTabId, cmd, session.tabIds);
+  if (!obs) {
+    return {
+      kind: 'interrupted',
+      reason: `the page stopped responding: ${session.currentTabId === null ? '' : (await chrome.tabs.get(session.currentTabId).catch(() => null))?.url ?? ''} ` +
+        `gave no answer in ${UNRESPONSIVE_LIMIT} observations in a row (${Math.round(PAGE_BUSY_WAIT_MS / 1000)} s each; its main thread busy or looping)`,
+    };
+  }
   // A screenshot mode that fell back to text takes the record's picture now.
   const page = obs.screenshot || obs.som ? { dataUrl: null } : await (pageP ?? pageScreenshot(session.currentTabId));
   const media = stepMedia(runId, cmd.step, obs, page.dataUrl);

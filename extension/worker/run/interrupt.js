@@ -5,7 +5,7 @@
 
 import { BROWSER_LIFE } from '../../store/keys.js';
 import { read, write } from '../../store/store.js';
-import { pageErrorsOf, unreachableText } from '../page/errors.js';
+import { endsRun, pageErrorsOf, unreachableText } from '../page/errors.js';
 import { readSessions } from '../session/sessions.js';
 
 const LIFE_LOCK = 'hopbench.browserLife';
@@ -41,7 +41,7 @@ export function browserLife() {
 /** The first page of the session the browser could not load, as the run's error; or null. */
 /** @param {string} sessionId */
 export async function unreachablePage(sessionId) {
-  const [first] = await pageErrorsOf(sessionId);
+  const first = (await pageErrorsOf(sessionId)).find(endsRun);
   return first ? unreachableText(first) : null;
 }
 

@@ -29,12 +29,23 @@ const LOCK = 'hopbench.sessions';
  */
 
 /**
+ * How many times the lock has been asked for in this worker's life: a caller that
+ * batches work under one request (session/hops.js) knows by it whether anyone asked in
+ * between, whose turn then falls between its items. Memory only, like the lock queue.
+ */
+let lockRequests = 0;
+
+/** The number of lock requests so far (withSessions calls). */
+export const lockTicket = () => lockRequests;
+
+/**
  * Runs `fn(sessions)` under the lock; `fn` may mutate the map, which is then saved.
  * @template T
  * @param {(sessions: Record<string, Session>) => T | Promise<T>} fn
  * @returns {Promise<T>}
  */
 export function withSessions(fn) {
+  lockRequests += 1;
   return navigator.locks.request(LOCK, async () => {
     /** @type {Record<string, Session>} */
     const sessions = (await read(SESSIONS)) ?? {};
