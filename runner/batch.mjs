@@ -100,7 +100,9 @@ export async function runBatch(runs, options) {
         lane.deathsInARow = 0;
       }
       // Every infrastructure error gets a fresh browser: the old one may be what broke.
-      if (done.line.error_kind === INFRASTRUCTURE || done.laneDied) await lane.close();
+      // So does an extension that left a message unanswered, whatever the line says
+      // (an export that hung after a PASS): its next START_RUN would hang the same way.
+      if (done.line.error_kind === INFRASTRUCTURE || done.laneDied || done.hung) await lane.close();
     }
   };
 
