@@ -11,7 +11,7 @@
 // naming the message, and the lane gets a fresh browser (`hung`).
 
 import { readFileSync } from 'node:fs';
-import { INFRASTRUCTURE, RUN, isHarnessEnd, modelEndpointFailure } from './attempts.mjs';
+import { INFRASTRUCTURE, RUN, isHarnessEnd, modelEndpointFailure, neverActed } from './attempts.mjs';
 import { LaneDied, firstLine } from './lane.mjs';
 import { resultLine } from './result-line.mjs';
 import { NoAnswer, answerBy, seconds } from './wall.mjs';
@@ -191,7 +191,11 @@ export async function runTask(lane, task, { overrides, timeoutMs, graceMs = WALL
   }
   if (!error) {
     const endpoint = modelEndpointFailure(run, trajectory);
+    // A FAIL is the agent's only when it acted (attempts.mjs neverActed); replay's
+    // actions are the reference's, so its runs are judged as they end.
+    const unacted = overrides.provider === 'replay' ? null : neverActed(run, trajectory);
     if (endpoint) [error, errorKind] = [endpoint, INFRASTRUCTURE];
+    else if (unacted) [error, errorKind] = [unacted.error, unacted.kind];
     else if (isHarnessEnd(run)) errorKind = INFRASTRUCTURE;
   }
   return {
@@ -337,13 +341,16 @@ async function stopAndSettle(ask, driver, runId, run, wall) {
   const settled = Math.min(Date.now() + STOP_GRACE_MS, wall);
   let latest = run;
   while (Date.now() < settled && (latest?.status ?? 'running') === 'running') {
+    /** @type {ExtensionData} */
+    let view;
     try {
-      latest = await ask(driver.getRun(runId), 'GET_RUN', settled);
+      view = await ask(driver.getRun(runId), 'GET_RUN', settled);
     } catch (error) {
       if (error instanceof NoAnswer) break;
       throw error;
     }
-    if (latest.status !== 'running') break;
+    latest = view;
+    if (view.status !== 'running') break;
     await sleep(POLL_MS);
   }
   return latest;

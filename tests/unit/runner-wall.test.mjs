@@ -11,36 +11,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runTask } from '../../runner/task-run.mjs';
 import { NoAnswer, answerBy } from '../../runner/wall.mjs';
-
-/** A promise that never settles. */
-const never = () => new Promise(() => undefined);
+import { fakeLane, never } from './fake-lane.mjs';
 
 const finished = {
   status: 'finished', step: 2, cause: 'all_hops_done', progress: { done: 1, total: 1, hops: [{ state: 'done', step: 2 }] },
   verdict: { passed: true, hops_done: 1, hops_total: 1, hop_steps: [2], answer: null, reason: 'all hops completed' },
 };
 const running = { status: 'running', step: 1, progress: { done: 0, total: 1, hops: [{ state: 'current' }] } };
-
-/**
- * A lane whose driver answers what `driver` gives and nothing else; its browser never dies.
- * @param {Record<string, (...args: any[]) => Promise<any>>} driver
- */
-function fakeLane(driver) {
-  /** @type {string[]} */
-  const sent = [];
-  /** @param {string} name */
-  const logged = (name) => (/** @type {any[]} */ ...args) => {
-    sent.push(name);
-    return (driver[name] ?? never)(...args);
-  };
-  const lane = {
-    driver: { startRun: logged('startRun'), getRun: logged('getRun'), stopRun: logged('stopRun'), exportRun: logged('exportRun') },
-    guard: (/** @type {Promise<any>} */ p) => p,
-    deathExplaining: async () => null,
-    salvage: async () => ({ run: null, trajectory: null, error: 'no salvage in this test' }),
-  };
-  return { lane: /** @type {any} */ (lane), sent };
-}
 
 describe('the per-task wall', { timeout: 30_000 }, () => {
   /** @type {string} */ let dir;
