@@ -36,6 +36,12 @@ export const DEFAULT_KEY_ENV = Object.freeze({
 export const DEFAULT_TASK_TIMEOUT_S = 900;
 /** Retries of an infrastructure error within one run (docs/runner.md "Crashes, retries and resuming"). */
 export const DEFAULT_RETRIES = 1;
+/**
+ * Infrastructure errors in a row after which the batch stops (0: never): past a few,
+ * the harness is broken (a sandbox gone, an extension that stopped answering), and
+ * every further task would only record the same error in place of a result.
+ */
+export const DEFAULT_MAX_INFRA_ERRORS = 3;
 
 export const USAGE = `usage: ./build.sh run --tasks PATH [options]
        ./build.sh demo [options]          (sandbox + bundled tasks/ + replay)
@@ -58,6 +64,9 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --retries N           run a task again, in a fresh browser, up to N times when it
                         ends in an infrastructure error (browser or worker gone, model
                         endpoint down, timeout) (default ${DEFAULT_RETRIES}; 0: never)
+  --max-infra-errors N  stop the batch after N infrastructure errors in a row, to be
+                        resumed with the same command and --out once the cause is fixed
+                        (default ${DEFAULT_MAX_INFRA_ERRORS}; 0: never stop)
   --retry-errors        re-run every recorded ERROR, not just infrastructure errors
   --no-retry-errors     re-run no recorded ERROR, infrastructure errors included
   --parallel N          tasks at once, each in its own headless browser (default 1)
@@ -138,6 +147,7 @@ const VALUE_OPTIONS = Object.freeze({
   'memory-policy': 'memoryPolicy',
   'memory-sweep': 'memorySweep',
   retries: 'retries',
+  'max-infra-errors': 'maxInfraErrors',
   sites: 'sites',
 });
 
@@ -281,6 +291,7 @@ function validate(raw, retryErrors, browserEndpoints) {
     out: raw.out,
     retryErrors,
     retries: wholeNumber(raw.retries ?? String(DEFAULT_RETRIES), '--retries'),
+    maxInfraErrors: wholeNumber(raw.maxInfraErrors ?? String(DEFAULT_MAX_INFRA_ERRORS), '--max-infra-errors'),
     parallel,
     browserEndpoints,
     observationFormat: raw.observationFormat,
