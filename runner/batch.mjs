@@ -11,6 +11,7 @@
 
 import { INFRASTRUCTURE } from './attempts.mjs';
 import { Lane } from './lane.mjs';
+import { siteWatch } from './site-watch.mjs';
 import { runTask } from './task-run.mjs';
 
 /** Browser deaths in a row (failed relaunches included) after which a lane stops the batch. */
@@ -30,10 +31,12 @@ export const MAX_DEATHS_IN_A_ROW = 3;
  *   record: (task: TaskEntry, done: TaskOutcome) => void,
  *   progress: ReturnType<import('./progress.mjs').makeProgress>,
  *   interrupt: ReturnType<import('./interrupt.mjs').watchInterrupt>,
- *   outage?: ((sinceMs: number) => string | null) | undefined }} options `outage`: an infrastructure
+ *   outage?: ((sinceMs: number) => string | null) | undefined,
+ *   sites?: ReturnType<typeof siteWatch> }} options `outage`: an infrastructure
  *   failure outside the browser since the given time (the demo's sandbox stopping);
  *   `endpoints`: lane i drives the browser already running at endpoints[i];
- *   `maxInfraErrors`: infrastructure errors in a row that stop the batch (0: never)
+ *   `maxInfraErrors`: infrastructure errors in a row that stop the batch (0: never);
+ *   `sites`: the origins that served so far and the check for one gone (site-watch.mjs)
  * @returns {Promise<{ stopped: string | null, resumable: boolean }>} why the batch stopped
  *   early, if it did; `resumable`: the same command goes on where it stopped (once
  *   what broke is fixed), rather than needing other options
@@ -54,6 +57,7 @@ export async function runBatch(runs, options) {
     resumable = resume;
   };
   const infraErrors = infraErrorStreak(options.maxInfraErrors);
+  const sites = options.sites ?? siteWatch();
   const shouldStop = () => interrupt.interrupted || stopped !== null;
 
   // Lanes start one after another: several Chromiums starting at once only compete
@@ -92,6 +96,8 @@ export async function runBatch(runs, options) {
       });
       // Closing the browsers on Ctrl-C kills the runs in flight: not their failure.
       if (interrupt.interrupted) return;
+      // A site that served earlier and refuses connections now is down, not wrong.
+      await sites.check(item.task, done);
       blameOutage(done, options.outage);
       options.record(item.task, done);
       const streak = infraErrors(done.line);
