@@ -1,7 +1,8 @@
 // The runner with a model provider: the fake OpenAI-compatible server plays the agent.
 // The key goes from the environment variable named by --api-key-env to the server
 // (through the extension's SAVE_SETTINGS) and nowhere else: not on the screen, not in
-// any file of the run folder. Tokens reported by the server reach results.jsonl.
+// any file of the run folder. Tokens reported by the server reach results.jsonl. A run
+// in which no model call was answered is no FAIL of the agent's.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -110,6 +111,32 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     assert.equal(more.length, 0);
     assert.deepEqual([failed.verdict, failed.error_kind, failed.attempt, failed.steps], ['ERROR', 'infrastructure', 1, 3], JSON.stringify(failed));
     assert.match(failed.error, /^the model endpoint kept failing \(server\) on the last 3 steps after its own tries: /);
+    assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2], JSON.stringify(retried));
+  });
+
+  test('--max-steps 2 with no model call answered is an infrastructure error, not the agent\'s FAIL', async () => {
+    fake.reset();
+    const clicks = {
+      text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
+        const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
+        return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
+      },
+    };
+    // Two steps of four tries, all 503: the step limit ends the run before the rule for
+    // three steps without an action could; the agent never got to act.
+    fake.script(...Array.from({ length: 8 }, () => ({ status: 503, retryAfter: '0' })), clicks);
+    const outShort = join(dir, 'out-short');
+    const run = await runRunner(
+      ['--tasks', join(dir, 'tasks'), '--out', outShort, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_TEST_KEY', '--max-steps', '2'],
+      { HOPBENCH_TEST_KEY: FAKE_KEY },
+    );
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.equal(fake.pending(), 0);
+    const [failed, retried, ...more] = readLines(join(outShort, 'results.jsonl'));
+    assert.equal(more.length, 0);
+    assert.deepEqual([failed.verdict, failed.error_kind, failed.end, failed.steps], ['ERROR', 'infrastructure', 'early_stop', 2], JSON.stringify(failed));
+    assert.match(failed.error, /^no model call succeeded: the model call of each of the 2 steps failed \(server\), so the agent never acted: /);
     assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2], JSON.stringify(retried));
   });
 
