@@ -11,6 +11,7 @@ import {
   OBSERVATION_FORMATS,
   OBSERVATION_MODES,
   OBSERVATION_MODES_WITH_PICTURES,
+  PROMPT_CACHE_SETTINGS,
   SELECT_MODES,
 } from '../extension/core-terms.js';
 import { endpointProblem } from './remote-browser.mjs';
@@ -18,9 +19,10 @@ import { endpointProblem } from './remote-browser.mjs';
 // The names the options take are the core's (extension/core-terms.js, generated from its
 // types): OBSERVATION_MODES; OBSERVATION_FORMATS, MMInA's text or the compact one (fewer
 // tokens); MEMORY_POLICIES; the agents (AGENTS); the modular agent's variants (SeeAct),
-// how it grounds a plan (GROUNDING_MODES) and picks among answers (SELECT_MODES); and the
-// extension's limit on past runs in a prompt (MAX_MEMORY_K).
-export { GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, OBSERVATION_FORMATS, OBSERVATION_MODES, SELECT_MODES };
+// how it grounds a plan (GROUNDING_MODES) and picks among answers (SELECT_MODES); the
+// extension's limit on past runs in a prompt (MAX_MEMORY_K); whether the model's server
+// is asked to cache the prompt (PROMPT_CACHE_SETTINGS).
+export { GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, OBSERVATION_FORMATS, OBSERVATION_MODES, PROMPT_CACHE_SETTINGS, SELECT_MODES };
 export const AGENTS = AGENT_KINDS;
 
 export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini', 'agent']);
@@ -85,6 +87,10 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
                         retry); only what may pass by itself is retried (timeouts, 5xx, 429)
   --max-obs-tokens N    cut the observation to about N tokens before it goes to the model
                         (MMInA's max_obs_length; default: send it whole)
+  --prompt-cache on|off ask the model's server to cache the prompt's unchanged start
+                        between steps (default: the extension's, on); off tells
+                        llama-server not to and sends Anthropic no cache marks; OpenAI's
+                        own API and Gemini cache by themselves either way
   --prices FILE         JSON price table per model, for the report's cost columns:
                         {"MODEL": {"input": USD, "cached_input": USD, "output": USD}} per
                         million tokens
@@ -137,6 +143,7 @@ const VALUE_OPTIONS = Object.freeze({
   'call-timeout': 'callTimeout',
   tries: 'tries',
   'max-obs-tokens': 'maxObsTokens',
+  'prompt-cache': 'promptCache',
   prices: 'prices',
   observation: 'observation',
   'task-timeout': 'taskTimeout',
@@ -379,18 +386,26 @@ function parseParallel(raw, endpoints) {
 const MODEL_CALL_LIMITS = Object.freeze({ maxTokens: [1, 200_000], callTimeout: [1, 600], tries: [1, 10], maxObsTokens: [1, 1_000_000] });
 
 /**
- * `--max-tokens`, `--temperature`, `--call-timeout`, `--tries`, `--max-obs-tokens`: the
- * model call's settings, as the options page has them; each undefined when not given.
+ * `--max-tokens`, `--temperature`, `--call-timeout`, `--tries`, `--max-obs-tokens`,
+ * `--prompt-cache`: the model call's settings, as the options page has them; each
+ * undefined when not given.
  * @param {RawOptions} raw
  * @param {string} provider
  */
 function parseModelCalls(raw, provider) {
   /** @type {[string, string][]} */
-  const options = [['maxTokens', '--max-tokens'], ['temperature', '--temperature'], ['callTimeout', '--call-timeout'], ['tries', '--tries'], ['maxObsTokens', '--max-obs-tokens']];
+  const options = [['maxTokens', '--max-tokens'], ['temperature', '--temperature'], ['callTimeout', '--call-timeout'], ['tries', '--tries'], ['maxObsTokens', '--max-obs-tokens'], ['promptCache', '--prompt-cache']];
   if (provider === 'replay') {
     for (const [key, option] of options) {
       if (raw[key] !== undefined) throw new UsageError(`${option} has no use with --provider replay (no model is called)`);
     }
+  }
+  if (raw.promptCache !== undefined) {
+    if (!PROMPT_CACHE_SETTINGS.includes(raw.promptCache)) {
+      throw new UsageError(`--prompt-cache must be one of ${PROMPT_CACHE_SETTINGS.join(', ')} (got ${raw.promptCache})`);
+    }
+    // Your own agent is sent the protocol's data, not a prompt: nothing to cache.
+    if (provider === 'agent') throw new UsageError('--prompt-cache has no use with --provider agent (your agent gets no prompt)');
   }
   /** @param {'maxTokens' | 'callTimeout' | 'tries' | 'maxObsTokens'} key @param {string} option */
   const within = (key, option) => {
@@ -416,6 +431,7 @@ function parseModelCalls(raw, provider) {
     callTimeoutMs: callTimeout === undefined ? undefined : callTimeout * 1000,
     tries: within('tries', '--tries'),
     maxObsTokens: within('maxObsTokens', '--max-obs-tokens'),
+    promptCache: raw.promptCache,
   };
 }
 
