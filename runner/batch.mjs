@@ -96,9 +96,10 @@ export async function runBatch(runs, options) {
       });
       // Closing the browsers on Ctrl-C kills the runs in flight: not their failure.
       if (interrupt.interrupted) return;
-      // A site that served earlier and refuses connections now is down, not wrong.
-      await sites.check(item.task, done);
+      // An outage the batch watched (the demo's sandbox) names its cause best; then a
+      // site that served earlier and refuses connections now is down, not wrong.
       blameOutage(done, options.outage);
+      await sites.check(item.task, done);
       options.record(item.task, done);
       const streak = infraErrors(done.line);
       if (streak) stop(streak);
