@@ -98,7 +98,8 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --observation-format F
                         mmina (the benchmark's text, default) or compact (fewer tokens:
                         no indent, text without ids; every element to act on kept)
-  --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  --task-timeout S      give up on a task after S seconds, whatever the browser does: an
+                        attempt never takes more than S + 15 s (default ${DEFAULT_TASK_TIMEOUT_S})
   --agent NAME          prompt (default: one prompt per step) or modular (SeeAct-style:
                         candidate ranking, plan in words, lettered grounding, selection)
   --grounding MODE      modular agent: textual (lettered choices only, the default) or
