@@ -101,6 +101,10 @@ export async function runBatch(runs, options) {
       blameOutage(done, options.outage);
       await sites.check(item.task, done);
       options.record(item.task, done);
+      lane.deathsInARow = done.laneDied ? lane.deathsInARow + 1 : 0;
+      // The most particular reason first: a browser that keeps dying says what to look
+      // for; the streak of infrastructure errors it also makes says less.
+      const dying = done.laneDied && !checkDeaths(lane, stop);
       const streak = infraErrors(done.line);
       if (streak) stop(streak);
       // A batch that stops leaves the retry to the resumed run.
@@ -113,12 +117,7 @@ export async function runBatch(runs, options) {
       if (done.line.end === 'unsupported_input') {
         stop(`the model cannot take the observation mode's input: ${done.line.error ?? done.line.reason}`, false);
       }
-      if (done.laneDied) {
-        lane.deathsInARow += 1;
-        if (!checkDeaths(lane, stop)) return;
-      } else {
-        lane.deathsInARow = 0;
-      }
+      if (dying) return;
       // Every infrastructure error gets a fresh browser: the old one may be what broke.
       // So does an extension that left a message unanswered, whatever the line says
       // (an export that hung after a PASS): its next START_RUN would hang the same way.
