@@ -2,15 +2,25 @@
 // Shared by the service worker (which alone reads the API keys) and the options page
 // (which only ever sees the masked view). Stored in one slot (store/keys.js AGENT_SETTINGS).
 
-import { AGENT_KINDS, GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, PROMPT_STYLES, SELECT_MODES } from './core-terms.js';
+import {
+  AGENT_KINDS,
+  DEFAULT_PROMPT_CACHE,
+  GROUNDING_MODES,
+  MAX_MEMORY_K,
+  MEMORY_POLICIES,
+  PROMPT_CACHE_SETTINGS,
+  PROMPT_STYLES,
+  SELECT_MODES,
+} from './core-terms.js';
 import { AGENT_SETTINGS } from './store/keys.js';
 import { read, write } from './store/store.js';
 
 /**
  * One model endpoint. `plain_http_ok`: the http origin the person confirmed the key may
- * travel to unencrypted.
+ * travel to unencrypted. `prompt_cache`: `on` or `off` (the core's PromptCache, read by
+ * its model client from this object: whether the server is asked to cache the prompt).
  * @typedef {{ provider: string, base_url: string, model: string, api_key: string,
- *   temperature: number, max_tokens: number, plain_http_ok?: string }} Endpoint
+ *   temperature: number, max_tokens: number, prompt_cache: string, plain_http_ok?: string }} Endpoint
  * @typedef {{ model: Endpoint, judge: Endpoint | null, max_steps: number, prompt_style: string,
  *   max_tries: number, call_timeout_ms: number, max_obs_tokens: number, memory_k: number, memory_policy: string,
  *   agent: string, modular_grounding: string, modular_select: string }} AgentSettings
@@ -71,7 +81,9 @@ export const OWN_AGENT = 'agent';
 // `modular` (SeeAct-style stages: ranking, plan, grounding, selection); the modular
 // agent's GROUNDING_MODES `textual` (lettered choices only) / `visual` (with the step's
 // pictures) and SELECT_MODES `model` (one more call) / `first_viable`.
-export { AGENT_KINDS, GROUNDING_MODES, MEMORY_POLICIES, PROMPT_STYLES, SELECT_MODES };
+// PROMPT_CACHE_SETTINGS `on` (the default, DEFAULT_PROMPT_CACHE) / `off`: whether each
+// endpoint's server is asked to cache the prompt's prefix (docs/agent-run.md "Prompt caching").
+export { AGENT_KINDS, GROUNDING_MODES, MEMORY_POLICIES, PROMPT_CACHE_SETTINGS, PROMPT_STYLES, SELECT_MODES };
 
 /** Limits, also shown by the options page next to each field. */
 export const LIMITS = Object.freeze({
@@ -89,7 +101,7 @@ export const LIMITS = Object.freeze({
  */
 export function defaultEndpoint(provider = 'openai') {
   const p = PROVIDERS[provider];
-  return { provider, base_url: p.baseUrl, model: p.model, api_key: '', temperature: 0, max_tokens: 1024 };
+  return { provider, base_url: p.baseUrl, model: p.model, api_key: '', temperature: 0, max_tokens: 1024, prompt_cache: DEFAULT_PROMPT_CACHE };
 }
 
 /** @type {Readonly<AgentSettings>} */
@@ -112,7 +124,7 @@ export const DEFAULT_AGENT_SETTINGS = Object.freeze({
 });
 
 /** `plain_http_ok`: the http origin the person confirmed the key may travel to unencrypted. */
-const ENDPOINT_FIELDS = ['provider', 'base_url', 'model', 'api_key', 'temperature', 'max_tokens', 'plain_http_ok'];
+const ENDPOINT_FIELDS = ['provider', 'base_url', 'model', 'api_key', 'temperature', 'max_tokens', 'prompt_cache', 'plain_http_ok'];
 
 // --- keys over plain http -------------------------------------------------------------
 
@@ -269,6 +281,9 @@ function endpointProblems(endpoint, prefix, add) {
     add(`${prefix}.temperature`, `must be a number from 0 to ${maxTemperature} (got ${JSON.stringify(t)})`);
   }
   integerIn(endpoint.max_tokens, `${prefix}.max_tokens`, add, LIMITS.max_tokens);
+  if (!PROMPT_CACHE_SETTINGS.includes(/** @type {string} */ (endpoint.prompt_cache))) {
+    add(`${prefix}.prompt_cache`, `must be one of ${PROMPT_CACHE_SETTINGS.join(', ')} (got ${JSON.stringify(endpoint.prompt_cache)})`);
+  }
 }
 
 /**

@@ -67,6 +67,20 @@ export const MEMORY_POLICIES = Object.freeze(['recent', 'similar']);
 export const MAX_MEMORY_K = 10;
 
 /**
+ * Whether a model endpoint is asked to cache the prompt's prefix between calls: the
+ * `prompt_cache` of its settings (provider::PromptCache).
+ * @type {readonly string[]}
+ */
+export const PROMPT_CACHE_SETTINGS = Object.freeze(['on', 'off']);
+
+/**
+ * The prompt cache setting of an endpoint whose settings name none
+ * (PromptCache::default).
+ * @type {string}
+ */
+export const DEFAULT_PROMPT_CACHE = 'on';
+
+/**
  * Why a model call failed: `error.kind` of a call outcome and of a step's `model_error`
  * (provider::ErrorKind).
  * @type {readonly string[]}

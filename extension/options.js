@@ -122,6 +122,7 @@ function fillEndpoint(prefix, endpoint) {
   field(prefix, 'model').value = e.model;
   field(prefix, 'temperature').value = String(e.temperature);
   field(prefix, 'max_tokens').value = String(e.max_tokens);
+  field(prefix, 'prompt_cache').value = e.prompt_cache;
   input(prefix, 'temperature').max = String(PROVIDERS[e.provider]?.maxTemperature ?? 2);
   describeFields(prefix, e.provider);
   showKeyState(prefix, endpoint ?? null);
@@ -208,6 +209,7 @@ function readEndpoint(prefix) {
     model: field(prefix, 'model').value,
     temperature: numberOf(field(prefix, 'temperature')),
     max_tokens: numberOf(field(prefix, 'max_tokens')),
+    prompt_cache: field(prefix, 'prompt_cache').value,
   };
   const key = field(prefix, 'api_key').value.trim();
   if (key !== '') endpoint.api_key = key;

@@ -11,6 +11,7 @@ import {
   OBSERVATION_FORMATS,
   OBSERVATION_MODES,
   OBSERVATION_MODES_WITH_PICTURES,
+  PROMPT_CACHE_SETTINGS,
   SELECT_MODES,
 } from '../extension/core-terms.js';
 import { endpointProblem } from './remote-browser.mjs';
@@ -18,9 +19,10 @@ import { endpointProblem } from './remote-browser.mjs';
 // The names the options take are the core's (extension/core-terms.js, generated from its
 // types): OBSERVATION_MODES; OBSERVATION_FORMATS, MMInA's text or the compact one (fewer
 // tokens); MEMORY_POLICIES; the agents (AGENTS); the modular agent's variants (SeeAct),
-// how it grounds a plan (GROUNDING_MODES) and picks among answers (SELECT_MODES); and the
-// extension's limit on past runs in a prompt (MAX_MEMORY_K).
-export { GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, OBSERVATION_FORMATS, OBSERVATION_MODES, SELECT_MODES };
+// how it grounds a plan (GROUNDING_MODES) and picks among answers (SELECT_MODES); the
+// extension's limit on past runs in a prompt (MAX_MEMORY_K); whether the model's server
+// is asked to cache the prompt (PROMPT_CACHE_SETTINGS).
+export { GROUNDING_MODES, MAX_MEMORY_K, MEMORY_POLICIES, OBSERVATION_FORMATS, OBSERVATION_MODES, PROMPT_CACHE_SETTINGS, SELECT_MODES };
 export const AGENTS = AGENT_KINDS;
 
 export const PROVIDERS = Object.freeze(['replay', 'openai', 'anthropic', 'gemini', 'agent']);
@@ -36,6 +38,12 @@ export const DEFAULT_KEY_ENV = Object.freeze({
 export const DEFAULT_TASK_TIMEOUT_S = 900;
 /** Retries of an infrastructure error within one run (docs/runner.md "Crashes, retries and resuming"). */
 export const DEFAULT_RETRIES = 1;
+/**
+ * Infrastructure errors in a row after which the batch stops (0: never): past a few,
+ * the harness is broken (a sandbox gone, an extension that stopped answering), and
+ * every further task would only record the same error in place of a result.
+ */
+export const DEFAULT_MAX_INFRA_ERRORS = 3;
 
 export const USAGE = `usage: ./build.sh run --tasks PATH [options]
        ./build.sh demo [options]          (sandbox + bundled tasks/ + replay)
@@ -58,6 +66,9 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --retries N           run a task again, in a fresh browser, up to N times when it
                         ends in an infrastructure error (browser or worker gone, model
                         endpoint down, timeout) (default ${DEFAULT_RETRIES}; 0: never)
+  --max-infra-errors N  stop the batch after N infrastructure errors in a row, to be
+                        resumed with the same command and --out once the cause is fixed
+                        (default ${DEFAULT_MAX_INFRA_ERRORS}; 0: never stop)
   --retry-errors        re-run every recorded ERROR, not just infrastructure errors
   --no-retry-errors     re-run no recorded ERROR, infrastructure errors included
   --parallel N          tasks at once, each in its own headless browser (default 1)
@@ -76,6 +87,10 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
                         retry); only what may pass by itself is retried (timeouts, 5xx, 429)
   --max-obs-tokens N    cut the observation to about N tokens before it goes to the model
                         (MMInA's max_obs_length; default: send it whole)
+  --prompt-cache on|off ask the model's server to cache the prompt's unchanged start
+                        between steps (default: the extension's, on); off tells
+                        llama-server not to and sends Anthropic no cache marks; OpenAI's
+                        own API and Gemini cache by themselves either way
   --prices FILE         JSON price table per model, for the report's cost columns:
                         {"MODEL": {"input": USD, "cached_input": USD, "output": USD}} per
                         million tokens
@@ -83,7 +98,8 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
   --observation-format F
                         mmina (the benchmark's text, default) or compact (fewer tokens:
                         no indent, text without ids; every element to act on kept)
-  --task-timeout S      give up on a task after S seconds (default ${DEFAULT_TASK_TIMEOUT_S})
+  --task-timeout S      give up on a task after S seconds, whatever the browser does: an
+                        attempt never takes more than S + 15 s (default ${DEFAULT_TASK_TIMEOUT_S})
   --agent NAME          prompt (default: one prompt per step) or modular (SeeAct-style:
                         candidate ranking, plan in words, lettered grounding, selection)
   --grounding MODE      modular agent: textual (lettered choices only, the default) or
@@ -128,6 +144,7 @@ const VALUE_OPTIONS = Object.freeze({
   'call-timeout': 'callTimeout',
   tries: 'tries',
   'max-obs-tokens': 'maxObsTokens',
+  'prompt-cache': 'promptCache',
   prices: 'prices',
   observation: 'observation',
   'task-timeout': 'taskTimeout',
@@ -138,6 +155,7 @@ const VALUE_OPTIONS = Object.freeze({
   'memory-policy': 'memoryPolicy',
   'memory-sweep': 'memorySweep',
   retries: 'retries',
+  'max-infra-errors': 'maxInfraErrors',
   sites: 'sites',
 });
 
@@ -281,6 +299,7 @@ function validate(raw, retryErrors, browserEndpoints) {
     out: raw.out,
     retryErrors,
     retries: wholeNumber(raw.retries ?? String(DEFAULT_RETRIES), '--retries'),
+    maxInfraErrors: wholeNumber(raw.maxInfraErrors ?? String(DEFAULT_MAX_INFRA_ERRORS), '--max-infra-errors'),
     parallel,
     browserEndpoints,
     observationFormat: raw.observationFormat,
@@ -368,18 +387,26 @@ function parseParallel(raw, endpoints) {
 const MODEL_CALL_LIMITS = Object.freeze({ maxTokens: [1, 200_000], callTimeout: [1, 600], tries: [1, 10], maxObsTokens: [1, 1_000_000] });
 
 /**
- * `--max-tokens`, `--temperature`, `--call-timeout`, `--tries`, `--max-obs-tokens`: the
- * model call's settings, as the options page has them; each undefined when not given.
+ * `--max-tokens`, `--temperature`, `--call-timeout`, `--tries`, `--max-obs-tokens`,
+ * `--prompt-cache`: the model call's settings, as the options page has them; each
+ * undefined when not given.
  * @param {RawOptions} raw
  * @param {string} provider
  */
 function parseModelCalls(raw, provider) {
   /** @type {[string, string][]} */
-  const options = [['maxTokens', '--max-tokens'], ['temperature', '--temperature'], ['callTimeout', '--call-timeout'], ['tries', '--tries'], ['maxObsTokens', '--max-obs-tokens']];
+  const options = [['maxTokens', '--max-tokens'], ['temperature', '--temperature'], ['callTimeout', '--call-timeout'], ['tries', '--tries'], ['maxObsTokens', '--max-obs-tokens'], ['promptCache', '--prompt-cache']];
   if (provider === 'replay') {
     for (const [key, option] of options) {
       if (raw[key] !== undefined) throw new UsageError(`${option} has no use with --provider replay (no model is called)`);
     }
+  }
+  if (raw.promptCache !== undefined) {
+    if (!PROMPT_CACHE_SETTINGS.includes(raw.promptCache)) {
+      throw new UsageError(`--prompt-cache must be one of ${PROMPT_CACHE_SETTINGS.join(', ')} (got ${raw.promptCache})`);
+    }
+    // Your own agent is sent the protocol's data, not a prompt: nothing to cache.
+    if (provider === 'agent') throw new UsageError('--prompt-cache has no use with --provider agent (your agent gets no prompt)');
   }
   /** @param {'maxTokens' | 'callTimeout' | 'tries' | 'maxObsTokens'} key @param {string} option */
   const within = (key, option) => {
@@ -405,6 +432,7 @@ function parseModelCalls(raw, provider) {
     callTimeoutMs: callTimeout === undefined ? undefined : callTimeout * 1000,
     tries: within('tries', '--tries'),
     maxObsTokens: within('maxObsTokens', '--max-obs-tokens'),
+    promptCache: raw.promptCache,
   };
 }
 

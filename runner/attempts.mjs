@@ -1,6 +1,6 @@
 // Attempts and error kinds: which ERRORs are the harness's fault (and so worth
 // running again), which tasks a run still owes, and when a model run's end is the
-// endpoint's failure rather than the agent's. Pure: tested without a browser
+// endpoint's failure rather than the agent's, or no outcome of the agent's at all. Pure: tested without a browser
 // (the unit test runner-units.test.mjs). Rules: docs/runner.md "Crashes, retries and
 // resuming".
 
@@ -9,11 +9,12 @@ import { HARNESS_ERROR_KINDS } from '../extension/run-error-kinds.js';
 
 /**
  * `name`, checked against the core's list of such names: a term the core renamed
- * fails as this module loads (in the unit tests first), not quietly at a batch's end.
+ * fails as the module naming it loads (in the unit tests first), not quietly at a
+ * batch's end.
  * @param {readonly string[]} terms
  * @param {string} name
  */
-function term(terms, name) {
+export function term(terms, name) {
   if (!terms.includes(name)) {
     throw new Error(`runner/attempts.mjs names ${name}, which is not among the core's ${terms.join(', ')}`);
   }
@@ -167,6 +168,58 @@ export function modelEndpointFailure(run, trajectory) {
   );
 }
 
+/**
+ * When a model run that would be a FAIL is not the agent's outcome, because the agent
+ * never acted: no step's action was carried out (an action whose result has no error;
+ * a `stop [answer]` is one) and no answer was given. Then, read from the steps'
+ * structured fields (`model_error`, `action`, `result`), never from their words:
+ * - no step's model call succeeded (each has a `model_error`, whatever its kind, and
+ *   whatever rule ended the run: the step limit of a `--max-steps 3` run too): the
+ *   endpoint, or what stands between, never let the agent try: `infrastructure`;
+ * - the model answered but nothing it chose was carried out (replies without a usable
+ *   action, actions that failed): no result of the agent's either, but one a retry
+ *   would most likely meet again: `run`.
+ * Null when the agent acted, when the run did not finish as a FAIL, and when the
+ * steps are not known (no export). Replay is not a model run; the caller leaves it out.
+ * @param {import('./extension.mjs').ExtensionData | null} run GET_RUN's view
+ * @param {import('./extension.mjs').ExtensionData | null} trajectory EXPORT_RUN's export
+ * @returns {{ error: string, kind: 'infrastructure' | 'run' } | null}
+ */
+export function neverActed(run, trajectory) {
+  if (run?.status !== 'finished' || run.verdict?.passed === true) return null;
+  /** @type {unknown} */
+  const steps = trajectory?.steps;
+  if (!Array.isArray(steps) || steps.length === 0) return null;
+  if (typeof run.verdict?.answer?.text === 'string' || typeof run.answer?.text === 'string') return null;
+  if (steps.some(carriedOut)) return null;
+  const n = steps.length;
+  const counted = `${n} step${n === 1 ? '' : 's'}`;
+  if (steps.every((step) => step?.model_error)) {
+    const kinds = [...new Set(steps.map((step) => step.model_error?.error?.kind ?? 'unknown'))];
+    const last = steps[n - 1].model_error?.error?.message ?? '';
+    return {
+      error: `no model call succeeded: the model call of each of the ${counted} failed (${kinds.join(', ')}), so the agent never acted: ${last}`.trim(),
+      kind: INFRASTRUCTURE,
+    };
+  }
+  const tried = steps.filter((step) => typeof step?.action?.text === 'string' && step.action.text !== '');
+  const why = tried.length === 0
+    ? 'its replies had no usable action'
+    : `${tried.length === 1 ? 'the action it chose' : `the ${tried.length} actions it chose`} failed, the last: ${tried[tried.length - 1].result?.error ?? 'not carried out'}`;
+  return {
+    error: `the agent never acted: none of its ${counted} gave an action that was carried out, and it gave no answer (${why})`,
+    kind: RUN,
+  };
+}
+
+/**
+ * A step whose action the browser carried out: it has an action and a result without
+ * an error.
+ * @param {any} step a trajectory step
+ */
+function carriedOut(step) {
+  return typeof step?.action?.text === 'string' && step.action.text !== '' && step.result != null && !step.result.error;
+}
 
 /**
  * A model call error kind that may pass by itself (the core's `ErrorKind::is_transient`).

@@ -3,11 +3,15 @@
 // error is queued again (at the end, so a passing outage has time to pass) up to
 // `--retries` times; a lane whose browser died gets a fresh one before its next task,
 // and a lane whose browser dies 3 times in a row stops the batch: something is wrong
-// with the machine or the browser, not with a task. Rules: docs/runner.md "Crashes,
-// retries and resuming".
+// with the machine or the browser, not with a task. So do `--max-infra-errors`
+// infrastructure errors in a row, on any lanes: the harness is broken (a sandbox gone,
+// an extension that stopped answering), and going on would only write the same error
+// in place of every remaining result. Rules: docs/runner.md "Crashes, retries and
+// resuming".
 
 import { INFRASTRUCTURE } from './attempts.mjs';
 import { Lane } from './lane.mjs';
+import { siteWatch } from './site-watch.mjs';
 import { runTask } from './task-run.mjs';
 
 /** Browser deaths in a row (failed relaunches included) after which a lane stops the batch. */
@@ -20,17 +24,22 @@ export const MAX_DEATHS_IN_A_ROW = 3;
 
 /**
  * @param {{task: TaskEntry, attempt: number}[]} runs in order
- * @param {{ lanes: number, retries: number,
+ * @param {{ lanes: number, retries: number, maxInfraErrors: number,
  *   overrides: ExtensionData | ((task: TaskEntry) => ExtensionData), timeoutMs: number,
  *   setup?: import('./lane.mjs').Setup | undefined,
  *   endpoints?: string[] | null,
  *   record: (task: TaskEntry, done: TaskOutcome) => void,
  *   progress: ReturnType<import('./progress.mjs').makeProgress>,
  *   interrupt: ReturnType<import('./interrupt.mjs').watchInterrupt>,
- *   outage?: ((sinceMs: number) => string | null) | undefined }} options `outage`: an infrastructure
+ *   outage?: ((sinceMs: number) => string | null) | undefined,
+ *   sites?: ReturnType<typeof siteWatch> }} options `outage`: an infrastructure
  *   failure outside the browser since the given time (the demo's sandbox stopping);
- *   `endpoints`: lane i drives the browser already running at endpoints[i]
- * @returns {Promise<{ stopped: string | null }>} why the batch stopped early, if it did
+ *   `endpoints`: lane i drives the browser already running at endpoints[i];
+ *   `maxInfraErrors`: infrastructure errors in a row that stop the batch (0: never);
+ *   `sites`: the origins that served so far and the check for one gone (site-watch.mjs)
+ * @returns {Promise<{ stopped: string | null, resumable: boolean }>} why the batch stopped
+ *   early, if it did; `resumable`: the same command goes on where it stopped (once
+ *   what broke is fixed), rather than needing other options
  */
 export async function runBatch(runs, options) {
   const { progress, interrupt } = options;
@@ -38,12 +47,17 @@ export async function runBatch(runs, options) {
   const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup, endpoint: options.endpoints?.[i] ?? null }));
   /** @type {string | null} */
   let stopped = null;
+  let resumable = false;
   const closeAll = () => Promise.all(lanes.map((lane) => lane.close()));
   interrupt.onInterrupt(closeAll);
-  /** @param {string} why */
-  const stop = (why) => {
-    stopped ??= why;
+  /** @param {string} why @param {boolean} [resume] */
+  const stop = (why, resume = true) => {
+    if (stopped !== null) return;
+    stopped = why;
+    resumable = resume;
   };
+  const infraErrors = infraErrorStreak(options.maxInfraErrors);
+  const sites = options.sites ?? siteWatch();
   const shouldStop = () => interrupt.interrupted || stopped !== null;
 
   // Lanes start one after another: several Chromiums starting at once only compete
@@ -82,25 +96,32 @@ export async function runBatch(runs, options) {
       });
       // Closing the browsers on Ctrl-C kills the runs in flight: not their failure.
       if (interrupt.interrupted) return;
+      // An outage the batch watched (the demo's sandbox) names its cause best; then a
+      // site that served earlier and refuses connections now is down, not wrong.
       blameOutage(done, options.outage);
+      await sites.check(item.task, done);
       options.record(item.task, done);
-      const retry = done.line.error_kind === INFRASTRUCTURE && item.retriesLeft > 0;
+      lane.deathsInARow = done.laneDied ? lane.deathsInARow + 1 : 0;
+      // The most particular reason first: a browser that keeps dying says what to look
+      // for; the streak of infrastructure errors it also makes says less.
+      const dying = done.laneDied && !checkDeaths(lane, stop);
+      const streak = infraErrors(done.line);
+      if (streak) stop(streak);
+      // A batch that stops leaves the retry to the resumed run.
+      const retry = done.line.error_kind === INFRASTRUCTURE && item.retriesLeft > 0 && !shouldStop();
       progress.finished(item.index, item.task, done.line, retry ? `retrying (attempt ${item.attempt + 1} goes to the end of the queue)` : null);
       if (retry) queue.push({ ...item, attempt: item.attempt + 1, retriesLeft: item.retriesLeft - 1 });
       // A model that cannot take what the observation mode sends fails every task the
       // same way: the batch stops at once; the tasks not run stay unrecorded, so the
       // same command with the setting changed runs them.
       if (done.line.end === 'unsupported_input') {
-        stop(`the model cannot take the observation mode's input: ${done.line.error ?? done.line.reason}`);
+        stop(`the model cannot take the observation mode's input: ${done.line.error ?? done.line.reason}`, false);
       }
-      if (done.laneDied) {
-        lane.deathsInARow += 1;
-        if (!checkDeaths(lane, stop)) return;
-      } else {
-        lane.deathsInARow = 0;
-      }
+      if (dying) return;
       // Every infrastructure error gets a fresh browser: the old one may be what broke.
-      if (done.line.error_kind === INFRASTRUCTURE || done.laneDied) await lane.close();
+      // So does an extension that left a message unanswered, whatever the line says
+      // (an export that hung after a PASS): its next START_RUN would hang the same way.
+      if (done.line.error_kind === INFRASTRUCTURE || done.laneDied || done.hung) await lane.close();
     }
   };
 
@@ -114,7 +135,26 @@ export async function runBatch(runs, options) {
   } finally {
     await closeAll();
   }
-  return { stopped };
+  return { stopped, resumable };
+}
+
+/**
+ * Counts infrastructure errors in a row over the attempts in the order they were
+ * recorded (any lane); any other line (PASS, FAIL, a `run` ERROR) ends the streak.
+ * Returns, for each recorded line, why the batch must stop, or null.
+ * @param {number} max 0: never stop
+ */
+export function infraErrorStreak(max) {
+  let inARow = 0;
+  return (/** @type {{ error_kind: string | null, error: string | null }} */ line) => {
+    inARow = line.error_kind === INFRASTRUCTURE ? inARow + 1 : 0;
+    if (max === 0 || inARow < max) return null;
+    return (
+      `${inARow} infrastructure errors in a row (--max-infra-errors ${max}), the last: ${line.error}; ` +
+      'the batch stopped instead of recording the same error for every remaining task: fix what broke ' +
+      '(the sandbox or task sites, the model endpoint, the browser), or give --max-infra-errors 0 to never stop'
+    );
+  };
 }
 
 /**

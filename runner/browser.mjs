@@ -30,6 +30,17 @@ export const BASE_ARGS = Object.freeze([
   '--disable-quic',
 ]);
 
+/**
+ * Playwright's default flags that turn off what a person's Chrome has on; the runner
+ * leaves them out so the agent meets the browser people use:
+ * - `--disable-popup-blocking`: with the popup blocker on, target=_blank and
+ *   window.open need the user activation only trusted input carries, as for real users;
+ * - `--disable-ipc-flooding-protection`: Chrome throttles a page that floods the
+ *   browser with history.pushState / location changes (IPC flooding protection); a
+ *   page that does so behaves for the agent as it does for a person.
+ */
+export const KEPT_CHROME_DEFAULTS = Object.freeze(['--disable-popup-blocking', '--disable-ipc-flooding-protection']);
+
 /** @typedef {Awaited<ReturnType<typeof launchWithExtension>>} LaunchedBrowser */
 
 /**
@@ -99,10 +110,7 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
         executablePath: chromiumPath,
         headless: true,
         args: chromiumArgs(extensionDir, otherExtensions),
-        // Playwright turns Chrome's popup blocker off; keep it on, as in a person's
-        // browser, so target=_blank and window.open behave as they do for real users
-        // (they need the user activation only trusted input carries).
-        ignoreDefaultArgs: ['--disable-popup-blocking', '--disable-ipc-flooding-protection'],
+        ignoreDefaultArgs: [...KEPT_CHROME_DEFAULTS],
         ...(callerHandlesSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
       });
     try {

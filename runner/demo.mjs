@@ -60,7 +60,7 @@ export async function demo(argv) {
     }
     sandbox = keepSandbox(first, () => startSandbox(nativeBin, say), say);
     if (interrupted) return 130;
-    const status = await run(argv, { defaults, outage: sandbox.outage });
+    const status = await run(argv, { defaults, outage: sandbox.outage, command: 'demo' });
     // `defaults` gives `out` when the options do not.
     if (status === 0) report = join(/** @type {string} */ (options.out), 'report.html');
     return status;

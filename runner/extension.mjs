@@ -106,6 +106,8 @@ export function settingsToSave(options, apiKey) {
   if (apiKey !== undefined) model.api_key = apiKey;
   if (options.maxTokens !== undefined) model.max_tokens = options.maxTokens;
   if (options.temperature !== undefined) model.temperature = options.temperature;
+  // The endpoint's own field, which the core's model client reads (provider::PromptCache).
+  if (options.promptCache !== undefined) model.prompt_cache = options.promptCache;
   /** @type {Record<string, unknown>} */
   const settings = { model };
   if (options.maxSteps !== undefined) settings.max_steps = options.maxSteps;

@@ -23,6 +23,7 @@ import { connectWithExtension } from './remote-browser.mjs';
 import { openDriver } from './extension.mjs';
 import { chromiumPath, distDir } from './paths.mjs';
 import { processExists } from './process-exists.mjs';
+import { answerBy } from './wall.mjs';
 
 const PROFILE_PREFIX = 'hopbench-runner-';
 /** A browser that does not close within this long is killed. */
@@ -33,6 +34,13 @@ const SALVAGE_WAIT_MS = 5_000;
 const PAGE_CLOSE_GRACE_MS = 500;
 /** A call that failed waits this long for the death signal that explains it. */
 const DEATH_SETTLE_MS = 2_000;
+/**
+ * A fresh browser's extension page and settings (SAVE_SETTINGS) get this long: an
+ * extension that does not answer them would hold the batch before any task began.
+ */
+const SETUP_BOUND_MS = 60_000;
+/** The messages of a salvage (GET_RUN, STOP_RUN, EXPORT_RUN) get this long in all. */
+const SALVAGE_BOUND_MS = 30_000;
 
 /** Thrown by `guard` when the lane died while the call was pending. */
 export class LaneDied extends Error {}
@@ -118,7 +126,8 @@ export class Lane {
         });
       this.#browser = browser;
       this.pid = this.endpoint ? null : await browserPid(browser);
-      const driver = await openDriver(browser);
+      const setupBy = Date.now() + SETUP_BOUND_MS;
+      const driver = await answerBy(openDriver(browser), setupBy, "the runner's extension page");
       driver.page.on('crash', () => died("the extension's process crashed (its service worker and pages went with it)"));
       // A browser that dies closes its pages first, then the context: the page's
       // close only means the page itself once the browser has had a moment to go.
@@ -128,7 +137,7 @@ export class Lane {
           died(browserGone ? this.#browserGone() : "the runner's extension page was closed");
         }, PAGE_CLOSE_GRACE_MS);
       });
-      await this.setup?.(driver, this.launches === 0);
+      if (this.setup) await answerBy(this.setup(driver, this.launches === 0), setupBy, 'SAVE_SETTINGS');
       this.#driver = driver;
       this.launches += 1;
     } catch (error) {
@@ -204,22 +213,25 @@ export class Lane {
           profileDir: /** @type {string} */ (this.#profile),
           callerHandlesSignals: true,
         });
-      const driver = await openDriver(recovery);
+      // Each message is bounded: a recovered extension that does not answer ends the
+      // salvage with that, and the finally below closes its browser.
+      const bound = Date.now() + SALVAGE_BOUND_MS;
+      const driver = await answerBy(openDriver(recovery), bound, "the recovered browser's extension page");
       recoveryPage = driver.page;
       // The restarted worker resumes the run at once and, finding its session gone,
       // ends it. A command that needs no session (a model call) would go on: Stop it.
-      let run = await driver.getRun(runId);
-      const deadline = Date.now() + SALVAGE_WAIT_MS;
+      let run = await answerBy(driver.getRun(runId), bound, 'GET_RUN');
+      const deadline = Math.min(Date.now() + SALVAGE_WAIT_MS, bound);
       while (run.status === 'running' && Date.now() < deadline) {
         await sleep(250);
-        run = await driver.getRun(runId);
+        run = await answerBy(driver.getRun(runId), bound, 'GET_RUN');
       }
-      if (run.status === 'running') run = (await driver.stopRun(runId)).run ?? run;
-      return { run, trajectory: await driver.exportRun(runId), error: null };
+      if (run.status === 'running') run = (await answerBy(driver.stopRun(runId), bound, 'STOP_RUN')).run ?? run;
+      return { run, trajectory: await answerBy(driver.exportRun(runId), bound, 'EXPORT_RUN'), error: null };
     } catch (error) {
       return { run: null, trajectory: null, error: firstLine(error) };
     } finally {
-      if (this.endpoint) await recoveryPage?.close().catch(() => undefined);
+      if (this.endpoint) await closePageWithin(recoveryPage);
       await closeWithin(recovery, null);
     }
   }
@@ -256,7 +268,7 @@ export class Lane {
     this.#browser = null;
     this.#driver = null;
     // A browser we were given stays up: only the runner's own page goes.
-    if (this.endpoint) await driver?.page.close().catch(() => undefined);
+    if (this.endpoint) await closePageWithin(driver?.page ?? null);
     await closeWithin(browser, this.pid);
   }
 
@@ -316,6 +328,16 @@ async function closeWithin(browser, pid) {
   const outcome = await Promise.race([closed, timedOut]);
   clearTimeout(timer);
   if (outcome === 'timeout' && pid) killQuietly(pid);
+}
+
+/**
+ * Closes a page of the runner's in a browser it was given, waiting CLOSE_TIMEOUT_MS at
+ * most (a browser that does not answer keeps the page; the lane goes on without it).
+ * @param {import('playwright-core').Page | null} page
+ */
+async function closePageWithin(page) {
+  if (!page) return;
+  await answerBy(page.close(), Date.now() + CLOSE_TIMEOUT_MS, 'closing the page').catch(() => undefined);
 }
 
 /** @param {number} pid */

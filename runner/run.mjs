@@ -5,7 +5,7 @@
 // Options: runner/args.mjs; formats and behaviour: docs/runner.md.
 
 import { spawnSync } from 'node:child_process';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_KEY_ENV, USAGE, UsageError, parseArgs, sitesWarning } from './args.mjs';
 import { planRuns } from './attempts.mjs';
@@ -29,6 +29,11 @@ import { writeTrajectory } from './trajectory.mjs';
 /** @typedef {ReturnType<typeof watchInterrupt>} Interrupt */
 /** @typedef {((sinceMs: number) => string | null) | undefined} Outage */
 /** @typedef {(text: string) => string} Redact */
+/**
+ * The command that goes on with the batch in a run folder: the one that was given,
+ * with `--out` that folder.
+ * @typedef {(out: string) => string} ResumeCommand
+ */
 
 /** @param {string} line */
 const say = (line) => process.stdout.write(`${line}\n`);
@@ -36,11 +41,15 @@ const say = (line) => process.stdout.write(`${line}\n`);
 /**
  * @param {string[]} argv
  * @param {{ defaults?: {tasks?: string, out?: string}, env?: NodeJS.ProcessEnv,
- *   outage?: (sinceMs: number) => string | null }} [context] `outage`: an infrastructure
- *   failure outside the browser since a time (the demo's sandbox), see runner/batch.mjs
- * @returns {Promise<number>} the exit status: 0 done, 1 something failed, 2 usage, 130 interrupted
+ *   outage?: (sinceMs: number) => string | null, command?: 'run' | 'demo' }} [context]
+ *   `outage`: an infrastructure failure outside the browser since a time (the demo's
+ *   sandbox), see runner/batch.mjs; `command`: the ./build.sh command that was run, for
+ *   the command that resumes a stopped batch
+ * @returns {Promise<number>} the exit status: 0 done, 1 something failed (a task file
+ *   that cannot be read, a batch stopped early, a batch of nothing but ERRORs), 2 usage,
+ *   130 interrupted
  */
-export async function main(argv, { defaults = {}, env = process.env, outage } = {}) {
+export async function main(argv, { defaults = {}, env = process.env, outage, command = 'run' } = {}) {
   let options;
   try {
     options = parseArgs(argv, defaults);
@@ -54,12 +63,15 @@ export async function main(argv, { defaults = {}, env = process.env, outage } = 
     return 0;
   }
   try {
+    /** @type {ResumeCommand} */
+    const resume = (out) => resumeCommand(command, argv, out);
     const sweep = options.memorySweep;
     if (sweep) {
       const out = resolve(options.out ?? join(repoRoot, 'out', `${defaultOutName(options)}-memory-sweep`));
-      return await runSweep({ ...options, memorySweep: sweep }, out, (one) => runAll(one, env, outage), { nativeBin, say });
+      // The sweep goes on as a whole: its command with its own folder.
+      return await runSweep({ ...options, memorySweep: sweep }, out, (one) => runAll(one, env, outage, () => resume(out)), { nativeBin, say });
     }
-    return await runAll(options, env, outage);
+    return await runAll(options, env, outage, resume);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`run: ${error.message}\n\n${USAGE}\n`);
@@ -74,11 +86,12 @@ export async function main(argv, { defaults = {}, env = process.env, outage } = 
  * @param {Options} options
  * @param {NodeJS.ProcessEnv} env
  * @param {Outage} outage
+ * @param {ResumeCommand} resume
  */
-async function runAll(options, env, outage) {
+async function runAll(options, env, outage, resume) {
   const interrupt = watchInterrupt(say);
   try {
-    return await runAllWatched(options, env, interrupt, outage);
+    return await runAllWatched(options, env, interrupt, outage, resume);
   } finally {
     interrupt.dispose();
   }
@@ -89,8 +102,9 @@ async function runAll(options, env, outage) {
  * @param {NodeJS.ProcessEnv} env
  * @param {Interrupt} interrupt
  * @param {Outage} outage
+ * @param {ResumeCommand} resume
  */
-async function runAllWatched(options, env, interrupt, outage) {
+async function runAllWatched(options, env, interrupt, outage, resume) {
   const { key, note: keyNote } = readApiKey(options, env, DEFAULT_KEY_ENV);
   const redact = makeRedactor(key);
   if (options.provider === 'agent' && options.model === undefined) {
@@ -120,10 +134,11 @@ async function runAllWatched(options, env, interrupt, outage) {
   const swept = sweepStaleProfiles();
   if (swept > 0) say(`note: removed ${swept} browser profile folder${swept === 1 ? '' : 's'} left by runners that were killed`);
 
-  let stopped = null;
+  /** @type {{ stopped: string | null, resumable: boolean, verdicts: Verdicts }} */
+  let batch = { stopped: null, resumable: false, verdicts: { PASS: 0, FAIL: 0, ERROR: 0 } };
   if (plan.runs.length > 0 && !interrupt.interrupted) {
     if (keyNote) say(keyNote);
-    ({ stopped } = await runPlanned(plan.runs, options, key, out, redact, interrupt, outage));
+    batch = await runPlanned(plan.runs, options, key, out, redact, interrupt, outage);
   }
   if (interrupt.interrupted) {
     say(`interrupted: finished tasks are in ${join(out, 'results.jsonl')}; run the same command again to continue`);
@@ -132,11 +147,63 @@ async function runAllWatched(options, env, interrupt, outage) {
   const report = spawnSync(nativeBin, ['report', out, ...(options.prices ? ['--prices', options.prices] : [])], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (report.status !== 0) return 1;
   say(`report: ${join(out, 'report.html')}`);
-  if (stopped) {
-    process.stderr.write(`run: ${stopped}\n`);
+  if (batch.stopped) {
+    process.stderr.write(`run: ${batch.stopped}\n`);
+    if (batch.resumable) process.stderr.write(`run: to go on where it stopped, run: ${resume(out)}\n`);
+    return 1;
+  }
+  const nothingButErrors = noAgentResult(batch.verdicts);
+  if (nothingButErrors) {
+    process.stderr.write(`run: ${nothingButErrors}\n`);
     return 1;
   }
   return bad.length > 0 ? 1 : 0;
+}
+
+/** @typedef {{ PASS: number, FAIL: number, ERROR: number }} Verdicts the attempts this batch recorded, by verdict */
+
+/**
+ * Why a batch that recorded only ERRORs failed, or null: with no PASS and no FAIL,
+ * nothing in it measured the agent, whatever the report's rates say (0 %).
+ * @param {Verdicts} verdicts
+ * @returns {string | null}
+ */
+export function noAgentResult(verdicts) {
+  if (verdicts.ERROR === 0 || verdicts.PASS + verdicts.FAIL > 0) return null;
+  const n = verdicts.ERROR;
+  return (
+    `every attempt of this batch ended in ERROR (${n} attempt${n === 1 ? '' : 's'}, no PASS or FAIL): ` +
+    'no agent result was recorded; the errors above (and in results.jsonl) say what broke'
+  );
+}
+
+/**
+ * The ./build.sh command, as typed from the current folder, that goes on with the
+ * batch in `out`: the arguments given, with `--out` set to that folder (re-running
+ * into the same folder resumes; the demo empties its default folder unless --out is
+ * given). Arguments are quoted for a POSIX shell where they need it.
+ * @param {'run' | 'demo'} command
+ * @param {string[]} argv
+ * @param {string} out
+ */
+export function resumeCommand(command, argv, out) {
+  /** @type {string[]} */
+  const kept = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === '--out') i += 1;
+    else if (!argv[i].startsWith('--out=')) kept.push(argv[i]);
+  }
+  const script = relative(process.cwd(), join(repoRoot, 'build.sh'));
+  const buildSh = script.includes('/') ? script : `./${script}`;
+  return [buildSh, command, ...kept, '--out', out].map(shellWord).join(' ');
+}
+
+/**
+ * A word a POSIX shell reads back as `word`.
+ * @param {string} word
+ */
+function shellWord(word) {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /**
@@ -151,8 +218,9 @@ async function runAllWatched(options, env, interrupt, outage) {
  * @param {Redact} redact
  * @param {Interrupt} interrupt
  * @param {Outage} outage
+ * @returns {Promise<{ stopped: string | null, resumable: boolean, verdicts: Verdicts }>}
  */
-function runPlanned(runs, options, key, out, redact, interrupt, outage) {
+async function runPlanned(runs, options, key, out, redact, interrupt, outage) {
   const progress = makeProgress({ total: runs.length, redact });
   const setup =
     options.provider === 'replay'
@@ -161,19 +229,26 @@ function runPlanned(runs, options, key, out, redact, interrupt, outage) {
           const notes = await driver.saveSettings(settingsToSave(options, key));
           if (first) notes.forEach((n) => progress.note(`settings: ${n.field}: ${n.message}`));
         });
-  return runBatch(runs, {
+  /** @type {Verdicts} */
+  const verdicts = { PASS: 0, FAIL: 0, ERROR: 0 };
+  const ended = await runBatch(runs, {
     lanes: options.parallel,
     endpoints: options.browserEndpoints.length > 0 ? options.browserEndpoints : null,
     retries: options.retries,
+    maxInfraErrors: options.maxInfraErrors,
     // With memory, each task's START_RUN carries the records finished so far.
     overrides: options.memory > 0 ? () => withMemory(runOverrides(options), out) : runOverrides(options),
     timeoutMs: options.taskTimeoutMs,
     setup,
-    record: (task, done) => record(out, task, done, redact, progress),
+    record: (task, done) => {
+      record(out, task, done, redact, progress);
+      verdicts[done.line.verdict === 'PASS' ? 'PASS' : done.line.verdict === 'FAIL' ? 'FAIL' : 'ERROR'] += 1;
+    },
     progress,
     interrupt,
     outage,
   });
+  return { ...ended, verdicts };
 }
 
 /**

@@ -3,15 +3,32 @@
 // the trajectory. Never throws for a task's own failure: everything becomes the result
 // line's error, with its kind (attempts.mjs): a lane that dies mid-task makes an
 // infrastructure error whose steps are salvaged from the browser's profile.
+//
+// The per-task timeout is a wall around the whole attempt: every message to the
+// extension is bounded (wall.mjs), START_RUN and the polls by the deadline, STOP_RUN,
+// the settling after it and EXPORT_RUN by the deadline plus WALL_GRACE_MS. An
+// extension that never answers ends the attempt there, as an infrastructure error
+// naming the message, and the lane gets a fresh browser (`hung`).
 
 import { readFileSync } from 'node:fs';
-import { INFRASTRUCTURE, RUN, isHarnessEnd, modelEndpointFailure } from './attempts.mjs';
-import { firstLine } from './lane.mjs';
+import { INFRASTRUCTURE, RUN, isHarnessEnd, modelEndpointFailure, neverActed } from './attempts.mjs';
+import { LaneDied, firstLine } from './lane.mjs';
 import { resultLine } from './result-line.mjs';
+import { NoAnswer, answerBy, seconds } from './wall.mjs';
 
 const POLL_MS = 500;
 /** After STOP_RUN on a timeout, how long the run gets to settle. */
 const STOP_GRACE_MS = 5_000;
+/**
+ * How far past its deadline an attempt may go, in all: STOP_RUN, the settling after it
+ * and EXPORT_RUN share it. An attempt never takes longer than --task-timeout plus this.
+ */
+export const WALL_GRACE_MS = 15_000;
+/**
+ * A GET_RUN sent just before the deadline still gets this long to answer, and never
+ * more than a third of the grace past the deadline (the rest is Stop's and the export's).
+ */
+const POLL_ANSWER_MS = 5_000;
 
 /** @typedef {import('./lane.mjs').Lane} Lane */
 /** @typedef {import('./extension.mjs').Driver} Driver */
@@ -19,9 +36,11 @@ const STOP_GRACE_MS = 5_000;
 /** @typedef {import('./tasks.mjs').TaskEntry} TaskEntry */
 
 /**
- * An attempt's outcome, as runTask returns it.
+ * An attempt's outcome, as runTask returns it. `hung`: a message the extension never
+ * answered (`START_RUN gave no answer in 900 s`), so the lane needs a fresh browser
+ * whatever the line says.
  * @typedef {{ line: import('./result-line.mjs').ResultLine, trajectory: ExtensionData | null,
- *   exportError: string | null, laneDied: boolean, startedAt: number }} TaskOutcome
+ *   exportError: string | null, laneDied: boolean, hung: string | null, startedAt: number }} TaskOutcome
  */
 
 /**
@@ -33,17 +52,42 @@ const STOP_GRACE_MS = 5_000;
  */
 
 /**
- * @param {Lane} lane a live lane
+ * What runTask needs of a lane: its driver, and the death watch around each call.
+ * @typedef {Pick<Lane, 'driver' | 'guard' | 'deathExplaining' | 'salvage'>} AttemptLane
+ */
+
+/**
+ * @param {AttemptLane} lane a live lane
  * @param {TaskEntry} task
- * @param {{ overrides: ExtensionData, timeoutMs: number, attempt: number,
+ * @param {{ overrides: ExtensionData, timeoutMs: number, graceMs?: number, attempt: number,
  *   onProgress: (p: {hop: number, hops: number, step: number}) => void,
  *   onWaiting?: (call: { step: number, try: number, of: number, seconds: number }) => void }} options
+ *   `graceMs`: how far past `timeoutMs` the cleanup may go (WALL_GRACE_MS)
  * @returns {Promise<TaskOutcome>} `laneDied`: the lane's browser or extension
  *   died during the attempt (the line says so); the lane needs a fresh browser.
  */
-export async function runTask(lane, task, { overrides, timeoutMs, attempt, onProgress, onWaiting = () => {} }) {
+export async function runTask(lane, task, { overrides, timeoutMs, graceMs = WALL_GRACE_MS, attempt, onProgress, onWaiting = () => {} }) {
   const startedAt = Date.now();
   const elapsed = () => Date.now() - startedAt;
+  const deadline = startedAt + timeoutMs;
+  const wall = deadline + graceMs;
+  /** @type {string | null} */
+  let hung = null;
+  /**
+   * One message to the extension: its reply, LaneDied as soon as the lane dies, or
+   * NoAnswer once `until` passes (remembered in `hung`).
+   * @template T
+   * @param {Promise<T>} call
+   * @param {string} what
+   * @param {number} until
+   * @returns {Promise<T>}
+   */
+  const ask = (call, what, until) =>
+    lane.guard(answerBy(call, until, what)).catch((error) => {
+      if (error instanceof NoAnswer) hung ??= error.message;
+      throw error;
+    });
+  const timedOut = `timed out after ${seconds(timeoutMs)} s (per-task timeout, --task-timeout)`;
   /**
    * @param {OutcomeFields} fields
    * @returns {TaskOutcome}
@@ -53,6 +97,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     trajectory: fields.trajectory ?? null,
     exportError: fields.exportError ?? null,
     laneDied: fields.laneDied ?? false,
+    hung,
     startedAt,
   });
   // Replay without a reference trajectory can never start: say that, without opening
@@ -73,8 +118,13 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   let runId;
   try {
     const taskText = readFileSync(task.file, 'utf8');
-    ({ runId } = await lane.guard(driver.startRun(taskText, task.fileName, overrides)));
+    ({ runId } = await ask(driver.startRun(taskText, task.fileName, overrides), 'START_RUN', deadline));
   } catch (error) {
+    // Whether the run started is unknown: no run id to stop or export. The lane's
+    // fresh browser ends whatever the extension goes on with.
+    if (error instanceof NoAnswer) {
+      return outcome({ line: { error: `${error.message} (per-task timeout, --task-timeout)`, errorKind: INFRASTRUCTURE, end: 'timeout' } });
+    }
     const death = await lane.deathExplaining();
     if (death) return outcome(await died(lane, null, null, death, elapsed()));
     return outcome({ line: { error: `the run did not start: ${firstLine(error)}`, errorKind: RUN, end: 'not_started' } });
@@ -93,20 +143,29 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   try {
     let hopsReported = 0;
     const waiting = waitingReports(onWaiting);
-    run = await pollUntilEnded(lane, driver, runId, startedAt + timeoutMs, waiting, (view) => {
-      lastSeen = view;
-      // Steps can be faster than the poll: a hop completed between two polls still
-      // gets its line, at the step that completed it.
-      for (const missed of skippedHops(view, hopsReported)) onProgress(missed);
-      const now = progressOf(view);
-      hopsReported = Math.max(hopsReported, now.hop);
-      onProgress(now);
-    });
-    if (run.status === 'running') {
-      error = `timed out after ${Math.round(timeoutMs / 1000)} s (per-task timeout, --task-timeout)`;
+    /** @type {NoAnswer | null} */
+    let unanswered = null;
+    try {
+      const pollBy = () => Math.max(deadline, Math.min(Date.now() + POLL_ANSWER_MS, deadline + graceMs / 3));
+      run = await pollUntilEnded(ask, driver, runId, deadline, pollBy, waiting, (view) => {
+        lastSeen = view;
+        // Steps can be faster than the poll: a hop completed between two polls still
+        // gets its line, at the step that completed it.
+        for (const missed of skippedHops(view, hopsReported)) onProgress(missed);
+        const now = progressOf(view);
+        hopsReported = Math.max(hopsReported, now.hop);
+        onProgress(now);
+      });
+    } catch (e) {
+      if (!(e instanceof NoAnswer)) throw e;
+      unanswered = e;
+    }
+    if (unanswered || run?.status === 'running') {
+      error = unanswered ? `${timedOut}: ${unanswered.message}` : timedOut;
       errorKind = INFRASTRUCTURE;
       end = 'timeout';
-      run = await stopAndSettle(lane, driver, runId, run);
+      // The hops it had done count: the last view the runner saw, or Stop's end.
+      run = await stopAndSettle(ask, driver, runId, run ?? lastSeen, wall);
     }
   } catch (e) {
     const death = await lane.deathExplaining();
@@ -123,16 +182,20 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
   /** @type {string | null} */
   let exportError = null;
   try {
-    trajectory = await lane.guard(driver.exportRun(runId));
+    trajectory = await ask(driver.exportRun(runId), 'EXPORT_RUN', wall);
   } catch (e) {
-    const death = await lane.deathExplaining();
+    const death = e instanceof NoAnswer ? null : await lane.deathExplaining();
     // Dead before the export: the run had ended, its steps are in the profile.
     if (death) return outcome(await died(lane, runId, run ?? lastSeen, death, elapsedMs));
     exportError = firstLine(e);
   }
   if (!error) {
     const endpoint = modelEndpointFailure(run, trajectory);
+    // A FAIL is the agent's only when it acted (attempts.mjs neverActed); replay's
+    // actions are the reference's, so its runs are judged as they end.
+    const unacted = overrides.provider === 'replay' ? null : neverActed(run, trajectory);
     if (endpoint) [error, errorKind] = [endpoint, INFRASTRUCTURE];
+    else if (unacted) [error, errorKind] = [unacted.error, unacted.kind];
     else if (isHarnessEnd(run)) errorKind = INFRASTRUCTURE;
   }
   return {
@@ -140,6 +203,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
     trajectory,
     exportError,
     laneDied: false,
+    hung,
     startedAt,
   };
 }
@@ -148,7 +212,7 @@ export async function runTask(lane, task, { overrides, timeoutMs, attempt, onPro
  * The attempt of a lane that died: what the profile still holds (the run's summary
  * and steps, `Lane.salvage`), else what the runner last saw of it. `elapsedMs` is the
  * attempt's time up to the death (the salvage is the runner's time, not the task's).
- * @param {Lane} lane
+ * @param {AttemptLane} lane
  * @param {string | null} runId
  * @param {ExtensionData | null} lastSeen
  * @param {string} death
@@ -226,18 +290,25 @@ export function waitingReports(onWaiting, now = () => Date.now()) {
 }
 
 /**
- * @param {Lane} lane
+ * How runTask sends a message: bounded by `until`, watched for the lane's death.
+ * @typedef {<T>(call: Promise<T>, what: string, until: number) => Promise<T>} Ask
+ */
+
+/**
+ * GET_RUN every POLL_MS until the run ends or the deadline passes (the last view then).
+ * @param {Ask} ask
  * @param {Driver} driver
  * @param {string} runId
  * @param {number} deadline
+ * @param {() => number} pollBy when a GET_RUN sent now must have answered
  * @param {(view: ExtensionData) => void} onEveryView
  * @param {(view: ExtensionData) => void} onView
  * @returns {Promise<ExtensionData>}
  */
-async function pollUntilEnded(lane, driver, runId, deadline, onEveryView, onView) {
+async function pollUntilEnded(ask, driver, runId, deadline, pollBy, onEveryView, onView) {
   let last = '';
   for (;;) {
-    const run = await lane.guard(driver.getRun(runId));
+    const run = await ask(driver.getRun(runId), 'GET_RUN', pollBy());
     onEveryView(run);
     const key = JSON.stringify(progressOf(run));
     if (key !== last) {
@@ -250,23 +321,36 @@ async function pollUntilEnded(lane, driver, runId, deadline, onEveryView, onView
 }
 
 /**
- * @param {Lane} lane
+ * STOP_RUN, then GET_RUN until the run has ended, for STOP_GRACE_MS at most and never
+ * past `wall`. Returns the last view it got (`run` when none came). Throws only
+ * LaneDied: an extension that does not answer leaves the run as last seen.
+ * @param {Ask} ask
  * @param {Driver} driver
  * @param {string} runId
- * @param {ExtensionData} run
+ * @param {ExtensionData | null} run
+ * @param {number} wall
  */
-async function stopAndSettle(lane, driver, runId, run) {
+async function stopAndSettle(ask, driver, runId, run, wall) {
   try {
-    await lane.guard(driver.stopRun(runId));
+    await ask(driver.stopRun(runId), 'STOP_RUN', wall);
   } catch (error) {
+    if (error instanceof LaneDied) throw error;
     // The run may still end by itself within the grace period; say why Stop failed.
     process.stderr.write(`warning: stopping run ${runId} failed: ${firstLine(error)}\n`);
   }
-  const deadline = Date.now() + STOP_GRACE_MS;
+  const settled = Math.min(Date.now() + STOP_GRACE_MS, wall);
   let latest = run;
-  while (Date.now() < deadline && latest.status === 'running') {
-    latest = await lane.guard(driver.getRun(runId));
-    if (latest.status !== 'running') break;
+  while (Date.now() < settled && (latest?.status ?? 'running') === 'running') {
+    /** @type {ExtensionData} */
+    let view;
+    try {
+      view = await ask(driver.getRun(runId), 'GET_RUN', settled);
+    } catch (error) {
+      if (error instanceof NoAnswer) break;
+      throw error;
+    }
+    latest = view;
+    if (view.status !== 'running') break;
     await sleep(POLL_MS);
   }
   return latest;

@@ -18,7 +18,7 @@ use crate::agent::{
 use crate::boundary::CoreErrorKind;
 use crate::memory::{MemoryPolicy, MAX_MEMORY_K};
 use crate::observation::ObservationFormat;
-use crate::provider::ErrorKind;
+use crate::provider::{ErrorKind, PromptCache};
 
 /// The JSON spelling of a unit variant ("text+images", "rate_limited").
 pub fn name_of<T: Serialize>(value: &T) -> String {
@@ -43,6 +43,8 @@ struct Term {
 
 enum Value {
     Names(Vec<String>),
+    /// One name: a default among the names of another term.
+    Name(String),
     Number(u32),
 }
 
@@ -111,6 +113,17 @@ fn terms() -> Vec<Term> {
             value: Value::Number(MAX_MEMORY_K),
         },
         Term {
+            name: "PROMPT_CACHE_SETTINGS",
+            doc: "Whether a model endpoint is asked to cache the prompt's prefix between calls: the `prompt_cache` \
+                  of its settings (provider::PromptCache).",
+            value: Value::Names(names(PromptCache::ALL)),
+        },
+        Term {
+            name: "DEFAULT_PROMPT_CACHE",
+            doc: "The prompt cache setting of an endpoint whose settings name none (PromptCache::default).",
+            value: Value::Name(name_of(&PromptCache::default())),
+        },
+        Term {
             name: "CALL_ERROR_KINDS",
             doc: "Why a model call failed: `error.kind` of a call outcome and of a step's `model_error` \
                   (provider::ErrorKind).",
@@ -164,6 +177,7 @@ pub fn core_terms_module() -> String {
         out.push('\n');
         let (js_type, value) = match &term.value {
             Value::Names(names) => ("readonly string[]", frozen_list(term.name, names)),
+            Value::Name(name) => ("string", js_string(name)),
             Value::Number(n) => ("number", n.to_string()),
         };
         out.push_str("/**\n");
@@ -247,6 +261,9 @@ mod tests {
                     term.name
                 );
             }
+            if let Value::Name(name) = &term.value {
+                assert!(!name.is_empty(), "{}", term.name);
+            }
         }
     }
 
@@ -278,6 +295,8 @@ mod tests {
              Object.freeze(['rate_limited', 'server', 'timeout', 'network']);"
         ));
         assert!(text.contains("export const MAX_MEMORY_K = 10;"));
+        assert!(text.contains("export const PROMPT_CACHE_SETTINGS = Object.freeze(['on', 'off']);"));
+        assert!(text.contains("export const DEFAULT_PROMPT_CACHE = 'on';"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! `anthropic-dangerous-direct-browser-access: true`, or the API answers 401
 //! "CORS requests must set 'anthropic-dangerous-direct-browser-access' header".
 
-use super::config::ProviderConfig;
+use super::config::{PromptCache, ProviderConfig};
 use super::error::CallError;
 use super::url;
 use super::Api;
@@ -45,12 +45,13 @@ impl Api for Anthropic {
             // step of a run: marked as a cache breakpoint, later steps read it from
             // Anthropic's prompt cache (billed at a tenth) instead of paying for it
             // again. A prompt shorter than the model's minimum cacheable length is
-            // simply not cached; the request is the same either way.
-            body["system"] = json!([{
-                "type": "text",
-                "text": request.system,
-                "cache_control": { "type": "ephemeral" },
-            }]);
+            // simply not cached; the request is the same either way. Anthropic caches
+            // only what is marked, so without the mark (prompt cache off) nothing is.
+            let mut block = json!({ "type": "text", "text": request.system });
+            if config.prompt_cache == PromptCache::On {
+                block["cache_control"] = json!({ "type": "ephemeral" });
+            }
+            body["system"] = json!([block]);
         }
         body
     }

@@ -49,6 +49,30 @@ impl ProviderKind {
     }
 }
 
+/// Whether the server is asked to keep the prompt's prefix between calls, so that each
+/// step pays only for what changed (the new observation), not for the system prompt
+/// again. `Off` is for measuring a server as it runs without it, or for a server whose
+/// cache misbehaves. How each API is asked, and what it cannot be asked, is in the
+/// API's module (`openai.rs` `may_read_cache_prompt`, `anthropic.rs`, `gemini.rs`) and
+/// docs/agent-run.md "Prompt caching".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromptCache {
+    /// Ask for the cache wherever the API takes the request (the default).
+    #[default]
+    On,
+    /// Ask for no caching wherever the API takes the request; send no cache marks.
+    Off,
+}
+
+// Read by one shared visitor (`crate::serde_flat::unit_variant`).
+crate::serde_flat::unit_enum_deserialize!(PromptCache, "PromptCache", {
+    On = "on",
+    Off = "off",
+});
+
+crate::variants::every_variant!(PromptCache { On, Off });
+
 /// One model endpoint. The settings' `model` and `judge` objects deserialize into
 /// this directly; their other fields (temperature, max_tokens) are ignored here.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
@@ -59,6 +83,9 @@ pub struct ProviderConfig {
     /// Empty for servers without keys (a local Ollama or LM Studio).
     #[serde(default)]
     pub api_key: String,
+    /// Settings saved before this existed have none: the default, on.
+    #[serde(default)]
+    pub prompt_cache: PromptCache,
 }
 
 /// Never prints the key, so a config can appear in any debug output.
@@ -69,6 +96,7 @@ impl fmt::Debug for ProviderConfig {
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("api_key_set", &!self.api_key.is_empty())
+            .field("prompt_cache", &self.prompt_cache)
             .finish()
     }
 }

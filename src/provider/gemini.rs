@@ -35,9 +35,11 @@ impl Api for Gemini {
                 "maxOutputTokens": request.max_tokens,
             },
         });
-        // Nothing asks for caching here: Gemini 2.5 and later cache a prompt's prefix
-        // implicitly when it repeats an earlier request's, and the system instruction,
-        // the same at every step, comes first. A hit shows as `cachedContentTokenCount`.
+        // Nothing asks for caching here, so the prompt cache setting changes nothing:
+        // Gemini 2.5 and later cache a prompt's prefix implicitly when it repeats an
+        // earlier request's (the system instruction, the same at every step, comes
+        // first), and a request cannot turn that off. A hit shows as
+        // `cachedContentTokenCount`.
         if !request.system.is_empty() {
             body["systemInstruction"] = json!({ "parts": [{ "text": request.system }] });
         }

@@ -29,7 +29,7 @@ mod openai;
 mod retry;
 mod url;
 
-pub use config::{CallOptions, ProviderConfig, ProviderKind};
+pub use config::{CallOptions, PromptCache, ProviderConfig, ProviderKind};
 pub use error::{redact, CallError, ErrorKind};
 pub use hint::hint;
 pub use http::{HttpReply, HttpRequest};

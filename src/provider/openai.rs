@@ -2,7 +2,7 @@
 //! servers share. Images go as `image_url` parts holding a `data:` URL, the form
 //! every compatible server with vision accepts.
 
-use super::config::ProviderConfig;
+use super::config::{PromptCache, ProviderConfig};
 use super::error::{CallError, ErrorKind};
 use super::error_body;
 use super::url;
@@ -44,7 +44,7 @@ impl Api for OpenAi {
             "max_tokens": request.max_tokens,
         });
         if may_read_cache_prompt(config.base()) {
-            body["cache_prompt"] = json!(true);
+            body["cache_prompt"] = json!(config.prompt_cache == PromptCache::On);
         }
         body
     }
@@ -100,9 +100,16 @@ impl Api for OpenAi {
     }
 }
 
-/// Whether to ask for llama-server's prompt cache (`cache_prompt: true`: the slot
-/// keeps the previous prompt's computed state and reprocesses only what changed, so
-/// each step pays for its new observation, not for the system prompt again).
+/// Whether the request carries llama-server's `cache_prompt` field: `true` with the
+/// prompt cache on (the slot keeps the previous prompt's computed state and reprocesses
+/// only what changed, so each step pays for its new observation, not for the system
+/// prompt again), `false` with it off. The request's field overrides the server's own
+/// default either way (its `--no-cache-prompt` included), so the setting means the
+/// same whatever the server was started with.
+///
+/// Nothing can turn caching off where the field does not go: OpenAI's API caches
+/// prompts of 1024 tokens and more by itself, and vLLM (automatic prefix caching),
+/// Ollama and LM Studio keep what their own settings say.
 ///
 /// Only servers on this machine or a private network get the field. OpenAI's own API
 /// refuses fields it does not know ("Unrecognized request argument supplied"), and so

@@ -8,6 +8,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { launchExtension } from '../../runner/driver.mjs';
 import { startSites } from './sites.mjs';
+import { PROMPT_CACHE_SETTINGS } from '../../extension/core-terms.js';
 
 const APIS = ['openai', 'anthropic', 'gemini'];
 /** @type {Record<string, string>} */
@@ -165,6 +166,40 @@ describe('model providers', { timeout: 240_000 }, () => {
       assert.ok(!shown.text.includes('sk-wrong-key-000000000000'), shown.text);
     });
   }
+
+  test('the prompt cache field: off reaches the servers as no caching, on as caching, and is kept', async () => {
+    const select = '#model-prompt_cache';
+    const values = await options.locator(`${select} option`).evaluateAll((list) => list.map((o) => /** @type {HTMLOptionElement} */ (o).value));
+    assert.deepEqual(values, [...PROMPT_CACHE_SETTINGS], 'the choices are the core\'s');
+    /** What Test connection sends with the field set so. @param {string} api @param {string} cache */
+    const sent = async (api, cache) => {
+      fake.reset();
+      await fillModel(options, { api, baseUrl: fake.baseUrl(api) });
+      await options.selectOption(select, cache);
+      const result = await clickTest(options);
+      assert.equal(result.state, 'success', result.text);
+      assert.equal(fake.requests.length, 1);
+      return fake.requests[0].body;
+    };
+    // The fake listens on 127.0.0.1, where a local OpenAI-compatible server may be
+    // llama-server: it is told, either way (its own --no-cache-prompt is overridden).
+    assert.equal((await sent('openai', 'off')).cache_prompt, false);
+    assert.equal((await sent('openai', 'on')).cache_prompt, true);
+    // Anthropic caches only what is marked.
+    assert.equal((await sent('anthropic', 'off')).system[0].cache_control, undefined);
+    assert.deepEqual((await sent('anthropic', 'on')).system[0].cache_control, { type: 'ephemeral' });
+    // Saved with the endpoint, and shown so when the page is opened again.
+    await options.selectOption(select, 'off');
+    await save(options);
+    await options.reload();
+    await options.waitForFunction(() => /** @type {HTMLElement} */ (document.getElementById('settings')).dataset.state === 'ready');
+    assert.equal(await options.locator(select).inputValue(), 'off');
+    /** @type {Record<string, import('../types.mjs').Json>} */
+    const stored = await ext.worker.evaluate(() => chrome.storage.local.get('settings.agent'));
+    assert.equal(stored['settings.agent'].model.prompt_cache, 'off');
+    await options.selectOption(select, 'on');
+    await save(options);
+  });
 
   test('a local server that rejects the extension origin: the OLLAMA_ORIGINS hint', async () => {
     fake.setAllowedOrigins(['http://localhost', 'http://127.0.0.1']);

@@ -245,7 +245,9 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const result = await runner.done;
-    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+    // Its only task was stopped: a batch of nothing but ERRORs, which exits 1 and says so.
+    assert.equal(result.status, 1, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stderr, /^run: every attempt of this batch ended in ERROR \(1 attempt, no PASS or FAIL\)/m);
     const [line] = readLines(join(runner.out, 'results.jsonl'));
     assert.equal(line.end, 'stopped', JSON.stringify(line));
     assert.match(String(line.reason), /the run's window was closed/, JSON.stringify(line));

@@ -1,7 +1,9 @@
 // The runner with a model provider: the fake OpenAI-compatible server plays the agent.
 // The key goes from the environment variable named by --api-key-env to the server
 // (through the extension's SAVE_SETTINGS) and nowhere else: not on the screen, not in
-// any file of the run folder. Tokens reported by the server reach results.jsonl.
+// any file of the run folder. Tokens reported by the server reach results.jsonl. A run
+// in which no model call was answered is no FAIL of the agent's; --prompt-cache off
+// reaches the server.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
+import { taskFileStem } from '../../runner/paths.mjs';
 import { readLines, runRunner } from './runner-process.mjs';
 import { startSites } from './sites.mjs';
 
@@ -81,6 +84,7 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     assert.equal(calls.length, 1);
     assert.equal(calls[0].headers.authorization, `Bearer ${FAKE_KEY}`);
     assert.equal(calls[0].model, 'fake-model');
+    assert.equal(calls[0].body.cache_prompt, true, 'the prompt cache is on unless --prompt-cache off');
     assert.ok(!result.stdout.includes(FAKE_KEY) && !result.stderr.includes(FAKE_KEY), 'the key was printed');
     for (const file of filesUnder(out)) {
       assert.ok(!readFileSync(file).includes(FAKE_KEY), `the key is in ${file}`);
@@ -111,6 +115,57 @@ describe('the runner with a model provider', { timeout: 180_000 }, () => {
     assert.deepEqual([failed.verdict, failed.error_kind, failed.attempt, failed.steps], ['ERROR', 'infrastructure', 1, 3], JSON.stringify(failed));
     assert.match(failed.error, /^the model endpoint kept failing \(server\) on the last 3 steps after its own tries: /);
     assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2], JSON.stringify(retried));
+  });
+
+  test('--max-steps 2 with no model call answered is an infrastructure error, not the agent\'s FAIL', async () => {
+    fake.reset();
+    const clicks = {
+      text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
+        const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
+        return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
+      },
+    };
+    // Two steps of four tries, all 503: the step limit ends the run before the rule for
+    // three steps without an action could; the agent never got to act.
+    fake.script(...Array.from({ length: 8 }, () => ({ status: 503, retryAfter: '0' })), clicks);
+    const outShort = join(dir, 'out-short');
+    const run = await runRunner(
+      ['--tasks', join(dir, 'tasks'), '--out', outShort, '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_TEST_KEY', '--max-steps', '2'],
+      { HOPBENCH_TEST_KEY: FAKE_KEY },
+    );
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.equal(fake.pending(), 0);
+    const [failed, retried, ...more] = readLines(join(outShort, 'results.jsonl'));
+    assert.equal(more.length, 0);
+    assert.deepEqual([failed.verdict, failed.error_kind, failed.end, failed.steps], ['ERROR', 'infrastructure', 'early_stop', 2], JSON.stringify(failed));
+    assert.match(failed.error, /^no model call succeeded: the model call of each of the 2 steps failed \(server\), so the agent never acted: /);
+    assert.deepEqual([retried.verdict, retried.attempt], ['PASS', 2], JSON.stringify(retried));
+  });
+
+  test('--prompt-cache off reaches the server: llama-server is told not to cache', async () => {
+    fake.reset();
+    fake.script({
+      text: (/** @type {import('../types.mjs').FakeRequest} */ request) => {
+        const id = /\[(\d+)\] link 'Events in Tokyo'/.exec(request.text)?.[1] ?? '0';
+        return `In summary, the next action I will perform is \`\`\`click [${id}]\`\`\``;
+      },
+    });
+    const run = await runRunner(
+      ['--tasks', join(dir, 'tasks'), '--out', join(dir, 'out-no-cache'), '--provider', 'openai', '--base-url', fake.baseUrl('openai'),
+        '--model', 'fake-model', '--api-key-env', 'HOPBENCH_TEST_KEY', '--prompt-cache', 'off'],
+      { HOPBENCH_TEST_KEY: FAKE_KEY },
+    );
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    const calls = fake.requests.filter((r) => r.api === 'openai');
+    assert.equal(calls.length, 1);
+    // The fake is on 127.0.0.1, where an OpenAI-compatible server may be llama-server.
+    assert.equal(calls[0].body.cache_prompt, false);
+    const [line] = readLines(join(dir, 'out-no-cache', 'results.jsonl'));
+    assert.equal(line.verdict, 'PASS', JSON.stringify(line));
+    // The run's own settings, in its trajectory, say so too.
+    const trajectory = JSON.parse(readFileSync(join(dir, 'out-no-cache', 'trajectories', `${taskFileStem(line.id)}.json`), 'utf8'));
+    assert.equal(trajectory.settings.agent.model.prompt_cache, 'off');
   });
 
   test('an --api-key-env naming an unset variable stops before anything runs, without echoing it', async () => {

@@ -2,7 +2,8 @@
 // small task folder over the local test sites, the replay agent, results.jsonl,
 // trajectories with their screenshots, summary.json and report.html; an unreachable
 // start URL and a task without a reference trajectory recorded as ERROR while the next
-// task still runs; a re-run skipping what is recorded.
+// task still runs; a re-run skipping what is recorded; a batch of nothing but ERRORs
+// failing.
 
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
@@ -162,6 +163,18 @@ describe('the headless runner', { timeout: 240_000 }, () => {
     assert.doesNotMatch(again.stdout, /^task /m);
     assert.equal(readFileSync(join(out, 'results.jsonl'), 'utf8'), before);
     assert.match(again.stdout, /^4 tasks: 2 PASS, 0 FAIL, 2 ERROR$/m);
+  });
+
+  test('a batch in which every task is an ERROR exits 1 and says so', async () => {
+    const errorsOnly = join(dir, 'errors-only');
+    mkdirSync(errorsOnly);
+    for (const name of ['b-unreachable', 'd-no-reference']) {
+      writeFileSync(join(errorsOnly, `${name}.json`), readFileSync(join(tasksDir, `${name}.json`)));
+    }
+    const run = await runRunner(['--tasks', errorsOnly, '--out', join(dir, 'out-errors-only')]);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^2 tasks: 0 PASS, 0 FAIL, 2 ERROR$/m, 'the report is written all the same');
+    assert.match(run.stderr, /^run: every attempt of this batch ended in ERROR \(2 attempts, no PASS or FAIL\): no agent result was recorded/m);
   });
 
   test('another configuration into the same folder is refused', async () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   DEFAULT_AGENT_SETTINGS,
+  PROMPT_CACHE_SETTINGS,
   agentSettingsProblems,
   defaultEndpoint,
   describeProblems,
@@ -13,6 +14,7 @@ import {
   mergeAgentSettings,
   plainHttpKeyOrigin,
 } from '../../extension/agent-settings.js';
+import { DEFAULT_PROMPT_CACHE } from '../../extension/core-terms.js';
 
 const KEY = 'sk-test-abcdefghijklmnop-WXYZ';
 
@@ -23,6 +25,27 @@ function stored(overrides = {}) {
 describe('agent settings', () => {
   test('the defaults are valid', () => {
     assert.deepEqual(agentSettingsProblems(DEFAULT_AGENT_SETTINGS), []);
+  });
+
+  test('the prompt cache: on by the core\'s default, on or off by its names, anything else refused by field', () => {
+    assert.equal(DEFAULT_PROMPT_CACHE, 'on');
+    assert.deepEqual([...PROMPT_CACHE_SETTINGS], ['on', 'off']);
+    for (const provider of ['openai', 'anthropic', 'gemini', 'agent']) assert.equal(defaultEndpoint(provider).prompt_cache, 'on', provider);
+    const off = { ...stored(), model: { ...stored().model, prompt_cache: 'off' } };
+    assert.deepEqual(agentSettingsProblems(off), []);
+    for (const wrong of [true, 'no', undefined]) {
+      const settings = { ...stored(), model: { ...stored().model, prompt_cache: wrong } };
+      assert.deepEqual(agentSettingsProblems(/** @type {any} */ (settings)), [
+        { field: 'model.prompt_cache', message: `must be one of on, off (got ${JSON.stringify(wrong)})` },
+      ], String(wrong));
+    }
+    // What a page (or the runner) sends is kept, also across a change of provider;
+    // a change that does not name it goes back to the new provider's default.
+    assert.equal(mergeAgentSettings(stored(), { model: { prompt_cache: 'off' } }).settings.model.prompt_cache, 'off');
+    const switched = mergeAgentSettings(off, { model: { provider: 'anthropic', prompt_cache: 'off' } }).settings.model;
+    assert.deepEqual([switched.provider, switched.prompt_cache], ['anthropic', 'off']);
+    assert.equal(mergeAgentSettings(off, { model: { provider: 'gemini' } }).settings.model.prompt_cache, 'on');
+    assert.equal(mergeAgentSettings(off, { max_steps: 5 }).settings.model.prompt_cache, 'off', 'other fields leave it');
   });
 
   test('the defaults are a valid form but not a model a run can call: they say to set a key or a local server', () => {

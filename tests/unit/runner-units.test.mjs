@@ -509,3 +509,25 @@ test('options: the model call settings, as the options page has them', () => {
   }
   assert.throws(() => parseArgs(['--tasks', 't', '--max-tokens', '64']), { message: '--max-tokens has no use with --provider replay (no model is called)' });
 });
+
+test('options: --prompt-cache on|off, by the core\'s names, goes into the model settings saved', () => {
+  const off = parseArgs(['--tasks', 't', '--provider', 'openai', '--base-url', 'http://127.0.0.1:8080/v1', '--prompt-cache', 'off']);
+  assert.ok(!off.help);
+  assert.deepEqual(settingsToSave(off, undefined), { model: { provider: 'openai', base_url: 'http://127.0.0.1:8080/v1', prompt_cache: 'off' } });
+  const on = parseArgs(['--tasks', 't', '--provider', 'anthropic', '--prompt-cache=on']);
+  assert.ok(!on.help);
+  assert.equal(/** @type {Record<string, unknown>} */ (settingsToSave(on, 'k').model).prompt_cache, 'on');
+  const unset = parseArgs(['--tasks', 't', '--provider', 'gemini']);
+  assert.ok(!unset.help);
+  assert.equal(unset.promptCache, undefined, 'not given: the extension keeps its own (the core\'s default, on)');
+  assert.equal('prompt_cache' in /** @type {Record<string, unknown>} */ (settingsToSave(unset, 'k').model), false);
+  assert.deepEqual([...TERMS.PROMPT_CACHE_SETTINGS], ['on', 'off']);
+  for (const [argv, message] of /** @type {[string[], string][]} */ ([
+    [['--provider', 'openai', '--prompt-cache', 'yes'], '--prompt-cache must be one of on, off (got yes)'],
+    [['--prompt-cache', 'off'], '--prompt-cache has no use with --provider replay (no model is called)'],
+    [['--provider', 'agent', '--base-url', 'http://127.0.0.1:8700/', '--prompt-cache', 'off'], '--prompt-cache has no use with --provider agent (your agent gets no prompt)'],
+    [['--provider', 'openai', '--prompt-cache'], '--prompt-cache needs a value'],
+  ])) {
+    assert.throws(() => parseArgs(['--tasks', 't', ...argv]), (e) => e instanceof UsageError && e.message === message, argv.join(' '));
+  }
+});

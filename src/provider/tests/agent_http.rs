@@ -11,6 +11,7 @@ fn agent_config(url: &str, key: &str) -> ProviderConfig {
         base_url: url.to_string(),
         model: String::new(),
         api_key: key.to_string(),
+        prompt_cache: PromptCache::On,
     }
 }
 

@@ -32,6 +32,7 @@ fn config(provider: ProviderKind, base_url: &str) -> ProviderConfig {
         }
         .to_string(),
         api_key: KEY.to_string(),
+        prompt_cache: PromptCache::On,
     }
 }
 

@@ -65,6 +65,94 @@ fn cache_prompt_goes_only_to_local_servers_that_may_be_llama_server() {
     }
 }
 
+/// The request's body with the prompt cache set as given.
+fn body_with(kind: ProviderKind, base: &str, cache: PromptCache) -> serde_json::Value {
+    let mut cfg = config(kind, base);
+    cfg.prompt_cache = cache;
+    body_json(&build_request(&cfg, &request()).unwrap())
+}
+
+#[test]
+fn prompt_cache_off_tells_llama_server_not_to_cache_and_on_to_cache() {
+    // The request's field overrides llama-server's own default (--no-cache-prompt
+    // included), so off is false, not a field left out.
+    for base in ["http://127.0.0.1:8080/v1", "http://192.168.1.20:8000/v1"] {
+        let on = body_with(ProviderKind::Openai, base, PromptCache::On);
+        let off = body_with(ProviderKind::Openai, base, PromptCache::Off);
+        assert_eq!(on.get("cache_prompt"), Some(&json!(true)), "{base}");
+        assert_eq!(off.get("cache_prompt"), Some(&json!(false)), "{base}");
+    }
+    // Where the field cannot go (OpenAI refuses it; Ollama and LM Studio do not read
+    // it) neither setting sends it: those servers cache as they are set up to.
+    for base in [
+        "https://api.openai.com/v1",
+        "http://localhost:11434/v1",
+        "http://127.0.0.1:1234/v1",
+    ] {
+        for cache in PromptCache::ALL {
+            assert_eq!(
+                body_with(ProviderKind::Openai, base, *cache).get("cache_prompt"),
+                None,
+                "{base} {cache:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn prompt_cache_off_sends_anthropic_no_cache_marks() {
+    let on = body_with(ProviderKind::Anthropic, "", PromptCache::On);
+    assert_eq!(
+        on["system"],
+        json!([{"type": "text", "text": "You are a web agent.", "cache_control": {"type": "ephemeral"}}])
+    );
+    // Anthropic caches only what is marked: without the mark nothing is cached.
+    let off = body_with(ProviderKind::Anthropic, "", PromptCache::Off);
+    assert_eq!(
+        off["system"],
+        json!([{"type": "text", "text": "You are a web agent."}])
+    );
+    assert!(!off.to_string().contains("cache_control"), "{off}");
+    // Everything else is the same request.
+    let strip = |mut body: serde_json::Value| {
+        body["system"] = json!(null);
+        body
+    };
+    assert_eq!(strip(on), strip(off));
+}
+
+#[test]
+fn gemini_requests_are_the_same_with_the_prompt_cache_on_or_off() {
+    // Gemini's implicit cache takes no request field, and no request can turn it off.
+    let on = body_with(ProviderKind::Gemini, "", PromptCache::On);
+    let off = body_with(ProviderKind::Gemini, "", PromptCache::Off);
+    assert_eq!(on, off);
+    assert!(!on.to_string().contains("cache"), "{on}");
+}
+
+#[test]
+fn the_prompt_cache_setting_is_read_from_the_endpoint_settings_with_on_by_default() {
+    let read =
+        |json: &str| crate::json_read::from_str::<ProviderConfig>(json).map(|c| c.prompt_cache);
+    let base = r#""provider": "openai", "base_url": "", "model": "m""#;
+    assert_eq!(read(&format!("{{{base}}}")).unwrap(), PromptCache::On);
+    assert_eq!(
+        read(&format!(r#"{{{base}, "prompt_cache": "off"}}"#)).unwrap(),
+        PromptCache::Off
+    );
+    assert_eq!(
+        read(&format!(r#"{{{base}, "prompt_cache": "on"}}"#)).unwrap(),
+        PromptCache::On
+    );
+    let wrong = read(&format!(r#"{{{base}, "prompt_cache": "maybe"}}"#))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        wrong.contains("unknown variant `maybe`, expected `on` or `off`"),
+        "{wrong}"
+    );
+}
+
 #[test]
 fn other_apis_never_get_cache_prompt() {
     for kind in [ProviderKind::Anthropic, ProviderKind::Gemini] {
