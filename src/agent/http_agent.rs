@@ -100,12 +100,12 @@ impl Agent {
     ) -> Vec<Command> {
         let parsed = Action::parse(reply.text.trim());
         let text = reply.text.clone();
-        self.draft.reply = Some(ReplyRecord {
-            text: reply.text,
-            usage: reply.usage,
+        self.draft.reply = Some(ReplyRecord::new(
+            &reply.text,
+            reply.usage,
             attempts,
-            reasoning: reply.reasoning,
-        });
+            reply.reasoning,
+        ));
         match parsed {
             Ok(action) => self.take_action(action),
             Err(error) => {

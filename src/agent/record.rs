@@ -112,6 +112,8 @@ pub struct PromptRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ReplyRecord {
+    /// The reply as kept: whole up to `REPLY_KEPT_CHARS`, else its head and tail around
+    /// a line saying how much was cut (`text_chars` then holds the whole length).
     pub text: String,
     pub usage: Usage,
     pub attempts: Vec<Value>,
@@ -119,6 +121,49 @@ pub struct ReplyRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub reasoning: Option<String>,
+    /// The reply's whole length in characters, when `text` is cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub text_chars: Option<usize>,
+}
+
+/// Characters of a reply kept in the record (and the run's stored state): a model that
+/// answers with a megabyte would otherwise have it stored, exported and drawn whole
+/// for every step. The head and the tail are kept (the action comes at the end).
+pub const REPLY_KEPT_CHARS: usize = 16_000;
+const REPLY_TAIL_CHARS: usize = 4_000;
+
+impl ReplyRecord {
+    /// The record of a reply, its text cut to `REPLY_KEPT_CHARS` (the caller has read
+    /// what it needs of the whole text already).
+    pub fn new(text: &str, usage: Usage, attempts: Vec<Value>, reasoning: Option<String>) -> Self {
+        let (text, text_chars) = kept_reply(text);
+        ReplyRecord {
+            text,
+            usage,
+            attempts,
+            reasoning: reasoning.map(|r| kept_reply(&r).0),
+            text_chars,
+        }
+    }
+}
+
+/// `text` whole when short enough, else its head and tail and its whole length.
+pub(crate) fn kept_reply(text: &str) -> (String, Option<usize>) {
+    let chars = text.chars().count();
+    if chars <= REPLY_KEPT_CHARS {
+        return (text.to_string(), None);
+    }
+    let head: String = text
+        .chars()
+        .take(REPLY_KEPT_CHARS - REPLY_TAIL_CHARS)
+        .collect();
+    let tail: String = text.chars().skip(chars - REPLY_TAIL_CHARS).collect();
+    let cut = chars - REPLY_KEPT_CHARS;
+    (
+        format!("{head}\n[… {cut} characters of the reply cut here; it had {chars} …]\n{tail}"),
+        Some(chars),
+    )
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -104,12 +104,7 @@ impl Agent {
             return self.on_http_reply(reply, attempts);
         }
         let extracted = extract_action(&reply.text);
-        self.draft.reply = Some(ReplyRecord {
-            text: reply.text,
-            usage: reply.usage,
-            attempts,
-            reasoning: None,
-        });
+        self.draft.reply = Some(ReplyRecord::new(&reply.text, reply.usage, attempts, None));
         match extracted {
             Ok(found) => self.take_action(found.action),
             Err(error) => {

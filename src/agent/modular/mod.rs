@@ -164,16 +164,11 @@ impl Agent {
         m.usage.output_tokens += reply.usage.output_tokens;
         m.usage.cached_input_tokens += reply.usage.cached_input_tokens;
         if let Some(last) = m.calls.last_mut() {
-            last.reply = Some(reply.text.clone());
+            last.reply = Some(crate::agent::record::kept_reply(&reply.text).0);
         }
         match m.stage.clone() {
             Stage::Planning => {
-                self.draft.reply = Some(ReplyRecord {
-                    text: reply.text.clone(),
-                    usage: reply.usage,
-                    attempts,
-                    reasoning: None,
-                });
+                self.draft.reply = Some(ReplyRecord::new(&reply.text, reply.usage, attempts, None));
                 match extract_action(&reply.text) {
                     Ok(found) if !takes_element(&found.action) => {
                         m.direct = Some(found.action);

@@ -341,3 +341,31 @@ fn without_max_obs_tokens_the_whole_observation_is_sent() {
         .user
         .starts_with(&format!("OBSERVATION:\n{TOKYO_PAGE}\nURL: ")));
 }
+
+#[test]
+fn a_megabyte_reply_is_kept_as_its_head_and_tail_with_its_length_and_its_action_still_taken() {
+    let thinking = "I keep thinking about the tower. ".repeat(32_000);
+    let text = format!("{thinking}In summary, the next action I will perform is ```click [12]```");
+    let run = run(Script::new(
+        vec![TOKYO_PAGE, EVENTS_PAGE],
+        vec![
+            reply(&text),
+            reply("Done. In summary, the next action I will perform is ```stop [Tokyo]```"),
+        ],
+    ));
+    assert_eq!(run.acts(), ["click [12]", "stop [Tokyo]"]);
+    let records = run.records();
+    let kept = records[0].reply.as_ref().unwrap();
+    assert_eq!(kept.text_chars, Some(text.chars().count()));
+    assert!(kept.text.chars().count() < crate::agent::record::REPLY_KEPT_CHARS + 100);
+    assert!(kept.text.starts_with("I keep thinking about the tower."));
+    assert!(kept.text.ends_with("```click [12]```"));
+    assert!(kept.text.contains(&format!(
+        "characters of the reply cut here; it had {} …]",
+        text.chars().count()
+    )));
+    // A short reply is kept whole, with no length beside it.
+    let second = records[1].reply.as_ref().unwrap();
+    assert_eq!(second.text_chars, None);
+    assert!(second.text.starts_with("Done."));
+}
