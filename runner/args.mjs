@@ -1,6 +1,8 @@
 // Command-line options of `./build.sh run` (and `./build.sh demo`), parsed into one
 // plain object. A usage error throws UsageError; run.mjs prints it with the usage.
 
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs as parseArgsUtil } from 'node:util';
 import {
   AGENT_KINDS,
@@ -77,6 +79,9 @@ export const USAGE = `usage: ./build.sh run --tasks PATH [options]
                         (ws://.../devtools/browser/... or http://host:port), instead
                         of launching one; repeat it for several browsers, one task
                         at a time in each (--parallel is their number)
+  --with-extension DIR  load this unpacked extension beside hopbench in the browsers
+                        the runner launches (a password manager, a translator, an ad
+                        blocker: the extensions people have); repeat for several
   --shard i/n           run only tasks i, i+n, i+2n, ... (1 <= i <= n)
   --max-steps N         agent steps per task (default: the extension's, 30)
   --max-tokens N        the model's output cap per call (default: the extension's, 1024)
@@ -175,8 +180,9 @@ const PARSE_OPTIONS = Object.freeze({
   help: { type: 'boolean', short: 'h' },
   ...Object.fromEntries(Object.keys(RETRY_FLAGS).map((name) => [name, { type: 'boolean' }])),
   ...Object.fromEntries(Object.keys(VALUE_OPTIONS).map((name) => [name, { type: 'string' }])),
-  // The one option given once per browser.
+  // The options that may be given more than once.
   'browser-endpoint': { type: 'string', multiple: true },
+  'with-extension': { type: 'string', multiple: true },
 });
 
 /** Where a run's agent may navigate (extension: START_RUN override `sites`). */
@@ -199,6 +205,8 @@ export function parseArgs(argv, defaults = {}) {
   const raw = {};
   /** @type {string[]} */
   const browserEndpoints = [];
+  /** @type {string[]} */
+  const withExtensions = [];
   let help = false;
   /** @type {RetryErrors | null} */
   let retryErrors = null;
@@ -219,6 +227,11 @@ export function parseArgs(argv, defaults = {}) {
     if (name === 'browser-endpoint' && rawName === '--browser-endpoint') {
       if (value === undefined || value === '') throw new UsageError(`${rawName} needs a value`);
       browserEndpoints.push(value);
+      continue;
+    }
+    if (name === 'with-extension' && rawName === '--with-extension') {
+      if (value === undefined || value === '') throw new UsageError(`${rawName} needs a value`);
+      withExtensions.push(value);
       continue;
     }
     const key = Object.hasOwn(VALUE_OPTIONS, name) && rawName.startsWith('--') ? VALUE_OPTIONS[name] : undefined;
@@ -245,15 +258,36 @@ export function parseArgs(argv, defaults = {}) {
     raw[key] = value;
   }
   if (help) return { help: /** @type {true} */ (true) };
-  return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure', browserEndpoints);
+  return validate({ ...defaults, ...raw }, retryErrors ?? 'infrastructure', browserEndpoints, withExtensions);
+}
+
+/**
+ * The folders of --with-extension, each an unpacked extension (a folder with a
+ * manifest.json), made absolute; only for a browser the runner launches.
+ * @param {string[]} dirs
+ * @param {string[]} browserEndpoints
+ */
+function otherExtensionDirs(dirs, browserEndpoints) {
+  if (dirs.length > 0 && browserEndpoints.length > 0) {
+    throw new UsageError('--with-extension loads an extension into a browser the runner launches; a browser given with --browser-endpoint has the extensions it has');
+  }
+  return dirs.map((dir) => {
+    const full = resolve(dir);
+    if (!existsSync(join(full, 'manifest.json'))) {
+      throw new UsageError(`--with-extension ${dir}: no manifest.json there; give the folder of an unpacked extension`);
+    }
+    if (full.includes(',')) throw new UsageError(`--with-extension ${dir}: Chrome cannot load an extension from a path with a comma`);
+    return full;
+  });
 }
 
 /**
  * @param {RawOptions} raw
  * @param {RetryErrors} retryErrors
  * @param {string[]} browserEndpoints
+ * @param {string[]} [withExtensions] the folders of --with-extension
  */
-function validate(raw, retryErrors, browserEndpoints) {
+function validate(raw, retryErrors, browserEndpoints, withExtensions = []) {
   if (!raw.tasks) throw new UsageError('--tasks PATH is required');
   const provider = raw.provider ?? 'replay';
   if (!PROVIDERS.includes(provider)) {
@@ -302,6 +336,7 @@ function validate(raw, retryErrors, browserEndpoints) {
     maxInfraErrors: wholeNumber(raw.maxInfraErrors ?? String(DEFAULT_MAX_INFRA_ERRORS), '--max-infra-errors'),
     parallel,
     browserEndpoints,
+    otherExtensions: otherExtensionDirs(withExtensions, browserEndpoints),
     observationFormat: raw.observationFormat,
     shard: raw.shard === undefined ? null : parseShard(raw.shard),
     maxSteps: raw.maxSteps === undefined ? undefined : positiveInt(raw.maxSteps, '--max-steps'),

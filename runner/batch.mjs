@@ -27,7 +27,7 @@ export const MAX_DEATHS_IN_A_ROW = 3;
  * @param {{ lanes: number, retries: number, maxInfraErrors: number,
  *   overrides: ExtensionData | ((task: TaskEntry) => ExtensionData), timeoutMs: number,
  *   setup?: import('./lane.mjs').Setup | undefined,
- *   endpoints?: string[] | null,
+ *   endpoints?: string[] | null, otherExtensions?: string[],
  *   record: (task: TaskEntry, done: TaskOutcome) => void,
  *   progress: ReturnType<import('./progress.mjs').makeProgress>,
  *   interrupt: ReturnType<import('./interrupt.mjs').watchInterrupt>,
@@ -35,6 +35,7 @@ export const MAX_DEATHS_IN_A_ROW = 3;
  *   sites?: ReturnType<typeof siteWatch> }} options `outage`: an infrastructure
  *   failure outside the browser since the given time (the demo's sandbox stopping);
  *   `endpoints`: lane i drives the browser already running at endpoints[i];
+ *   `otherExtensions`: unpacked extensions loaded beside ours in launched browsers;
  *   `maxInfraErrors`: infrastructure errors in a row that stop the batch (0: never);
  *   `sites`: the origins that served so far and the check for one gone (site-watch.mjs)
  * @returns {Promise<{ stopped: string | null, resumable: boolean }>} why the batch stopped
@@ -44,7 +45,7 @@ export const MAX_DEATHS_IN_A_ROW = 3;
 export async function runBatch(runs, options) {
   const { progress, interrupt } = options;
   const queue = runs.map((r, i) => ({ ...r, index: i + 1, retriesLeft: options.retries }));
-  const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup, endpoint: options.endpoints?.[i] ?? null }));
+  const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup, endpoint: options.endpoints?.[i] ?? null, otherExtensions: options.otherExtensions ?? [] }));
   /** @type {string | null} */
   let stopped = null;
   let resumable = false;

@@ -76,15 +76,17 @@ export class Lane {
 
   /**
    * @param {number} number 1-based, for messages
-   * @param {{ setup?: Setup | undefined, endpoint?: string | null }} [options]
+   * @param {{ setup?: Setup | undefined, endpoint?: string | null, otherExtensions?: string[] }} [options]
    *   `setup` runs on each fresh browser's driver (SAVE_SETTINGS for a model run);
    *   `endpoint`: drive the browser already running there (--browser-endpoint)
    *   instead of launching one; the lane then never ends that browser
    */
-  constructor(number, { setup, endpoint = null } = {}) {
+  constructor(number, { setup, endpoint = null, otherExtensions = [] } = {}) {
     this.number = number;
     this.setup = setup;
     this.endpoint = endpoint;
+    /** Unpacked extensions loaded beside ours (--with-extension). */
+    this.otherExtensions = otherExtensions;
     /** @type {number | null} */
     this.pid = null;
     /** Browser deaths (and failed launches) since this lane last finished a task. */
@@ -123,6 +125,7 @@ export class Lane {
           profileDir: this.#profile ?? undefined,
           onContext,
           callerHandlesSignals: true,
+          otherExtensions: this.otherExtensions,
         });
       this.#browser = browser;
       this.pid = this.endpoint ? null : await browserPid(browser);
@@ -212,6 +215,7 @@ export class Lane {
           // Set by launch, which always comes first: the dead browser's own profile.
           profileDir: /** @type {string} */ (this.#profile),
           callerHandlesSignals: true,
+          otherExtensions: this.otherExtensions,
         });
       // Each message is bounded: a recovered extension that does not answer ends the
       // salvage with that, and the finally below closes its browser.

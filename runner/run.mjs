@@ -234,6 +234,7 @@ async function runPlanned(runs, options, key, out, redact, interrupt, outage) {
   const ended = await runBatch(runs, {
     lanes: options.parallel,
     endpoints: options.browserEndpoints.length > 0 ? options.browserEndpoints : null,
+    otherExtensions: options.otherExtensions,
     retries: options.retries,
     maxInfraErrors: options.maxInfraErrors,
     // With memory, each task's START_RUN carries the records finished so far.

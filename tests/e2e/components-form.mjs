@@ -49,7 +49,7 @@ export function componentsAgent() {
     (request) => say(`type [${idOf('textbox', 'Your name')(request)}] [Ada] [0]`),
     (request) => say(`click [${idOf('combobox', 'City')(request)}]`),
     (request) => say(`click [${idOf('option', 'Lisbon')(request)}]`),
+    // The click that sends the form completes the task's one hop: the run ends there.
     (request) => say(`click [${idOf('button', 'Send')(request)}]`),
-    () => say('stop [sent]'),
   ];
 }

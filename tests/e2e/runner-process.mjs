@@ -62,10 +62,11 @@ export const readLines = (file) =>
  * `timedOut` says it had to be stopped.
  * @param {string[]} args
  * @param {number} ms
+ * @param {Record<string, string>} [env] added to the environment (e.g. an API key)
  * @returns {Promise<{status: number|null, signal: string|null, stdout: string, stderr: string, timedOut: boolean}>}
  */
-export async function runRunnerWithin(args, ms) {
-  const { child, done } = startRunner(args);
+export async function runRunnerWithin(args, ms, env = {}) {
+  const { child, done } = startRunner(args, { env });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

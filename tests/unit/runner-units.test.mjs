@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AGENTS, DEFAULT_KEY_ENV, MAX_MEMORY_K, OBSERVATION_MODES, UsageError, parseArgs, sitesWarning } from '../../runner/args.mjs';
 import { HELLO, helloAgent } from '../../runner/own-agent.mjs';
 import { runOverrides, settingsToSave } from '../../runner/extension.mjs';
@@ -22,6 +23,8 @@ import { appendResult, prepareRunFolder, readFinished, runConfig } from '../../r
 import { makeRedactor, readApiKey } from '../../runner/secret.mjs';
 import { repeatedIds, selectShard } from '../../runner/tasks.mjs';
 import { extractMedia } from '../../runner/trajectory.mjs';
+
+const repoRootOfTests = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 // The same examples are in src/report/stem.rs: the report finds the runner's files.
 test('task file stems match the report', () => {
@@ -530,4 +533,17 @@ test('options: --prompt-cache on|off, by the core\'s names, goes into the model 
   ])) {
     assert.throws(() => parseArgs(['--tasks', 't', ...argv]), (e) => e instanceof UsageError && e.message === message, argv.join(' '));
   }
+});
+
+test('--with-extension: folders of unpacked extensions, made absolute; a folder without a manifest, or an attached browser, is refused', () => {
+  const injector = join(repoRootOfTests, 'tests', 'e2e', 'extensions', 'frame-injector');
+  const options = /** @type {import('../../runner/args.mjs').Options} */ (parseArgs(['--tasks', 't', '--with-extension', injector, '--with-extension', injector]));
+  assert.deepEqual(options.otherExtensions, [injector, injector]);
+  assert.deepEqual(/** @type {import('../../runner/args.mjs').Options} */ (parseArgs(['--tasks', 't'])).otherExtensions, []);
+  assert.throws(() => parseArgs(['--tasks', 't', '--with-extension', join(repoRootOfTests, 'tests')]), /--with-extension .*tests: no manifest\.json there; give the folder of an unpacked extension/);
+  assert.throws(() => parseArgs(['--tasks', 't', '--with-extension']), /--with-extension needs a value/);
+  assert.throws(
+    () => parseArgs(['--tasks', 't', '--with-extension', injector, '--browser-endpoint', 'ws://127.0.0.1:9222/devtools/browser/x']),
+    /--with-extension loads an extension into a browser the runner launches/,
+  );
 });

@@ -51,6 +51,8 @@ export async function observeTab(tabId, options = {}) {
   // while one is there; attach takes them out too when refused): their count makes
   // the line saying what was not observed.
   const foreignP = takeOutForeignFrames(tabId);
+  // Awaited (and throwing) below; not left unhandled if something else fails first.
+  foreignP.catch(() => undefined);
   const attached = attach(tabId);
   const gatheredP = attached.then(() => gatherTab(tabId, { attached: true }));
   // Not left unhandled if the settings are refused; awaited (and throwing) below.
