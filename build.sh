@@ -554,6 +554,16 @@ cmd_bench() {
   HOPBENCH_BIN="$NATIVE_BIN" node tests/bench/observe-bench.mjs
 }
 
+# The observation of pages too big to read whole (200,000 nodes; docs/observation.md
+# "The bound"): time to the observation and to a run's first model call, memory of every
+# Chromium process, tokens. --candidates also measures the DevTools commands it was
+# chosen among. HOPBENCH_HUGE_NODES sets the page size.
+cmd_bench_huge() {
+  prepare_runner
+  say "bounded observation benchmark (tests/bench/huge-bench.mjs)"
+  node tests/bench/huge-bench.mjs "$@"
+}
+
 # The choice of procedural-memory records over a generated pool (hopbench bench-memory):
 # the release build, since that is what the figure is about.
 cmd_bench_memory() {
@@ -598,6 +608,7 @@ COMMAND_TABLE=(
   "bench|cmd_bench|build if needed, then time and size observations (fetch vs whole, tokens, wasm)"
   "import|cmd_import|runs exported from the extension (runs page, Export) into a run folder for the report: import FILE_OR_DIR... --out DIR"
   "bench-realmodel|cmd_bench_realmodel|prompt caching on the real-model tier's server: calls, input and cached tokens, s/call, without and with memory K=2: bench-realmodel [--steps N] [--tasks N]"
+  "bench-huge|cmd_bench_huge|observing 200,000-node pages: time to the observation and to the first model call, browser memory, tokens: bench-huge [--candidates]"
   "bench-memory|cmd_bench_memory|time the choice of memory records over 10,000 generated ones: bench-memory [--records N] [--k K]"
   "schema|cmd_schema|regenerate schema/task.schema.json and schema/agent-protocol.schema.json from the core's types (after changing them)"
   "terms|cmd_terms|regenerate extension/core-terms.js, the terms JavaScript shares with the core, from its types (after changing them)"

@@ -26,6 +26,7 @@ pub mod provider;
 mod serde_flat;
 pub mod task;
 pub mod terms;
+mod tokens;
 pub mod tracker;
 /// TypeScript declarations of the glue's values (`hopbench types`); native tools only.
 #[cfg(feature = "ts")]

@@ -41,6 +41,20 @@ pub struct TargetInput<'a> {
     /// (`DOM.getFrameOwner` on the parent session). `None` for the main target.
     #[serde(default)]
     pub owner: Option<FrameOwner>,
+    /// Set when the target's page was too big to read whole: the glue read only the
+    /// part nearest the viewport (docs/observation.md "The bound"), so the trees hold
+    /// only that part and the snapshot only its boxes.
+    #[serde(default)]
+    pub cut: Option<ReadCut>,
+}
+
+/// How much of a target a cut observation read.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct ReadCut {
+    /// The elements of the target's document, as the glue's size probe counted them.
+    pub elements: u64,
+    /// The DOM nodes (elements and texts) the glue read.
+    pub read: u64,
 }
 
 /// The element that shows an out-of-process frame.

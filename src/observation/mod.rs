@@ -5,6 +5,7 @@
 //! accessibility tree of each frame and a DOM snapshot for layout. Pure data in,
 //! pure data out; no browser code here.
 
+mod bound;
 mod format;
 mod frames;
 pub mod input;
@@ -15,6 +16,7 @@ mod render;
 #[cfg(test)]
 mod tests;
 
+pub use bound::{MAX_CUT_NODES, MAX_CUT_TOKENS};
 pub use format::{py_repr, tabs_line};
 pub use input::ObservationInput;
 pub use layout::Rect;
@@ -111,6 +113,9 @@ pub struct Stats {
     pub lines: usize,
     pub chars: usize,
     pub known_ids: usize,
+    /// The page was too big to read whole, so the text says what was left out
+    /// (docs/observation.md "The bound").
+    pub cut: bool,
 }
 
 /// One observation.
@@ -153,8 +158,18 @@ pub fn observe(
         height: v.client_height,
     };
     let mut walker = render::Walker::new(&page, registry, options, viewport);
+    walker.budget = bound::Budget::of(input);
     walker.walk_page();
-    let (tree, images, marks, lines) = (walker.text, walker.images, walker.marks, walker.lines);
+    let stopped = walker.budget.and_then(|b| b.stopped);
+    let (mut tree, images, marks, lines) = (walker.text, walker.images, walker.marks, walker.lines);
+    if let Some(stop) = stopped {
+        tree.push('\n');
+        tree.push_str(&bound::stop_line(stop));
+    }
+    let header = bound::header(input);
+    if let Some(header) = &header {
+        tree = format!("{header}\n{tree}");
+    }
     registry.retain_present(&present_elements(input));
     let text = if input.tabs.is_empty() {
         tree.clone()
@@ -174,6 +189,7 @@ pub fn observe(
         lines,
         chars: text.chars().count(),
         known_ids: registry.len(),
+        cut: header.is_some(),
     };
     Ok(Observation {
         text,
@@ -185,19 +201,24 @@ pub fn observe(
 }
 
 /// Every DOM node the accessibility trees mention, per target: an element keeps its
-/// id while it is anywhere on the page, even when scrolled out of the viewport.
-fn present_elements(input: &ObservationInput) -> HashMap<Option<String>, HashSet<i64>> {
+/// id while it is anywhere on the page, even when scrolled out of the viewport. A
+/// target read only in part is left out: its trees do not say which of its elements
+/// are gone, so its ids are all kept.
+fn present_elements(input: &ObservationInput) -> HashMap<Option<String>, Option<HashSet<i64>>> {
     input
         .targets
         .iter()
         .map(|t| {
+            if t.cut.is_some() {
+                return (t.target_id.clone(), None);
+            }
             let ids = t
                 .frames
                 .iter()
                 .flat_map(|f| &f.nodes)
                 .filter_map(|n| n.backend_dom_node_id)
                 .collect();
-            (t.target_id.clone(), ids)
+            (t.target_id.clone(), Some(ids))
         })
         .collect()
 }

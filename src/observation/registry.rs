@@ -135,20 +135,19 @@ impl IdRegistry {
     }
 
     /// Forgets elements that no longer exist; `present` lists, per target, the
-    /// backendNodeIds seen anywhere in the latest observation's input.
-    pub fn retain_present(&mut self, present: &HashMap<Option<String>, HashSet<i64>>) {
-        let exists = |e: &ElementRef| {
-            present
-                .get(&e.target_id)
-                .is_some_and(|ids| ids.contains(&e.backend_node_id))
+    /// backendNodeIds seen anywhere in the latest observation's input, or `None` for
+    /// a target read only in part, whose ids are all kept (their elements may be on
+    /// the page beyond the part read). A target not listed is gone.
+    pub fn retain_present(&mut self, present: &HashMap<Option<String>, Option<HashSet<i64>>>) {
+        let exists = |target: &Option<String>, backend: &i64| match present.get(target) {
+            Some(Some(ids)) => ids.contains(backend),
+            Some(None) => true,
+            None => false,
         };
-        self.by_id.retain(|_, e| exists(e));
+        self.by_id
+            .retain(|_, e| exists(&e.target_id, &e.backend_node_id));
         for (target, ids) in self.by_element.iter_mut() {
-            ids.retain(|backend, _| {
-                present
-                    .get(target)
-                    .is_some_and(|present| present.contains(backend))
-            });
+            ids.retain(|backend, _| exists(target, backend));
         }
         self.by_element.retain(|_, ids| !ids.is_empty());
     }

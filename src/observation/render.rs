@@ -1,6 +1,7 @@
 //! Walks the stitched accessibility trees and writes the benchmark text, applying
 //! MMInA's pruning rules (docs: /work/shared/reference/mmina.md, "Observation").
 
+use super::bound::Budget;
 use super::format::{push_py_repr, push_scalar};
 use super::frames::{FrameTransform, Page};
 use super::input::AxNode;
@@ -95,6 +96,8 @@ pub struct Walker<'p, 'i, 'a> {
     /// Compact: the byte range of the last line when it is a text line, so a field
     /// right after its own label (`From`, then `combobox 'From'`) says it once.
     last_text_line: Option<(usize, usize)>,
+    /// The caps of a cut observation (`bound.rs`); `None` for a page read whole.
+    pub budget: Option<Budget>,
 }
 
 /// Per-node facts the walk passes down.
@@ -128,6 +131,7 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             props: String::new(),
             collapsed: String::new(),
             last_text_line: None,
+            budget: None,
         }
     }
 
@@ -174,6 +178,9 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
         // Text runs inside StaticText: never printed (WebArena lost them for lacking a
         // DOM node), and each is a duplicate of its parent's text.
         if role == "InlineTextBox" || at.nesting > MAX_DEPTH {
+            return;
+        }
+        if self.budget.as_mut().is_some_and(|b| !b.take_node()) {
             return;
         }
         let backend = node.backend_dom_node_id;
@@ -321,7 +328,9 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
                 self.text.push('\\');
             }
             self.text.push_str(name);
-            self.remember_line(line_start);
+            if !self.remember_line(line_start) {
+                return false;
+            }
             self.last_text_line = Some((line_start, self.text.len()));
             return true;
         }
@@ -339,7 +348,9 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
             push_py_repr(&mut self.text, shown_name);
         }
         self.text.push_str(&self.props);
-        self.remember_line(line_start);
+        if !self.remember_line(line_start) {
+            return false;
+        }
         if let (Some(rect), true) = (bounds, in_view) {
             let shown = rect
                 .intersection(&self.viewport)
@@ -452,14 +463,26 @@ impl<'p, 'i, 'a> Walker<'p, 'i, 'a> {
     }
 
     /// Counts the line that starts at `line_start` and ends the text, and keeps it
-    /// among the last three (the StaticText rule looks there).
-    fn remember_line(&mut self, line_start: usize) {
+    /// among the last three (the StaticText rule looks there). In a cut observation
+    /// the line first has to fit the token cap: one that does not is taken out again
+    /// (false), with the newline before it.
+    fn remember_line(&mut self, line_start: usize) -> bool {
+        if let Some(budget) = &mut self.budget {
+            let line = self.text.get(line_start..).unwrap_or_default();
+            let kept = budget.take_line(line, self.lines == 0);
+            if kept == 0 {
+                self.text.truncate(line_start.saturating_sub(1));
+                return false;
+            }
+            self.text.truncate(line_start + kept);
+        }
         self.recent = [
             self.recent[1],
             self.recent[2],
             (line_start, self.text.len()),
         ];
         self.lines += 1;
+        true
     }
 
     fn seen_recently(&self, text: &str) -> bool {

@@ -2,25 +2,38 @@
 // each out-of-process iframe (a child session), the accessibility tree of every frame
 // and a DOM snapshot; the owner element of each such iframe; the viewport.
 //
-// All commands go out at once: the renderer answers them one after another, but the
-// browser-side transfer and the worker's decoding of one overlap the next.
+// A size probe comes first, beside the frame tree: a target whose page has more than
+// BOUND_ELEMENTS elements is read near the viewport only (observe/nearby.js), since
+// its whole tree would cost the browser gigabytes. The others' commands then go out
+// at once: the renderer answers them one after another, but the browser-side transfer
+// and the worker's decoding of one overlap the next.
 
 import { attach, childSessions, send } from '../cdp/cdp.js';
 import { SNAPSHOT_PARAMS, childFrameIds, targetInput, viewportOf } from './input.js';
+import { BOUND_ELEMENTS, gatherNearby, pageElements } from './nearby.js';
+
+/**
+ * @typedef {{ wholePage: boolean | Promise<boolean> }} Reading whether the observation
+ *   shows the whole page (a big page is then read further beyond the viewport)
+ */
 
 /**
  * @param {number} tabId
- * @param {{attached?: boolean}} [how] `attached: true` when the caller just attached
+ * @param {{attached?: boolean, wholePage?: boolean | Promise<boolean>}} [how] `attached:
+ *   true` when the caller just attached; `wholePage`: the setting, which may still be
+ *   read from storage meanwhile
  * @returns {Promise<{targets: TargetInput[], viewport: ReturnType<typeof viewportOf>, axMs: number}>}
  */
-export async function gatherTab(tabId, { attached = false } = {}) {
+export async function gatherTab(tabId, { attached = false, wholePage = false } = {}) {
   if (!attached) await attach(tabId);
   const children = await childSessions(tabId);
   const sessionTarget = new Map(children.map((c) => [c.sessionId, c.targetId]));
+  /** @type {Reading} */
+  const reading = { wholePage };
   const [main, metrics, ...frames] = await Promise.all([
-    gatherTarget(tabId, undefined),
+    gatherTarget(tabId, undefined, reading),
     send(tabId, 'Page.getLayoutMetrics'),
-    ...children.map((child) => gatherChild(tabId, child, sessionTarget)),
+    ...children.map((child) => gatherChild(tabId, child, sessionTarget, reading)),
   ]);
   // A child that vanished mid-observation (its frame navigated or closed) is skipped.
   const targets = [main, ...frames.filter((frame) => frame !== null)];
@@ -33,15 +46,24 @@ export async function gatherTab(tabId, { attached = false } = {}) {
 
 /** One target: its snapshot, then the AX tree of each of its frames. */
 /**
- * @typedef {ReturnType<typeof targetInput>} TargetInput
+ * @typedef {ReturnType<typeof targetInput> | ReturnType<typeof import('./input.js').nearbyInput>} TargetInput
  * @param {number} tabId
  * @param {string | undefined} sessionId
+ * @param {Reading} reading
  * @param {string | null} [targetId]
  * @param {import('./input.js').Owner | null} [owner]
+ * @returns {Promise<{ input: TargetInput, axMs: number }>}
  */
-async function gatherTarget(tabId, sessionId, targetId = null, owner = null) {
+async function gatherTarget(tabId, sessionId, reading, targetId = null, owner = null) {
   const started = performance.now();
   const frameTreeP = send(tabId, 'Page.getFrameTree', {}, sessionId);
+  // Not left unhandled while the probe runs; awaited (and throwing) below.
+  frameTreeP.catch(() => undefined);
+  const elements = await pageElements(tabId, sessionId);
+  if (elements > BOUND_ELEMENTS) {
+    const frameId = (await frameTreeP).frameTree.frame.id;
+    return gatherNearby(tabId, sessionId, { targetId, owner, frameId, elements, wholePage: await reading.wholePage });
+  }
   const snapshotP = send(tabId, 'DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, sessionId);
   const mainAxP = send(tabId, 'Accessibility.getFullAXTree', {}, sessionId);
   // Same-process child frames; out-of-process ones are not in this session's tree.
@@ -68,13 +90,14 @@ async function gatherTarget(tabId, sessionId, targetId = null, owner = null) {
  * @param {number} tabId
  * @param {import('../cdp/cdp.js').ChildSession} child
  * @param {Map<string, string>} sessionTarget
+ * @param {Reading} reading
  */
-async function gatherChild(tabId, child, sessionTarget) {
+async function gatherChild(tabId, child, sessionTarget, reading) {
   const parentSession = child.parentSessionId ?? undefined;
   try {
     const [{ backendNodeId }, gathered] = await Promise.all([
       send(tabId, 'DOM.getFrameOwner', { frameId: child.targetId }, parentSession),
-      gatherTarget(tabId, child.sessionId, child.targetId),
+      gatherTarget(tabId, child.sessionId, reading, child.targetId),
     ]);
     const ownerTarget = parentSession ? (sessionTarget.get(parentSession) ?? null) : null;
     gathered.input.owner = { targetId: ownerTarget, backendNodeId };

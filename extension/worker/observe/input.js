@@ -109,3 +109,88 @@ export function targetInput({ targetId, axTrees, snapshot, owner }) {
     owner: owner ?? null,
   };
 }
+
+/**
+ * The input of a target read near the viewport only (observe/nearby.js), in the shape
+ * of a whole one: its accessibility nodes as one frame's tree (the document's first;
+ * the nodes link up through their childIds, and the children not read are left out by
+ * the core), and a snapshot of one document holding only their boxes.
+ * @param {{ targetId: string | null, owner: Owner | null, frameId: string,
+ *   meta: import('./nearby-page.js').NearbyMeta, axNodes: (AXNode | null)[], more: (AXNode | null)[],
+ *   elements: number }} read `axNodes`: the document's, then one per node of the walk,
+ *   null for a node gone meanwhile; `more`: nodes the walk could not reach (nearby.js
+ *   `unwalked`), which have no box of their own and are shown where their parent is
+ */
+export function nearbyInput({ targetId, owner, frameId, meta, axNodes, more, elements }) {
+  /** @type {AXNode[]} */
+  const kept = [];
+  const strings = [frameId];
+  /** @type {number[]} */ const backendNodeId = [];
+  /** @type {number[]} */ const nodeIndex = [];
+  /** @type {number[][]} */ const bounds = [];
+  /** @type {number[][]} */ const clientRects = [];
+  /** @type {number[]} */ const sourceIndex = [];
+  /** @type {number[]} */ const sourceValue = [];
+  axNodes.forEach((node, i) => {
+    if (!node) return;
+    kept.push(node);
+    // The walk's facts are per node read; the document (first) has none.
+    const rect = meta.rects[i - 1];
+    const source = meta.sources[i - 1];
+    if (i === 0 || node.backendDOMNodeId === undefined || (!rect && !source)) return;
+    backendNodeId.push(node.backendDOMNodeId);
+    const at = backendNodeId.length - 1;
+    if (rect) {
+      nodeIndex.push(at);
+      bounds.push(rect);
+      clientRects.push(meta.clients[i - 1] ?? []);
+    }
+    if (source) {
+      sourceIndex.push(at);
+      sourceValue.push(strings.push(source) - 1);
+    }
+  });
+  for (const node of more) if (node) kept.push(node);
+  // Children not read are left out: a list of 100,000 items names them all.
+  const ids = new Set(kept.map((node) => node.nodeId));
+  const nodes = trimAxNodes(kept.map((node) => ({ ...node, childIds: node.childIds?.filter((id) => ids.has(id)) })));
+  return {
+    targetId,
+    frames: [{ nodes }],
+    snapshot: {
+      strings,
+      documents: [{
+        frameId: 0,
+        scrollOffsetX: meta.scrollX,
+        scrollOffsetY: meta.scrollY,
+        nodes: { backendNodeId, currentSourceURL: { index: sourceIndex, value: sourceValue } },
+        layout: { nodeIndex, bounds, clientRects },
+      }],
+    },
+    owner,
+    cut: { elements, read: kept.length },
+  };
+}
+
+/**
+ * The children of the accessibility nodes read that the DOM walk cannot reach: a list
+ * item's marker, a `::before` with text. They are DOM nodes too (pseudo-elements), and
+ * Chromium's accessibility ids are the nodes' own ids, so each is asked for by its
+ * backendNodeId. Only children of an element all of whose DOM children were read are
+ * taken: another element's missing children are the ones the walk left out.
+ * @param {(AXNode | null)[]} axNodes the document's, then the walk's
+ * @param {import('./nearby-page.js').NearbyMeta} meta
+ * @param {number} max how many to take at most
+ * @returns {number[]}
+ */
+export function unwalked(axNodes, meta, max) {
+  const read = new Set(axNodes.map((node) => node?.nodeId));
+  /** @type {Set<number>} */
+  const ids = new Set();
+  axNodes.forEach((node, i) => {
+    if (!node || i === 0 || !meta.whole[i - 1]) return;
+    // Nodes without a DOM node of their own (text runs) have negative ids.
+    for (const child of node.childIds ?? []) if (!read.has(child) && /^\d+$/.test(child)) ids.add(Number(child));
+  });
+  return [...ids].slice(0, max);
+}

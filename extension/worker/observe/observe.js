@@ -54,11 +54,14 @@ export async function observeTab(tabId, options = {}) {
   // Awaited (and throwing) below; not left unhandled if something else fails first.
   foreignP.catch(() => undefined);
   const attached = attach(tabId);
-  const gatheredP = attached.then(() => gatherTab(tabId, { attached: true }));
+  /** @type {Promise<ObservationSettings>} */
+  const settingsP = loadObservationSettings().then((stored) => ({ ...stored, ...definedOnly(options) }));
+  // Only a page too big to read whole waits for the setting (observe/nearby.js).
+  const wholePage = settingsP.then((s) => s.wholePage);
+  const gatheredP = attached.then(() => gatherTab(tabId, { attached: true, wholePage }));
   // Not left unhandled if the settings are refused; awaited (and throwing) below.
   gatheredP.catch(() => undefined);
-  /** @type {ObservationSettings} */
-  const settings = { ...(await loadObservationSettings()), ...definedOnly(options) };
+  const settings = await settingsP;
   const problems = settingsProblems(settings);
   if (problems.length > 0) throw new Error(`cannot observe tab ${tabId}: ${problems.join('; ')}`);
   await attached;

@@ -13,26 +13,9 @@
 //! 1,373 tokens where this estimates 22,330 and 1,691; cl100k 16,535 and 1,238.
 //! `tests/realmodel/` checks a cut observation against llama.cpp's tokenizer.
 
+pub use crate::tokens::estimate_tokens;
+use crate::tokens::prefix_within;
 use serde::{Deserialize, Serialize};
-
-/// An estimate of the tokens of `text`, meant to be at least the real count for the
-/// vocabularies of today's chat models.
-pub fn estimate_tokens(text: &str) -> u64 {
-    let mut tokens = 0u64;
-    let mut letters = 0u64;
-    for c in text.chars() {
-        if c.is_ascii_alphabetic() {
-            letters += 1;
-            continue;
-        }
-        tokens += letters.div_ceil(4);
-        letters = 0;
-        if c != ' ' {
-            tokens += 1;
-        }
-    }
-    tokens + letters.div_ceil(4)
-}
 
 /// What cutting did to one observation; kept in the step's record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,39 +62,9 @@ pub fn cut_observation(text: &str, max_tokens: u32) -> (String, Option<Observati
     (kept, Some(cut))
 }
 
-/// The longest prefix of `line` (on a character boundary) whose estimate is within
-/// `budget`, found in one pass: the estimate of each prefix follows from the last.
-fn prefix_within(line: &str, budget: u64) -> &str {
-    let (mut tokens, mut letters, mut end) = (0u64, 0u64, 0);
-    for (at, c) in line.char_indices() {
-        let (next_tokens, next_letters) = if c.is_ascii_alphabetic() {
-            (tokens, letters + 1)
-        } else {
-            (tokens + letters.div_ceil(4) + u64::from(c != ' '), 0)
-        };
-        if next_tokens + next_letters.div_ceil(4) > budget {
-            break;
-        }
-        (tokens, letters, end) = (next_tokens, next_letters, at + c.len_utf8());
-    }
-    &line[..end]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn words_count_by_four_letters_digits_and_symbols_one_each() {
-        assert_eq!(estimate_tokens(""), 0);
-        // Spaces are free; the indent's tabs and newlines are not.
-        assert_eq!(estimate_tokens("   "), 0);
-        assert_eq!(estimate_tokens("\n\t\t"), 3);
-        assert_eq!(estimate_tokens("Tokyo"), 2);
-        // `[`, `1`, `2`, `]`, `link`, `'`, `Tokyo` (2), `'`.
-        assert_eq!(estimate_tokens("[12] link 'Tokyo'"), 9);
-        assert_eq!(estimate_tokens("東京タワー"), 5);
-    }
 
     #[test]
     fn an_observation_within_the_budget_is_kept_whole() {
