@@ -27,7 +27,7 @@ export const MAX_DEATHS_IN_A_ROW = 3;
  * @param {{ lanes: number, retries: number, maxInfraErrors: number,
  *   overrides: ExtensionData | ((task: TaskEntry) => ExtensionData), timeoutMs: number,
  *   setup?: import('./lane.mjs').Setup | undefined,
- *   endpoints?: string[] | null, otherExtensions?: string[],
+ *   endpoints?: string[] | null, otherExtensions?: string[], browserArgs?: string[],
  *   record: (task: TaskEntry, done: TaskOutcome) => void,
  *   progress: ReturnType<import('./progress.mjs').makeProgress>,
  *   interrupt: ReturnType<import('./interrupt.mjs').watchInterrupt>,
@@ -36,6 +36,7 @@ export const MAX_DEATHS_IN_A_ROW = 3;
  *   failure outside the browser since the given time (the demo's sandbox stopping);
  *   `endpoints`: lane i drives the browser already running at endpoints[i];
  *   `otherExtensions`: unpacked extensions loaded beside ours in launched browsers;
+ *   `browserArgs`: more flags for them (the name guard's proxy script);
  *   `maxInfraErrors`: infrastructure errors in a row that stop the batch (0: never);
  *   `sites`: the origins that served so far and the check for one gone (site-watch.mjs)
  * @returns {Promise<{ stopped: string | null, resumable: boolean }>} why the batch stopped
@@ -45,7 +46,7 @@ export const MAX_DEATHS_IN_A_ROW = 3;
 export async function runBatch(runs, options) {
   const { progress, interrupt } = options;
   const queue = runs.map((r, i) => ({ ...r, index: i + 1, retriesLeft: options.retries }));
-  const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup, endpoint: options.endpoints?.[i] ?? null, otherExtensions: options.otherExtensions ?? [] }));
+  const lanes = Array.from({ length: Math.min(options.lanes, runs.length) }, (_, i) => new Lane(i + 1, { setup: options.setup, endpoint: options.endpoints?.[i] ?? null, otherExtensions: options.otherExtensions ?? [], browserArgs: options.browserArgs ?? [] }));
   /** @type {string | null} */
   let stopped = null;
   let resumable = false;

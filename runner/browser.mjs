@@ -84,12 +84,13 @@ export function newProfileDir() {
  * `otherExtensions`: unpacked extension folders loaded beside ours.
  * @param {{ extensionDir: string, chromiumPath: string, profileDir?: string,
  *   onContext?: (context: import('playwright-core').BrowserContext) => void,
- *   callerHandlesSignals?: boolean, otherExtensions?: string[] }} options
+ *   callerHandlesSignals?: boolean, otherExtensions?: string[], extraArgs?: string[] }} options
+ *   `extraArgs`: more Chromium flags
  * @returns {Promise<{ context: import('playwright-core').BrowserContext,
  *   worker: import('playwright-core').Worker, extensionId: string,
  *   extensionUrl: (path: string) => string, close: () => Promise<void> }>}
  */
-export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext, callerHandlesSignals = false, otherExtensions = [] }) {
+export async function launchWithExtension({ extensionDir, chromiumPath, profileDir, onContext, callerHandlesSignals = false, otherExtensions = [], extraArgs = [] }) {
   if (!existsSync(join(extensionDir, 'manifest.json'))) {
     throw new Error(`no built extension at ${extensionDir}: run ./build.sh first`);
   }
@@ -109,7 +110,7 @@ export async function launchWithExtension({ extensionDir, chromiumPath, profileD
       chromium.launchPersistentContext(userDataDir, {
         executablePath: chromiumPath,
         headless: true,
-        args: chromiumArgs(extensionDir, otherExtensions),
+        args: [...chromiumArgs(extensionDir, otherExtensions), ...extraArgs],
         ignoreDefaultArgs: [...KEPT_CHROME_DEFAULTS],
         ...(callerHandlesSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
       });

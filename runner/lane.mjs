@@ -76,17 +76,19 @@ export class Lane {
 
   /**
    * @param {number} number 1-based, for messages
-   * @param {{ setup?: Setup | undefined, endpoint?: string | null, otherExtensions?: string[] }} [options]
+   * @param {{ setup?: Setup | undefined, endpoint?: string | null, otherExtensions?: string[], browserArgs?: string[] }} [options]
    *   `setup` runs on each fresh browser's driver (SAVE_SETTINGS for a model run);
    *   `endpoint`: drive the browser already running there (--browser-endpoint)
    *   instead of launching one; the lane then never ends that browser
    */
-  constructor(number, { setup, endpoint = null, otherExtensions = [] } = {}) {
+  constructor(number, { setup, endpoint = null, otherExtensions = [], browserArgs = [] } = {}) {
     this.number = number;
     this.setup = setup;
     this.endpoint = endpoint;
     /** Unpacked extensions loaded beside ours (--with-extension). */
     this.otherExtensions = otherExtensions;
+    /** More flags for the browsers it launches (the name guard's, private-names.mjs). */
+    this.browserArgs = browserArgs;
     /** @type {number | null} */
     this.pid = null;
     /** Browser deaths (and failed launches) since this lane last finished a task. */
@@ -126,6 +128,7 @@ export class Lane {
           onContext,
           callerHandlesSignals: true,
           otherExtensions: this.otherExtensions,
+          extraArgs: this.browserArgs,
         });
       this.#browser = browser;
       this.pid = this.endpoint ? null : await browserPid(browser);
@@ -216,6 +219,7 @@ export class Lane {
           profileDir: /** @type {string} */ (this.#profile),
           callerHandlesSignals: true,
           otherExtensions: this.otherExtensions,
+          extraArgs: this.browserArgs,
         });
       // Each message is bounded: a recovered extension that does not answer ends the
       // salvage with that, and the finally below closes its browser.

@@ -22,6 +22,7 @@ import { appendResult, prepareRunFolder, readFinished, runConfig } from './run-f
 import { makeRedactor, readApiKey } from './secret.mjs';
 import { runSweep } from './sweep.mjs';
 import { listTasks, repeatedIds, selectShard } from './tasks.mjs';
+import { allowedNames, startNameGuard } from './private-names.mjs';
 import { writeTrajectory } from './trajectory.mjs';
 
 /** @typedef {import('./args.mjs').Options} Options */
@@ -138,7 +139,16 @@ async function runAllWatched(options, env, interrupt, outage, resume) {
   let batch = { stopped: null, resumable: false, verdicts: { PASS: 0, FAIL: 0, ERROR: 0 } };
   if (plan.runs.length > 0 && !interrupt.interrupted) {
     if (keyNote) say(keyNote);
-    batch = await runPlanned(plan.runs, options, key, out, redact, interrupt, outage);
+    // A fenced batch in browsers of our own: no name that resolves to this machine
+    // reaches it unless a task names it (private-names.mjs).
+    const guard = options.sites === 'task' && options.browserEndpoints.length === 0
+      ? await startNameGuard(allowedNames(selected, options.baseUrl))
+      : null;
+    try {
+      batch = await runPlanned(plan.runs, options, key, out, redact, interrupt, outage, guard?.args ?? []);
+    } finally {
+      await guard?.close();
+    }
   }
   if (interrupt.interrupted) {
     say(`interrupted: finished tasks are in ${join(out, 'results.jsonl')}; run the same command again to continue`);
@@ -218,9 +228,10 @@ function shellWord(word) {
  * @param {Redact} redact
  * @param {Interrupt} interrupt
  * @param {Outage} outage
+ * @param {string[]} browserArgs more flags for the browsers the batch launches
  * @returns {Promise<{ stopped: string | null, resumable: boolean, verdicts: Verdicts }>}
  */
-async function runPlanned(runs, options, key, out, redact, interrupt, outage) {
+async function runPlanned(runs, options, key, out, redact, interrupt, outage, browserArgs) {
   const progress = makeProgress({ total: runs.length, redact });
   const setup =
     options.provider === 'replay'
@@ -235,6 +246,7 @@ async function runPlanned(runs, options, key, out, redact, interrupt, outage) {
     lanes: options.parallel,
     endpoints: options.browserEndpoints.length > 0 ? options.browserEndpoints : null,
     otherExtensions: options.otherExtensions,
+    browserArgs,
     retries: options.retries,
     maxInfraErrors: options.maxInfraErrors,
     // With memory, each task's START_RUN carries the records finished so far.

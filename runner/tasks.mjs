@@ -10,7 +10,8 @@ const CLI_PREFIX = 'hopbench: ';
 
 /**
  * @typedef {{ file: string, fileName: string, id: string, hops: number, startUrls: string[],
- *   referenceSteps: number }} TaskEntry
+ *   referenceSteps: number, siteHosts: string[] }} TaskEntry `siteHosts`: the hosts of
+ *   the task's site fence
  * @param {string} bin the native CLI
  * @param {string} path a task file or folder
  * @returns {{ tasks: TaskEntry[], bad: {file: string, error: string}[] }}
@@ -35,7 +36,7 @@ export function listTasks(bin, path) {
     if (line.error) bad.push({ file: line.file, error: line.error });
     else {
       tasks.push({
-        file: line.file, fileName: line.file_name, id: line.id, hops: line.hops, startUrls: line.start_urls ?? [], referenceSteps: line.reference_steps ?? 0,
+        file: line.file, fileName: line.file_name, id: line.id, hops: line.hops, startUrls: line.start_urls ?? [], referenceSteps: line.reference_steps ?? 0, siteHosts: line.site_hosts ?? [],
       });
     }
   }

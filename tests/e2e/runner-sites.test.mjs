@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { FAKE_KEY, startFakeProviders } from './fake-providers.mjs';
 import { runRunner } from './runner-process.mjs';
@@ -58,6 +60,13 @@ describe('the runner with --sites', { timeout: 240_000 }, () => {
       start_urls: [sites.url('fence', '/probe.html')],
       hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/inside.html' } }],
     }));
+    mkdirSync(join(dir, 'names-tasks'));
+    writeFileSync(join(dir, 'names-tasks', 'probe.json'), JSON.stringify({
+      id: 'e2e-runner/names',
+      intent: 'Open the inside page of the fenced site.',
+      start_urls: [sites.url('fence', '/probe-names.html')],
+      hops: [{ condition: { kind: 'url', part: 'path', op: 'equals', value: '/inside.html' } }],
+    }));
     writeFileSync(join(tasks, 'fence.json'), JSON.stringify({
       id: 'e2e-runner/fence',
       intent: 'Open the inside page of the fenced site.',
@@ -102,5 +111,19 @@ describe('the runner with --sites', { timeout: 240_000 }, () => {
     // The same page in a run that goes anywhere reaches it: the probe is real.
     await run('any', { taskDir: probeTasks, name: 'probe' });
     assert.deepEqual(probes().map((r) => r.path).sort(), ['/probe-fetch', '/probe-img.png']);
+  });
+
+  test('--sites task: nor by names and forms that are not written as loopback: localhost., ::ffff:127.0.0.1, the machine\'s own name', async () => {
+    const probes = () => sites.requests.filter((r) => r.site === 'alpha' && r.path.startsWith('/probe-')).map((r) => r.path).sort();
+    // The machine's own name is one /etc/hosts maps to loopback (so it is on every
+    // machine this runs on; checked, so the test says so if not).
+    const own = await lookup(hostname());
+    assert.ok(own.address.startsWith('127.'), `${hostname()} resolves to ${own.address}, not to loopback: this test needs /etc/hosts to map it`);
+    const fenced = await run('task', { taskDir: join(dir, 'names-tasks'), name: 'names' });
+    assert.ok(fenced.trajectory.steps.length > 0);
+    assert.deepEqual(probes(), [], 'no name reached the loopback service');
+    // The same page in a run that goes anywhere reaches it by each of them: the probes are real.
+    await run('any', { taskDir: join(dir, 'names-tasks'), name: 'names' });
+    assert.deepEqual(probes(), ['/probe-dot.png', '/probe-hostname.png', '/probe-mapped.png']);
   });
 });

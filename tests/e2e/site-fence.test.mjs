@@ -113,6 +113,27 @@ describe('the site fence', { timeout: 240_000 }, () => {
     sites.requests.length = 0;
   });
 
+  test("from the popup: nor by localhost. or an IPv4-mapped address, which Chrome's rules used to miss", async () => {
+    const probes = () => sites.requests.filter((r) => r.site === 'alpha' && ['/probe-dot.png', '/probe-mapped.png'].includes(r.path)).map((r) => r.path).sort();
+    fake.reset();
+    fake.script({ text: reply('stop [done]') });
+    const probe = JSON.stringify({ ...JSON.parse(taskText), id: 'e2e/fence-names', start_urls: [sites.url('fence', '/probe-names.html')] });
+    const runId = await runFromPopup(popup, { taskText: probe, fileName: 'probe-names.json', agent: 'model' });
+    const run = await waitForRunEnd(popup, runId);
+    assert.equal(run.status, 'finished', JSON.stringify(run));
+    assert.deepEqual(probes(), [], 'the images by localhost. and [::ffff:127.0.0.1] were blocked');
+    const own = await ext.openPage(sites.url('fence', '/probe-names.html'));
+    const deadline = Date.now() + 10_000;
+    while (probes().length < 2) {
+      assert.ok(Date.now() < deadline, `the person's own tab did not reach the service: ${JSON.stringify(probes())}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await own.close();
+    // The person's probes are not the next tests' business.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    sites.requests.length = 0;
+  });
+
   test('a clicked link and a link opening a new tab are stopped before their request', async () => {
     fake.reset();
     fake.script(

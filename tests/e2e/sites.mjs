@@ -5,6 +5,8 @@
 //   {{origin:NAME}}      http://127.0.0.1:<port of NAME>
 //   {{alt-origin:NAME}}  http://localhost:<port of NAME>  (another *site* for Chromium's
 //                        site isolation, so an iframe from it is out-of-process)
+//   {{port:NAME}}        the port of NAME alone
+//   {{hostname}}         this machine's host name (os.hostname())
 // A file PATH.redirect (no PATH beside it) answers PATH with a 302 to the URL it holds.
 //
 // Usage:
@@ -17,6 +19,7 @@
 //   await sites.close();                       // in `after`
 
 import { createServer } from 'node:http';
+import { hostname } from 'node:os';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -189,11 +192,14 @@ function serve(root, name, ports, req, res) {
  * @param {Ports} ports
  */
 function fill(text, ports) {
-  return text.replace(/\{\{(origin|alt-origin):([a-z0-9_-]+)\}\}/g, (whole, /** @type {string} */ kind, /** @type {string} */ site) => {
-    const port = ports.get(site);
-    if (port === undefined) return whole; // Left visible so a broken link is obvious.
-    return `http://${kind === 'origin' ? '127.0.0.1' : 'localhost'}:${port}`;
-  });
+  return text
+    .replace(/\{\{(origin|alt-origin|port):([a-z0-9_-]+)\}\}/g, (whole, /** @type {string} */ kind, /** @type {string} */ site) => {
+      const port = ports.get(site);
+      if (port === undefined) return whole; // Left visible so a broken link is obvious.
+      if (kind === 'port') return String(port);
+      return `http://${kind === 'origin' ? '127.0.0.1' : 'localhost'}:${port}`;
+    })
+    .replaceAll('{{hostname}}', hostname());
 }
 
 /**

@@ -37,7 +37,7 @@ describe('a model run is the agent\'s FAIL only when it acted', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-outcomes-'));
     writeFileSync(join(dir, 't.json'), '{}');
-    task = { file: join(dir, 't.json'), fileName: 'suite/t.json', id: 'suite/t', hops: 1, startUrls: [], referenceSteps: 1 };
+    task = { file: join(dir, 't.json'), fileName: 'suite/t.json', id: 'suite/t', hops: 1, startUrls: [], referenceSteps: 1, siteHosts: [] };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

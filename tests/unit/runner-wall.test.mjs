@@ -27,7 +27,7 @@ describe('the per-task wall', { timeout: 30_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'hopbench-wall-'));
     const file = join(dir, 't.json');
     writeFileSync(file, '{}');
-    task = { file, fileName: 'suite/t.json', id: 'suite/t', hops: 1, startUrls: [], referenceSteps: 1 };
+    task = { file, fileName: 'suite/t.json', id: 'suite/t', hops: 1, startUrls: [], referenceSteps: 1, siteHosts: [] };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

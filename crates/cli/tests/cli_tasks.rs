@@ -113,3 +113,32 @@ fn a_missing_path_is_a_usage_error() {
         String::from_utf8_lossy(&out.stderr).contains("tasks: path does not exist: no/such/folder")
     );
 }
+
+/// The runner lets its browser reach a task's own host names, whatever they resolve to
+/// (a private name a task is about), and no other name that resolves to this machine.
+#[test]
+fn site_hosts_are_the_hosts_of_the_tasks_sites() {
+    let dir = std::env::temp_dir().join(format!("hopbench-cli-hosts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hosts.json");
+    std::fs::write(
+        &file,
+        r#"{"id": "h", "intent": "i", "start_urls": ["http://intranet.example:8080/a", "http://127.0.0.1:8600/"],
+            "reference_sites": [{"label": "Wiki", "url": "http://intranet.example:8080/wiki"}],
+            "hops": [{"condition": {"kind": "url", "op": "contains", "value": "http://shop.example/"}}]}"#,
+    )
+    .unwrap();
+    let out = tasks(&[file.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let hosts = &lines(&out)[0]["site_hosts"];
+    let mut hosts: Vec<&str> = hosts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    hosts.sort_unstable();
+    assert!(hosts.contains(&"intranet.example"), "{hosts:?}");
+    assert!(hosts.contains(&"127.0.0.1"), "{hosts:?}");
+    assert!(hosts.contains(&"shop.example"), "{hosts:?}");
+}

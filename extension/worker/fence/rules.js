@@ -22,7 +22,7 @@ const ALLOW = /** @type {chrome.declarativeNetRequest.RuleActionType} */ ('allow
 /**
  * Hosts of this machine and of private networks, one small RE2 pattern each (Chrome
  * refuses a regex rule whose compiled form passes 2 KB, which one pattern for all of
- * them does): loopback (127/8, localhost, ::1), the private ranges (10/8, 172.16/12,
+ * them does): loopback (127/8, localhost, ::1, ::ffff:127.0.0.1), the private ranges (10/8, 172.16/12,
  * 192.168/16, fc00::/7), link-local (169.254/16, fe80::/10) and 0.0.0.0. Chrome matches
  * the canonical URL, so a decimal or hex spelling (http://2130706433/) is matched as the
  * dotted one.
@@ -34,8 +34,11 @@ const PRIVATE_HOSTS = Object.freeze([
   '^[a-z]+://172\\.(1[6-9]|2[0-9]|3[01])\\.[0-9]+\\.[0-9]+[:/]',
   '^[a-z]+://169\\.254\\.',
   '^[a-z]+://0\\.0\\.0\\.0[:/]',
-  '^[a-z]+://([a-z0-9-]+\\.)*localhost[:/]',
-  '^[a-z]+://\\[(::1|f[cd][0-9a-f]*:|fe80:)',
+  // `localhost.` too: the name with its root dot is loopback as well, and goes to no proxy.
+  '^[a-z]+://([a-z0-9-]+\\.)*localhost\\.?[:/]',
+  // ::1, the unspecified ::, IPv4-mapped addresses (::ffff:127.0.0.1 reaches loopback),
+  // unique-local and link-local.
+  '^[a-z]+://\\[(::1\\]|::\\]|::ffff:|f[cd][0-9a-f]*:|fe80:)',
 ]);
 
 /**

@@ -4,6 +4,7 @@
 //! same text and name, so both derive the same task id.
 
 use super::{task_paths, CliError, EXIT_FAILED, EXIT_OK};
+use hopbench::fence::task_origins;
 use hopbench::import::{import_str, task_files};
 use serde::Serialize;
 use std::ffi::OsString;
@@ -30,6 +31,11 @@ struct Line<'a> {
     /// How many reference steps the task carries: the replay agent needs at least one,
     /// and the runner says so before it tries the start URLs.
     reference_steps: usize,
+    /// The hosts of the task's site fence (start URLs, reference sites, the sites its
+    /// hops name): the runner lets its browser reach these names whatever they resolve
+    /// to (runner/private-names.mjs), and no other name that resolves to this machine.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    site_hosts: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -60,6 +66,7 @@ fn describe(file: &Path) -> Line<'_> {
         hops: None,
         start_urls: Vec::new(),
         reference_steps: 0,
+        site_hosts: Vec::new(),
         error: None,
     };
     match std::fs::read_to_string(file) {
@@ -69,6 +76,7 @@ fn describe(file: &Path) -> Line<'_> {
             line.format = result.format.map(|f| f.name());
             match result.outcome {
                 Ok(task) => {
+                    line.site_hosts = site_hosts(&task);
                     line.id = Some(task.id);
                     line.hops = Some(task.hops.len());
                     line.start_urls = task.start_urls;
@@ -87,6 +95,17 @@ fn describe(file: &Path) -> Line<'_> {
         }
     }
     line
+}
+
+/// The hosts of the task's own sites, each once, in order.
+fn site_hosts(task: &hopbench::task::Task) -> Vec<String> {
+    let mut hosts: Vec<String> = Vec::new();
+    for (origin, _) in task_origins(task) {
+        if !hosts.contains(&origin.host) {
+            hosts.push(origin.host);
+        }
+    }
+    hosts
 }
 
 /// `parent/name`, or just `name` for a file at the root.
