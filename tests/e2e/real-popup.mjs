@@ -9,7 +9,10 @@
 
 import { writeFileSync } from 'node:fs';
 
-const POPUP_WAIT_MS = 10_000;
+// How long a wait on the popup or the side panel may take before the test says what it
+// waited for. Generous: on a loaded machine (two browsers and a busy loop on 2 cores)
+// a page's next paint can lag by seconds; a wait that passes returns at once.
+const POPUP_WAIT_MS = 30_000;
 
 /**
  * Opens the popup over `page` (a normal tab, brought to the front) and returns a

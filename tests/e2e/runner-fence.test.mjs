@@ -114,7 +114,7 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
     if (dir && !process.env.HOPBENCH_KEEP_TEMP) rmSync(dir, PROFILE_REMOVAL);
   });
 
-  test("a tab of the person's that Chrome discards during the run is still theirs under its new id", async () => {
+  test("a tab of the person's that Chrome discards during the run is still theirs", async () => {
     const background = await context.newPage();
     await background.goto(sites.url('fence', '/index.html?tab=background'));
     const front = await context.newPage();
@@ -125,10 +125,10 @@ describe('the fence in a browser the runner attached to', { timeout: 300_000 }, 
     const runner = runTask('discarded', sites.url('fence', '/index.html?run=discarded'));
     await fake.waitForRequests(1, 60_000);
     const before = outsideRequests().length;
-    const newId = await discardTab(ext, background.url());
+    const discardedId = await discardTab(ext, background.url());
     await ext.evaluate(([id, url]) => chrome.tabs.update(/** @type {number} */ (id), { url: /** @type {string} */ (url) }),
-      [newId, `${outside}/index.html?from=discarded`]);
-    await outsideHeard(before, "the discarded tab never reached the other origin: its new id was fenced as the run's");
+      [discardedId, `${outside}/index.html?from=discarded`]);
+    await outsideHeard(before, "the discarded tab never reached the other origin: it was fenced as the run's once discarded");
     const result = await runner.done;
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
     assert.deepEqual(await fenceLeft(), { rules: 0, fences: [] });

@@ -248,7 +248,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
     await ext.worker.evaluate((id) => chrome.tabs.remove(/** @type {number} */ (id)), tabId);
   });
 
-  test("a tab of the person's that Chrome discards (Memory Saver) is still theirs under its new id", async () => {
+  test("a tab of the person's that Chrome discards (Memory Saver) is still theirs", async () => {
     // Two tabs of the person's, so the first can be discarded (Chrome keeps the active one).
     const background = await ext.openPage(sites.url('fence', '/index.html?tab=background'));
     await ext.openPage(sites.url('fence', '/index.html?tab=front'));
@@ -257,11 +257,11 @@ describe('the site fence', { timeout: 240_000 }, () => {
     const { runId } = await sendOk(popup, 'startRun', { taskText, fileName: 'fence.json', overrides: {} });
     await fake.waitForRequests(1, 20_000);
     const before = outsideRequests().length;
-    // Discarded under a new id, then the person takes it elsewhere.
-    const newId = await discardTab(ext.worker, background.url());
+    // Discarded (under the id Chrome then gives it), then the person takes it elsewhere.
+    const discardedId = await discardTab(ext.worker, background.url());
     await ext.worker.evaluate(async ([id, url]) => {
       await chrome.tabs.update(/** @type {number} */ (id), { url: /** @type {string} */ (url) });
-    }, [newId, `${outside}/index.html?from=discarded`]);
+    }, [discardedId, `${outside}/index.html?from=discarded`]);
     const deadline = Date.now() + 10_000;
     while (outsideRequests().length === before) {
       assert.ok(Date.now() < deadline, 'the discarded tab never reached the other origin: its new id was fenced as the run\'s');
@@ -274,7 +274,7 @@ describe('the site fence', { timeout: 240_000 }, () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return (await chrome.tabs.get(/** @type {number} */ (id))).url;
-    }, newId);
+    }, discardedId);
     assert.equal(title, 'Alpha home', 'the page loaded in the tab');
     await waitForRunEnd(popup, runId);
   });

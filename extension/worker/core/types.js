@@ -21,8 +21,11 @@
  *   reason: string | null, answer: string | null, startedAt: number, finishedAt: number | null,
  *   tokens: Tokens, task: RunTask, provider?: string, sessionId?: string, settings?: unknown,
  *   memoryRecord?: unknown, maxSteps?: number | null, activeMs?: number | null, duelId?: string | null,
- *   rule?: string | null, callErrorKind?: string | null, errorKind?: string | null } & Record<string, unknown>} Run
+ *   rule?: string | null, callErrorKind?: string | null, errorKind?: string | null,
+ *   ending?: Record<string, unknown> } & Record<string, unknown>} Run
  *   `rule`, `callErrorKind`, `errorKind`: why it ended, by name (run/finish.js)
+ *   `ending`: the fields its end will write, kept while the run's session and fence go
+ *   (run/finish.js); the run reads `running` until they are gone
  */
 
 /**

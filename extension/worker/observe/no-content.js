@@ -75,13 +75,17 @@ export function noContentSentence(url, kind) {
 const PDF_VIEWER = 'chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/';
 
 /**
- * Whether the tab shows a PDF in Chrome's viewer, by the viewer's out-of-process frame
- * among the tab's child sessions (cdp/cdp.js). The viewer's buttons are in the tree;
- * the document's text is not (a disabled EmbeddedObject).
+ * Whether the tab shows a PDF in Chrome's viewer: by its main document's MIME type as
+ * the browser determined it, or by the viewer's out-of-process frame among the tab's
+ * child sessions (cdp/cdp.js). The type is known at once; the viewer's frame attaches
+ * only once the viewer has started, later than an observation on a loaded machine.
+ * The viewer's buttons are in the tree; the document's text is not (a disabled
+ * EmbeddedObject).
  * @param {{ url: string }[]} children
+ * @param {string | null} mimeType the main frame's `mimeType` (Page.getFrameTree)
  */
-export function showsPdfViewer(children) {
-  return children.some((c) => c.url.startsWith(PDF_VIEWER));
+export function showsPdfViewer(children, mimeType) {
+  return mimeType === 'application/pdf' || children.some((c) => c.url.startsWith(PDF_VIEWER));
 }
 
 /**

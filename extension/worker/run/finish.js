@@ -1,15 +1,18 @@
-// Ending a run: the verdict from the session's tracker goes into the run's summary,
-// then the session ends (its window closed unless the run keeps it), then its site
-// fence and the driver record go. In that order, a worker stopped halfway repeats the finish safely: the
-// summary is written before the tracker is forgotten, and a finish that finds the
-// session gone but the summary final only removes the record.
+// Ending a run, in two phases. First the end is decided and kept on the run under
+// `ending` (its verdict from the session's tracker, its summary), while the run still
+// reads `running`; then the session ends (its window closed, unless the run keeps it,
+// while its fence still holds it) and its site fence goes; only then does the run take
+// its final status. So a run that reads finished, stopped or error has left nothing
+// behind: no tab, no rule. A worker stopped halfway repeats the finish safely: the
+// ending is written before the tracker is forgotten, a repeat that finds it kept uses
+// it as it is, and removing what is already gone is a no-op.
 
 import { noticeRecord, noticesOf } from '../page/notices.js';
 import { RUN_ERROR_KINDS } from '../../run-error-kinds.js';
 import { loadedCore } from '../core/core.js';
 import { removeFence } from '../fence/fence.js';
 import { progressOf, verdictOf } from '../session/hops.js';
-import { getRun, putMemory, updateRun } from './trajectories.js';
+import { getRun, putMemory, settleEnding, updateRun } from './trajectories.js';
 import { browserLife } from './interrupt.js';
 import { removeRun } from './state.js';
 import { endTaskSession } from '../session/service.js';
@@ -24,36 +27,7 @@ export async function finishRun(record, end) {
   const core = await loadedCore();
   const live = (await readSessions())[sessionId] !== undefined;
   const run = await getRun(runId);
-  if (run && live) {
-    const verdict = await verdictOf(core, sessionId);
-    const summary = summaryOf(end);
-    // A run that ended on its own leaves a memory record (the core decides which
-    // endings count and what the record may hold: no answers, no conditions).
-    const memoryRecord = end.status === 'finished' ? core.agent_memory_record(record.state, verdict) : null;
-    if (memoryRecord) await putMemory(runId, summary.finishedAt, memoryRecord);
-    await updateRun(runId, {
-      ...summary,
-      verdict,
-      progress: await progressOf(core, sessionId),
-      memoryRecord,
-      // Everything the pages did beside the page (page/notices.js), late ones too.
-      notices: (await noticesOf(sessionId)).map(noticeRecord),
-    });
-  } else if (run && run.status === 'running') {
-    // The session is gone, and its tracker with it, so there is no verdict: the browser
-    // exited during the run (the store's session area does not survive it). The driver
-    // says so (`interrupted`, run/interrupt.js); any other end cannot stand as it is.
-    const ownError = end.status === 'error' && end.error ? end.error : null;
-    await updateRun(runId, {
-      ...summaryOf(end),
-      status: 'error',
-      error:
-        ownError ??
-        `the run's session ended before the run did (was the browser closed?); ` +
-          `its recorded steps (${run.step ?? 0}) are kept`,
-      errorKind: await lostSessionKind(record, end, ownError !== null),
-    });
-  }
+  if (run && run.status === 'running' && !run.ending) await keepEnding(core, record, end, run, live);
   try {
     if (live) await endTaskSession(core, sessionId, { keepWindow: record.options.keepWindow });
   } finally {
@@ -62,7 +36,54 @@ export async function finishRun(record, end) {
     // so no ending leaves the person's browser fenced.
     await removeFence(sessionId);
   }
+  await settleEnding(runId);
   await removeRun(runId);
+}
+
+/**
+ * The first phase: what the run's end will write, kept on the run.
+ * @param {import('../core/core.js').Core} core
+ * @param {import('../core/types.js').RunRecord} record
+ * @param {RunEnd} end
+ * @param {import('../core/types.js').Run} run
+ * @param {boolean} live the run's session is still there
+ */
+async function keepEnding(core, record, end, run, live) {
+  const { runId, sessionId } = record;
+  if (live) {
+    const verdict = await verdictOf(core, sessionId);
+    const summary = summaryOf(end);
+    // A run that ended on its own leaves a memory record (the core decides which
+    // endings count and what the record may hold: no answers, no conditions).
+    const memoryRecord = end.status === 'finished' ? core.agent_memory_record(record.state, verdict) : null;
+    if (memoryRecord) await putMemory(runId, summary.finishedAt, memoryRecord);
+    await updateRun(runId, {
+      ending: {
+        ...summary,
+        verdict,
+        progress: await progressOf(core, sessionId),
+        memoryRecord,
+        // Everything the pages did beside the page (page/notices.js), late ones too.
+        notices: (await noticesOf(sessionId)).map(noticeRecord),
+      },
+    });
+    return;
+  }
+  // The session is gone, and its tracker with it, so there is no verdict: the browser
+  // exited during the run (the store's session area does not survive it). The driver
+  // says so (`interrupted`, run/interrupt.js); any other end cannot stand as it is.
+  const ownError = end.status === 'error' && end.error ? end.error : null;
+  await updateRun(runId, {
+    ending: {
+      ...summaryOf(end),
+      status: 'error',
+      error:
+        ownError ??
+        `the run's session ended before the run did (was the browser closed?); ` +
+          `its recorded steps (${run.step ?? 0}) are kept`,
+      errorKind: await lostSessionKind(record, end, ownError !== null),
+    },
+  });
 }
 
 /**

@@ -146,6 +146,21 @@ export function updateRun(runId, patch) {
 }
 
 /**
+ * The second phase of a run's end (run/finish.js): the ending kept on the run becomes
+ * the run's own fields, and the `ending` field goes. A run without one is left as it is.
+ * @param {string} runId
+ */
+export function settleEnding(runId) {
+  return transaction([RUNS], 'readwrite', async ({ runs }) => {
+    /** @type {Run | undefined} */
+    const run = await done(runs.get(runId));
+    if (!run?.ending) return;
+    const { ending, ...rest } = run;
+    await done(runs.put({ ...rest, .../** @type {Partial<Run>} */ (ending) }));
+  });
+}
+
+/**
  * @param {string} runId
  * @returns {Promise<Run | undefined>}
  */

@@ -35,9 +35,10 @@ export async function runView(run) {
   if (run.status === 'running') {
     call = await callInFlight(run.id);
     doing = await doingNow(run.id);
-    // The tracker goes when the run finishes; a view read at that moment keeps the
-    // summary's progress, and the next read shows the finished run.
-    progress = await progressOf(await loadedCore(), run.sessionId ?? '').catch(() => progress);
+    // The tracker goes while the run ends (run/finish.js); a view read then shows the
+    // progress its ending kept, and a later read shows the finished run.
+    const kept = /** @type {{ progress?: typeof progress } | undefined} */ (run.ending)?.progress ?? progress;
+    progress = await progressOf(await loadedCore(), run.sessionId ?? '').catch(() => kept);
     const pause = await pauseRequest(run.id);
     if (pause) paused = pause.held ? 'paused' : 'pausing';
   }
