@@ -22,14 +22,17 @@ function show(state, message) {
 
 /**
  * The tabs line lists the observed tab's window without this extension's own pages
- * (this view, the popup or side panel opened as a tab): no agent ever sees them.
+ * (this view, the popup or side panel opened as a tab): no agent ever sees them. Ours
+ * are known by the extension's own contexts, not by tab URLs: without the "tabs"
+ * permission Chromium 148 gives no URL even for an extension's own pages.
  * @returns {Promise<number[]>}
  */
 async function otherTabIds() {
   const observed = await chrome.tabs.get(tabId);
   const tabs = await chrome.tabs.query({ windowId: observed.windowId });
-  const ours = chrome.runtime.getURL('');
-  return tabs.flatMap((t) => (t.id === undefined || (t.id !== tabId && t.url?.startsWith(ours)) ? [] : [t.id]));
+  const contexts = await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.TAB] });
+  const ours = new Set(contexts.map((c) => c.tabId));
+  return tabs.flatMap((t) => (t.id === undefined || (t.id !== tabId && ours.has(t.id)) ? [] : [t.id]));
 }
 
 /**
