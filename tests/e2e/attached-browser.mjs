@@ -31,7 +31,8 @@ export function startChromium(dir, name, { plain = false } = {}) {
     `--user-data-dir=${profile}`,
     'about:blank',
   ];
-  const child = spawn(chromiumPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group, so that stopping it ends its helpers too (stopChromium).
+  const child = spawn(chromiumPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   return new Promise((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`${name}: no DevTools endpoint within 20 s:\n${err}`)), 20_000);
@@ -48,15 +49,22 @@ export function startChromium(dir, name, { plain = false } = {}) {
 }
 
 /**
- * Ends a browser the test started and waits for it to be gone: a profile removed
- * while Chromium still writes into it fails with ENOTEMPTY.
+ * Ends a browser the test started, its helper processes with it, and waits for it to
+ * be gone: a profile removed while Chromium still writes into it fails with
+ * ENOTEMPTY. Killing the browser alone left a helper writing into the profile for
+ * minutes on a loaded machine, so the whole process group it was started in goes.
  * @param {Started} browser
  */
 export async function stopChromium(browser) {
   const { child } = browser;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
+  const running = child.exitCode === null && child.signalCode === null;
+  const exited = running ? new Promise((resolve) => child.once('exit', resolve)) : Promise.resolve();
+  try {
+    process.kill(-browser.pid, 'SIGKILL');
+  } catch (error) {
+    // ESRCH: nothing of the group is left.
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
+  }
   await exited;
 }
 
