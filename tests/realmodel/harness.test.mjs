@@ -99,7 +99,9 @@ describeRealModel('the real model server: what the harness makes of its answers'
     // llama.cpp's words carry both sizes; the reason keeps them.
     assert.match(line.reason, /\(\d+ tokens\) exceeds the available context size \(1024 tokens\)/);
     assert.match(line.error, /max-obs-tokens/);
-    assert.equal(result.status, 0, 'one task ending in error is a result, not a failed batch');
+    // The batch's only attempt ended in ERROR: no agent result, so the batch fails and says why.
+    assert.equal(result.status, 1, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stderr, /every attempt of this batch ended in ERROR \(1 attempt, no PASS or FAIL\)/);
     assert.match(result.stdout, /context overflow: the run cannot go on/);
     assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /context overflow/);
   });
@@ -134,12 +136,15 @@ describeRealModel('the real model server: what the harness makes of its answers'
     writeHoursTask(tasks, 'front', museum.url('/index.html'));
     const out = join(dir, 'out');
     const result = await runRunner(runnerArgs(llm, tasks, out, ['--observation', 'text', '--max-steps', '2']));
-    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
     const [line] = readLines(join(out, 'results.jsonl'));
+    assertBatchStatus(result, line.verdict);
     const ends = ['answered', 'all_hops_done', 'early_stop'];
     assert.ok(ends.includes(line.end), `a model run ends by its answer, its hops or an early stop: ${JSON.stringify(line)}`);
     assert.ok(typeof line.reason === 'string' && line.reason.length > 0);
-    if (line.end === 'early_stop') assert.match(line.reason, /^Early stop: /);
+    // The agent's own early-stop rule, unless the runner ruled the run an ERROR (the
+    // agent never acted): its error is then the reason (runner/result-line.mjs).
+    if (line.error !== null) assert.equal(line.reason, line.error);
+    else if (line.end === 'early_stop') assert.match(line.reason, /^Early stop: /);
     const words = line.end.replaceAll('_', ' ');
     assert.ok(result.stdout.includes(`${words}: ${line.reason}`), result.stdout);
     const report = readFileSync(join(out, 'report.html'), 'utf8');
@@ -162,7 +167,7 @@ describeRealModel('the real model server: what the harness makes of its answers'
         { onLine: (line) => lines.push(line) },
       );
       const result = await runner.done;
-      assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+      assertBatchStatus(result, readLines(join(out, 'results.jsonl'))[0].verdict);
       const [step] = trajectoryOf(out).steps;
       const modelMs = step.timings?.model_ms ?? 0;
       const waiting = lines.filter((l) => / {2}step 1: waiting for the model, try 1 of 1, \d+ s$/.test(l));
@@ -180,3 +185,19 @@ describeRealModel('the real model server: what the harness makes of its answers'
     }
   });
 });
+
+/**
+ * A batch of one task exits 0 when it recorded an agent result (PASS or FAIL); when the
+ * agent never acted (ERROR: the small model's replies had no usable action) it exits 1
+ * and says no agent result was recorded.
+ * @param {{ status: number | null, stdout: string, stderr: string }} result
+ * @param {string} verdict
+ */
+function assertBatchStatus(result, verdict) {
+  if (verdict === 'ERROR') {
+    assert.equal(result.status, 1, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stderr, /no agent result was recorded/);
+  } else {
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+  }
+}
