@@ -1,6 +1,7 @@
 // Gathers what the observation core needs from one tab over CDP: for the tab and
 // each out-of-process iframe (a child session), the accessibility tree of every frame
-// and a DOM snapshot; the owner element of each such iframe; the viewport.
+// and a DOM snapshot; the owner element of each such iframe; the viewport; the main
+// document's MIME type (a PDF shows in Chrome's viewer: observe/no-content.js).
 //
 // A size probe comes first, beside the frame tree: a target whose page has more than
 // BOUND_ELEMENTS elements is read near the viewport only (observe/nearby.js), since
@@ -22,7 +23,8 @@ import { BOUND_ELEMENTS, gatherNearby, pageElements } from './nearby.js';
  * @param {{attached?: boolean, wholePage?: boolean | Promise<boolean>}} [how] `attached:
  *   true` when the caller just attached; `wholePage`: the setting, which may still be
  *   read from storage meanwhile
- * @returns {Promise<{targets: TargetInput[], viewport: ReturnType<typeof viewportOf>, axMs: number}>}
+ * @returns {Promise<{targets: TargetInput[], viewport: ReturnType<typeof viewportOf>, axMs: number,
+ *   mimeType: string | null}>}
  */
 export async function gatherTab(tabId, { attached = false, wholePage = false } = {}) {
   if (!attached) await attach(tabId);
@@ -41,6 +43,7 @@ export async function gatherTab(tabId, { attached = false, wholePage = false } =
     targets: targets.map((t) => t.input),
     viewport: viewportOf(metrics),
     axMs: Math.max(...targets.map((t) => t.axMs)),
+    mimeType: main.mimeType,
   };
 }
 
@@ -52,7 +55,8 @@ export async function gatherTab(tabId, { attached = false, wholePage = false } =
  * @param {Reading} reading
  * @param {string | null} [targetId]
  * @param {import('./input.js').Owner | null} [owner]
- * @returns {Promise<{ input: TargetInput, axMs: number }>}
+ * @returns {Promise<{ input: TargetInput, axMs: number, mimeType: string | null }>}
+ *   `mimeType`: the target's main document's, from the frame tree read anyway
  */
 async function gatherTarget(tabId, sessionId, reading, targetId = null, owner = null) {
   const started = performance.now();
@@ -61,8 +65,9 @@ async function gatherTarget(tabId, sessionId, reading, targetId = null, owner = 
   frameTreeP.catch(() => undefined);
   const elements = await pageElements(tabId, sessionId);
   if (elements > BOUND_ELEMENTS) {
-    const frameId = (await frameTreeP).frameTree.frame.id;
-    return gatherNearby(tabId, sessionId, { targetId, owner, frameId, elements, wholePage: await reading.wholePage });
+    const { frame } = (await frameTreeP).frameTree;
+    const nearby = await gatherNearby(tabId, sessionId, { targetId, owner, frameId: frame.id, elements, wholePage: await reading.wholePage });
+    return { ...nearby, mimeType: frame.mimeType ?? null };
   }
   const snapshotP = send(tabId, 'DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, sessionId);
   const mainAxP = send(tabId, 'Accessibility.getFullAXTree', {}, sessionId);
@@ -82,7 +87,8 @@ async function gatherTarget(tabId, sessionId, reading, targetId = null, owner = 
   const axMs = performance.now() - started;
   const snapshot = await snapshotP;
   const axTrees = [mainAx, ...childAx.filter((tree) => tree !== null)];
-  return { input: targetInput({ targetId, axTrees, snapshot, owner }), axMs };
+  const mimeType = (await frameTreeP).frameTree.frame.mimeType ?? null;
+  return { input: targetInput({ targetId, axTrees, snapshot, owner }), axMs, mimeType };
 }
 
 /** An out-of-process iframe: its owner element in the parent target, then its content. */

@@ -8,7 +8,7 @@
 import { idRegistry } from '../../store/keys.js';
 import { read, remove, write } from '../../store/store.js';
 import { loadObservationSettings, settingsProblems } from '../../observe-settings.js';
-import { attach, childSessions, detach, send } from '../cdp/cdp.js';
+import { attach, childSessions, detach } from '../cdp/cdp.js';
 import { gatherTab } from './gather.js';
 import { noContentKind, noContentSentence, pdfViewerSentence, showsPdfViewer, shownUrl, tabsLineText } from './no-content.js';
 import { captureScreenshot, labelledImages, setOfMarks } from './images.js';
@@ -87,10 +87,7 @@ export async function observeTab(tabId, options = {}) {
   const t3 = performance.now();
   const ms = (/** @type {number} */ a, /** @type {number} */ b) => Math.round((b - a) * 10) / 10;
   // A PDF in Chrome's viewer: the tree holds the viewer's buttons, not the document.
-  const mainFrame = await send(tabId, 'Page.getFrameTree')
-    .then((/** @type {{ frameTree: { frame: { mimeType?: string } } }} */ r) => r.frameTree.frame)
-    .catch(() => null);
-  const pdf = showsPdfViewer(await childSessions(tabId), mainFrame?.mimeType ?? null);
+  const pdf = showsPdfViewer(await childSessions(tabId), gathered.mimeType);
   const notObserved = foreignFramesLine(await foreignP);
   return {
     text: [result.text, pdf ? pdfViewerSentence(tabInfo.url) : '', notObserved].filter(Boolean).join('\n\n'),
